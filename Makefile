@@ -1,0 +1,49 @@
+# The front door. `make run` and `make test` work on a fresh machine with Python 3.11.
+PYTHON ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1:8000
+
+.PHONY: run test lint format worker demo bench messages clean
+
+$(VENV)/.installed: pyproject.toml
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Python 3.11 is needed ($(PYTHON) not found)"; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade "pip>=25.1"
+	$(PY) -m pip install --quiet -e . --group dev
+	touch $@
+
+## run: install, migrate, load the demo club, serve at http://$(HOST)
+run: $(VENV)/.installed
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py demo
+	$(PY) manage.py runserver $(HOST)
+
+## test: the whole suite (SQLite and eager tasks unless DATABASE_URL / REDIS_URL are set)
+test: $(VENV)/.installed
+	$(PY) -m pytest
+
+lint: $(VENV)/.installed
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: $(VENV)/.installed
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+## worker: a Celery worker (needs REDIS_URL; see README)
+worker: $(VENV)/.installed
+	$(VENV)/bin/celery -A schockclub worker --loglevel=info --concurrency=1
+
+demo: $(VENV)/.installed
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py demo
+
+bench: $(VENV)/.installed
+	@for f in bench/bench_*.py; do echo "== $$f"; $(PY) $$f || exit 1; done
+
+messages: $(VENV)/.installed
+	cd . && $(PY) manage.py compilemessages -l de --ignore=.venv
+
+clean:
+	rm -rf $(VENV) db.sqlite3 media staticfiles .pytest_cache

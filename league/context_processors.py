@@ -1,0 +1,10 @@
+"""Template context: the logged-in user's membership (club, secretary or not)."""
+
+from django.http import HttpRequest
+
+
+def membership(request: HttpRequest) -> dict:
+    """Adds `membership` (the user's Member or None) and `is_secretary` to every template."""
+    user = getattr(request, "user", None)
+    member = getattr(user, "member", None) if user and user.is_authenticated else None
+    return {"membership": member, "is_secretary": bool(member and member.is_secretary)}
