@@ -1,0 +1,28 @@
+"""The rules of Schocken as the club plays them, and as other tables do (RULES.md).
+
+Pure Python, standard library only: the web forms, the API, the import and the simulator
+all validate with this package. The public names below are the contract of RULES.md
+section 7.
+"""
+
+from .errors import RuleViolation
+from .rounds import RoundResult, resolve_round
+from .ruleset import PRESETS, RuleSet
+from .runden import RundeOwed, runden_owed
+from .throws import Category, Evaluation, Throw, evaluate, rank, round_key
+
+__all__ = [
+    "PRESETS",
+    "Category",
+    "Evaluation",
+    "RoundResult",
+    "RuleSet",
+    "RuleViolation",
+    "RundeOwed",
+    "Throw",
+    "evaluate",
+    "rank",
+    "resolve_round",
+    "round_key",
+    "runden_owed",
+]
