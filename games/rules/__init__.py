@@ -10,9 +10,11 @@ from .rounds import RoundResult, resolve_round
 from .ruleset import PRESETS, RuleSet
 from .runden import RundeOwed, runden_owed
 from .throws import Category, Evaluation, Throw, evaluate, rank, round_key
+from .turns import Attempt, muss_regel_applies, validate_throw, validate_turn
 
 __all__ = [
     "PRESETS",
+    "Attempt",
     "Category",
     "Evaluation",
     "RoundResult",
@@ -21,8 +23,11 @@ __all__ = [
     "RundeOwed",
     "Throw",
     "evaluate",
+    "muss_regel_applies",
     "rank",
     "resolve_round",
     "round_key",
     "runden_owed",
+    "validate_throw",
+    "validate_turn",
 ]

@@ -1,0 +1,414 @@
+"""A turn, attempt by attempt, and final throws entered without their attempts.
+
+RULES.md section 3 (attempts, laying out, Umwandlung, Schock-Aus ends the turn, Muss-Regel)
+and section 5 (when the Muss-Regel applies). Every entry that could not have happened at
+the table raises ``RuleViolation`` naming the attempt and the rule. Standard library only.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from .errors import RuleViolation
+from .ruleset import PRESETS, RuleSet
+from .throws import Throw, check_dice
+
+__all__ = ["Attempt", "muss_regel_applies", "validate_throw", "validate_turn"]
+
+_CLUB = PRESETS["club"]
+
+_R_ATTEMPTS = "RULES.md 3, Versuche"
+_R_KEEP = "RULES.md 3, Rauslegen"
+_R_KEEP_ONLY_ONES = "RULES.md 3, keep_only_ones (Seed 003)"
+_R_UMWANDLUNG = "RULES.md 3, Umwandlung"
+_R_SCHOCK_AUS = "RULES.md 3, Schock-Aus beendet den Zug"
+_R_MUSS = "RULES.md 3, Muss-Regel (Seed 003)"
+_R_NATURAL = "RULES.md 1, Natur"
+
+
+def _as_tuple(value: object) -> object:
+    if isinstance(value, (list, tuple)):
+        return tuple(value)
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """One attempt (Versuch) of a turn as the secretary enters it (RULES.md section 3).
+
+    Fields:
+        rolled: the dice rolled in this attempt: 3 in the first, then 3 minus the dice laid
+            out so far.
+        keep: the dice of ``rolled`` laid out after it (never the sixes used for Umwandlung).
+        umwandlung: ones made by Umwandlung after it: 1 from two sixes (the other six goes
+            back into the cup), 2 from three sixes (the third six goes back); 0 for none.
+
+    Lists are stored as tuples. Nothing is checked here: ``validate_turn`` checks
+    everything, so that every error names its attempt.
+    """
+
+    rolled: tuple = ()
+    keep: tuple = ()
+    umwandlung: int = 0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rolled", _as_tuple(self.rolled))
+        object.__setattr__(self, "keep", _as_tuple(self.keep))
+
+    @classmethod
+    def from_mapping(cls, data: Mapping) -> Attempt:
+        """Build from ``{"rolled": [...], "keep": [...], "umwandlung": n}`` (keep and
+        umwandlung optional), the shape of the sample evening's JSON and the API."""
+        return cls(data.get("rolled", ()), data.get("keep", ()), data.get("umwandlung", 0))
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _cap(rules: RuleSet, max_attempts: object) -> int:
+    if not _is_int(max_attempts) or not 1 <= max_attempts <= 3:
+        raise RuleViolation(
+            "attempts_out_of_range",
+            f"Der Vorleger kann 1 bis 3 Versuche vorgeben, nicht {max_attempts!r}.",
+            None,
+            _R_ATTEMPTS,
+        )
+    return min(max_attempts, rules.max_attempts)
+
+
+def _dice_text(dice: Iterable[int]) -> str:
+    return "-".join(str(d) for d in dice) or "nichts"
+
+
+def validate_turn(
+    attempts: Sequence[Attempt],
+    rules: RuleSet = _CLUB,
+    *,
+    max_attempts: int = 3,
+    muss_regel: bool = False,
+) -> Throw:
+    """Check a turn entered attempt by attempt and return its final ``Throw``.
+
+    Args:
+        attempts: the player's ``Attempt`` s in order (RULES.md section 3).
+        rules: the season's rule set.
+        max_attempts: the cap the Vorleger set (the Vorleger himself: 3); the rule set's
+            ``max_attempts`` caps it too.
+        muss_regel: the Muss-Regel applies to this turn (see ``muss_regel_applies``); it
+            takes effect only where ``rules.muss_regel`` is on.
+
+    Returns:
+        ``Throw(dice, attempts, natural)``: dice = all laid-out dice (Umwandlung ones
+        included) plus the last roll; attempts = attempts used; natural = nothing was laid
+        out before the last attempt.
+
+    Semantics (RULES.md section 3): attempt n rolls ``3 - laid out so far`` dice. After an
+    attempt that is not the last, ``keep`` dice (from that roll) and ``umwandlung`` ones are
+    laid out; they stay out. Umwandlung needs two sixes (one one) or three sixes (two ones)
+    in that roll, and an attempt still to come. Three ones showing (laid out plus rolled)
+    end the turn at once. Under the Muss-Regel, while an attempt is left: if the dice
+    showing contain a one or the roll has two or more sixes, every one just rolled must be
+    laid out, at least one Umwandlung is due where two sixes were rolled, and the player
+    must go on.
+
+    Raises:
+        RuleViolation with ``.attempt`` set (except for the first two) and one of the codes
+            ``no_attempts``, ``attempts_out_of_range`` (bad ``max_attempts``),
+            ``too_many_attempts``, ``rolled_after_schock_aus``, ``wrong_number_of_dice``,
+            ``die_out_of_range``, ``umwandlung_out_of_range``, ``umwandlung_without_sixes``,
+            ``umwandlung_on_last_attempt``, ``turn_ends_after_umwandlung``,
+            ``keep_not_rolled``, ``keep_not_one``, ``keep_all_dice``,
+            ``keep_on_last_attempt``, ``muss_regel_broken``.
+        TypeError: an item of ``attempts`` is not an ``Attempt``.
+    """
+    cap = _cap(rules, max_attempts)
+    attempts = tuple(attempts)
+    if not attempts:
+        raise RuleViolation(
+            "no_attempts", "Ein Zug braucht mindestens einen Versuch.", None, _R_ATTEMPTS
+        )
+    muss = bool(muss_regel) and rules.muss_regel
+    total = len(attempts)
+    laid_out: list[int] = []
+    for number, attempt in enumerate(attempts, start=1):
+        if not isinstance(attempt, Attempt):
+            raise TypeError(f"expected an Attempt, not {type(attempt).__name__}")
+        if number > cap:
+            raise RuleViolation(
+                "too_many_attempts",
+                f"Erlaubt sind höchstens {cap} Versuche"
+                + (" (so viele hat der Vorleger gebraucht)." if cap < rules.max_attempts else "."),
+                number,
+                _R_ATTEMPTS,
+            )
+        rolled = check_dice(attempt.rolled, 3 - len(laid_out), attempt=number)
+        showing = laid_out + list(rolled)
+        schock_aus = showing.count(1) == 3
+        if schock_aus and number < total:
+            raise RuleViolation(
+                "rolled_after_schock_aus",
+                "Nach drei Einsen (Schock-Aus) ist der Zug zu Ende; es gibt keinen "
+                "weiteren Versuch.",
+                number + 1,
+                _R_SCHOCK_AUS,
+            )
+        is_last = number == total
+        attempt_left = number < cap and not schock_aus
+        umwandlung = attempt.umwandlung
+        keep_raw = attempt.keep
+
+        # Umwandlung (RULES.md 3; seeds 000, 002, 003, 004).
+        if not _is_int(umwandlung) or not 0 <= umwandlung <= 2:
+            raise RuleViolation(
+                "umwandlung_out_of_range",
+                f"Eine Umwandlung macht 0, 1 oder 2 Einsen, eingegeben wurde {umwandlung!r}.",
+                number,
+                _R_UMWANDLUNG,
+            )
+        sixes = rolled.count(6)
+        if umwandlung:
+            if number >= cap:
+                raise RuleViolation(
+                    "umwandlung_on_last_attempt",
+                    "Im letzten Versuch ist keine Umwandlung möglich: danach kann nicht mehr "
+                    "gewürfelt werden.",
+                    number,
+                    _R_UMWANDLUNG,
+                )
+            needed = umwandlung + 1
+            if sixes < needed:
+                raise RuleViolation(
+                    "umwandlung_without_sixes",
+                    f"Für {umwandlung} Eins{'en' if umwandlung > 1 else ''} aus Umwandlung "
+                    f"braucht der Wurf {needed} Sechsen, gewürfelt wurde "
+                    f"{_dice_text(rolled)}.",
+                    number,
+                    _R_UMWANDLUNG,
+                )
+            if is_last:
+                raise RuleViolation(
+                    "turn_ends_after_umwandlung",
+                    "Nach einer Umwandlung muss noch einmal gewürfelt werden; der Zug darf "
+                    "nicht direkt danach enden.",
+                    number,
+                    _R_UMWANDLUNG,
+                )
+
+        # Laying out (Rauslegen).
+        if isinstance(keep_raw, (str, bytes)) or not hasattr(keep_raw, "__iter__"):
+            raise RuleViolation(
+                "keep_not_rolled",
+                f"Rausgelegt werden Würfel aus dem Wurf, eingegeben wurde {keep_raw!r}.",
+                number,
+                _R_KEEP,
+            )
+        keep = tuple(keep_raw)
+        for die in keep:
+            if not _is_int(die):
+                raise RuleViolation(
+                    "keep_not_rolled",
+                    f"Rausgelegt werden Würfel aus dem Wurf, eingegeben wurde {die!r}.",
+                    number,
+                    _R_KEEP,
+                )
+        if keep and is_last:
+            raise RuleViolation(
+                "keep_on_last_attempt",
+                "Nach dem letzten Versuch wird nichts mehr rausgelegt: der Wurf ist, was "
+                "draußen liegt, plus der letzte Wurf.",
+                number,
+                _R_KEEP,
+            )
+        available = Counter(rolled)
+        if umwandlung:
+            # The sixes of an Umwandlung are used up: one (two) turned, one back in the cup.
+            available[6] -= umwandlung + 1
+        if Counter(keep) - available:
+            raise RuleViolation(
+                "keep_not_rolled",
+                f"Rausgelegt {_dice_text(keep)}, aber gewürfelt wurde {_dice_text(rolled)}"
+                + (" (die Sechsen der Umwandlung sind verbraucht)." if umwandlung else "."),
+                number,
+                _R_KEEP,
+            )
+        if rules.keep_only_ones and any(die != 1 for die in keep):
+            raise RuleViolation(
+                "keep_not_one",
+                f"Nach diesen Regeln dürfen nur Einsen rausgelegt werden, rausgelegt wurde "
+                f"{_dice_text(keep)}.",
+                number,
+                _R_KEEP_ONLY_ONES,
+            )
+        if not is_last and len(laid_out) + len(keep) + umwandlung >= 3:
+            raise RuleViolation(
+                "keep_all_dice",
+                "Es können nicht alle drei Würfel draußen liegen und trotzdem weiter "
+                "gewürfelt werden: mindestens ein Würfel bleibt im Becher.",
+                number,
+                _R_KEEP,
+            )
+
+        # Muss-Regel (seed 003): only while an attempt is left and the turn is not over.
+        if muss and attempt_left and (1 in showing or sixes >= 2):
+            ones_rolled = rolled.count(1)
+            if is_last:
+                raise RuleViolation(
+                    "muss_regel_broken",
+                    _muss_reason(showing, sixes)
+                    + " Der Spieler musste "
+                    + _muss_duties(ones_rolled, sixes)
+                    + f"weiterwürfeln (noch {cap - number} Versuch"
+                    + ("e" if cap - number > 1 else "")
+                    + " offen).",
+                    number,
+                    _R_MUSS,
+                )
+            if keep.count(1) < ones_rolled:
+                raise RuleViolation(
+                    "muss_regel_broken",
+                    _muss_reason(showing, sixes)
+                    + f" Jede gewürfelte Eins muss rausgelegt werden: gewürfelt "
+                    f"{ones_rolled}, rausgelegt {keep.count(1)}.",
+                    number,
+                    _R_MUSS,
+                )
+            if sixes >= 2 and not umwandlung:
+                raise RuleViolation(
+                    "muss_regel_broken",
+                    _muss_reason(showing, sixes)
+                    + " Für zwei Sechsen muss eine Eins rausgelegt werden (Umwandlung).",
+                    number,
+                    _R_MUSS,
+                )
+
+        if is_last:
+            return Throw(showing, number, not laid_out)
+        laid_out.extend(keep)
+        laid_out.extend([1] * umwandlung)
+    raise AssertionError("unreachable: the last attempt returns")  # pragma: no cover
+
+
+def _muss_reason(showing: list[int], sixes: int) -> str:
+    if 1 in showing:
+        shown = _dice_text(sorted(showing, reverse=True))
+        return f"Muss-Regel: die Würfel zeigen eine Eins ({shown})."
+    return "Muss-Regel: der Wurf zeigt zwei Sechsen."
+
+
+def _muss_duties(ones_rolled: int, sixes: int) -> str:
+    duties = []
+    if ones_rolled:
+        duties.append(
+            "die gewürfelte Eins rauslegen" if ones_rolled == 1 else "die Einsen rauslegen"
+        )
+    if sixes >= 2:
+        duties.append("für zwei Sechsen eine Eins rauslegen")
+    return (" und ".join(duties) + " und ") if duties else ""
+
+
+def validate_throw(
+    throw: Throw,
+    rules: RuleSet = _CLUB,
+    *,
+    max_attempts: int = 3,
+    muss_regel: bool = False,
+) -> Throw:
+    """Check a final throw entered without its attempts; return it unchanged.
+
+    Refuses every final throw that could not have come about at the table (RULES.md 3, 7):
+
+    - ``too_many_attempts``: more attempts than ``max_attempts`` (the Vorleger's cap) or
+      ``rules.max_attempts``;
+    - ``collected_in_one_attempt``: collected (``natural=False``) in one attempt: nothing
+      can be laid out before the first roll;
+    - ``collected_without_one``: under ``keep_only_ones``, a collected throw without a one
+      whose dice read as a General or Straße pattern (see the decision below);
+    - ``muss_regel_broken`` (only with ``muss_regel=True`` and ``rules.muss_regel``, an
+      extension beyond RULES.md 7): the player stopped with an attempt left although a one
+      was showing, or (natural) two sixes were showing.
+
+    A Schock-Aus is fine natural or collected.
+
+    **Decision** (the lead's; sample evening 2026-10-09, game 20): Anna Becker's final throw
+    is 6-5-5 in 3 attempts, ``natural=False``, under the club rules. Under
+    ``keep_only_ones`` nothing but ones can be laid out, so strictly a collected throw
+    without a one is impossible; but for a Hausnummer the flag changes nothing, and the
+    secretary wrote it down that way. So a collected throw without a one is ACCEPTED when
+    its dice read as a Hausnummer anyway, and REFUSED when they would read as a General or
+    Straße: then the flag decides the result and the entry contradicts itself.
+
+    Raises:
+        RuleViolation as listed; TypeError when ``throw`` is not a ``Throw``.
+    """
+    if not isinstance(throw, Throw):
+        raise TypeError(f"expected a Throw, not {type(throw).__name__}")
+    cap = _cap(rules, max_attempts)
+    if throw.attempts > cap:
+        raise RuleViolation(
+            "too_many_attempts",
+            f"Der Wurf braucht {throw.attempts} Versuche, erlaubt sind höchstens {cap}.",
+            None,
+            _R_ATTEMPTS,
+        )
+    a, b, c = throw.dice
+    if throw.dice == (1, 1, 1):
+        return throw
+    if not throw.natural:
+        if throw.attempts == 1:
+            raise RuleViolation(
+                "collected_in_one_attempt",
+                "Ein zusammengeworfener Wurf braucht mindestens zwei Versuche: vor dem "
+                "ersten Versuch liegt nichts draußen.",
+                None,
+                _R_NATURAL,
+            )
+        pattern = a == b == c or (a - 1 == b and b - 1 == c)
+        if rules.keep_only_ones and 1 not in throw.dice and pattern:
+            raise RuleViolation(
+                "collected_without_one",
+                f"{_dice_text(throw.dice)} ist als zusammengeworfen eingetragen, enthält aber "
+                "keine Eins; nach diesen Regeln wird nur mit Einsen gesammelt. Als Wurf "
+                "'Natur' wäre es ein General oder eine Straße: bitte prüfen.",
+                None,
+                _R_KEEP_ONLY_ONES,
+            )
+    if muss_regel and rules.muss_regel and throw.attempts < cap:
+        if 1 in throw.dice or (throw.natural and throw.dice.count(6) >= 2):
+            raise RuleViolation(
+                "muss_regel_broken",
+                f"Muss-Regel: mit {_dice_text(throw.dice)} nach {throw.attempts} von {cap} "
+                "Versuchen musste der Spieler weiterwürfeln.",
+                None,
+                _R_MUSS,
+            )
+    return throw
+
+
+def muss_regel_applies(*, schock_aus_so_far: int, last_game: bool, rules: RuleSet = _CLUB) -> bool:
+    """Tell whether the Muss-Regel applies to a player's turn (RULES.md 3 and 5, seed 003).
+
+    It applies when the player's next Schock-Aus would cost a Runde: none yet this evening,
+    or the count stands at 4, 9, 14, ... (the next is a fifth), or the game is the evening's
+    last game; and only under a rule set with ``muss_regel`` on.
+
+    Args:
+        schock_aus_so_far: the evening's Schock-Aus thrown before this player's turn,
+            including those thrown earlier in the same round (>= 0).
+        last_game: this game is the evening's last.
+
+    Raises:
+        RuleViolation (``schock_aus_count_out_of_range``) for a negative or non-int count.
+    """
+    if not _is_int(schock_aus_so_far) or schock_aus_so_far < 0:
+        raise RuleViolation(
+            "schock_aus_count_out_of_range",
+            f"Die Zahl der Schock-Aus ist eine ganze Zahl ab 0, nicht {schock_aus_so_far!r}.",
+            None,
+            "RULES.md 5",
+        )
+    if not rules.muss_regel:
+        return False
+    return schock_aus_so_far == 0 or schock_aus_so_far % 5 == 4 or bool(last_game)
