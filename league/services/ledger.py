@@ -1,0 +1,1 @@
+"""The kitty ledger (issue 6): charges derived from the records, reversals, payments."""

@@ -1,0 +1,53 @@
+"""factory_boy factories and the small cast of STYLE.md."""
+
+import datetime
+from decimal import Decimal
+
+import factory
+from django.contrib.auth import get_user_model
+
+from league.models import Club, Member, Season
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = get_user_model()
+        django_get_or_create = ("username",)
+
+    username = factory.Sequence(lambda n: f"user{n}")
+    password = factory.PostGenerationMethodCall("set_password", "geheim-123")
+
+
+class ClubFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Club
+        django_get_or_create = ("name",)
+
+    name = factory.Sequence(lambda n: f"Schockclub {n}")
+    rule_preset = "club"
+
+
+class SeasonFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Season
+        django_get_or_create = ("club", "year")
+
+    club = factory.SubFactory(ClubFactory)
+    year = 2026
+    starts_on = factory.LazyAttribute(lambda o: datetime.date(o.year, 1, 1))
+    ends_on = factory.LazyAttribute(lambda o: datetime.date(o.year, 12, 31))
+    rule_preset = "club"
+    mark_value = factory.LazyAttribute(
+        lambda o: Decimal("0.50") if o.year >= 2002 else Decimal("1.00")
+    )
+    currency = factory.LazyAttribute(lambda o: "EUR" if o.year >= 2002 else "DM")
+
+
+class MemberFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Member
+        django_get_or_create = ("club", "name")
+
+    club = factory.SubFactory(ClubFactory)
+    name = factory.Sequence(lambda n: f"Person {n}")
+    kind = Member.Kind.MEMBER

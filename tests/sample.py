@@ -1,0 +1,45 @@
+"""Builds the sample evening of ../shared/samples into the database through the services
+(the pages, the API and the import have their own tests that go their own way)."""
+
+import datetime
+
+from games.services.evenings import evening_create, game_record
+from league.models import Club, Member
+from league.services.seasons import season_get_or_create
+
+
+def sample_club(sample: dict) -> tuple[Club, dict[str, Member]]:
+    """The sample's club with its members and guests, and a name -> Member map."""
+    club, _ = Club.objects.get_or_create(name=sample["club"], rule_preset=sample["rule_set"])
+    people = {}
+    for name in sample["club_members"]:
+        people[name], _ = Member.objects.get_or_create(club=club, name=name)
+    for name in sample["evening"]["guests"]:
+        people[name], _ = Member.objects.get_or_create(club=club, name=name, kind="guest")
+    people[sample["evening"]["secretary"]].is_secretary = True
+    people[sample["evening"]["secretary"]].save()
+    return club, people
+
+
+def enter_sample_evening(sample: dict, *, date: datetime.date | None = None):
+    """Create the sample evening (optionally on another date) and its 25 games."""
+    club, people = sample_club(sample)
+    ev = sample["evening"]
+    date = date or datetime.date.fromisoformat(ev["date"])
+    season_get_or_create(club=club, year=date.year)
+    evening = evening_create(
+        club=club,
+        date=date,
+        secretary=people[ev["secretary"]],
+        present_members=[people[n] for n in ev["present_members"]],
+        guests=[people[n] for n in ev["guests"]],
+        absent_members=[people[n] for n in ev["absent_members"]],
+    )
+    for game in ev["games"]:
+        game_record(
+            evening=evening,
+            number=game["number"],
+            loser=people[game["loser"]],
+            schock_aus_throwers=[people[n] for n in game["schock_aus"]],
+        )
+    return evening, people
