@@ -103,7 +103,9 @@ AUTH_PASSWORD_VALIDATORS = [
 
 LANGUAGE_CODE = "de"
 LANGUAGES = [("de", _("German")), ("en", _("English"))]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+# locale/ holds the pages' German; each area may keep its own catalogue under
+# locale_extra/<area>/ (one django.po per area, found in this order).
+LOCALE_PATHS = [BASE_DIR / "locale", *sorted((BASE_DIR / "locale_extra").glob("*"))]
 TIME_ZONE = "Europe/Berlin"
 USE_I18N = True
 USE_TZ = True
