@@ -54,6 +54,7 @@ __all__ = [
     "simulate_game",
     "simulate_turns",
     "strategy_tables",
+    "vorleger_goes_on",
 ]
 
 #: Games per present club member and evening (RULES.md section 5, seed 003).
@@ -564,6 +565,20 @@ def simulate_evening(
     return SimulatedEvening(seed, players, members, guest_names, secretary, tuple(games))
 
 
+def vorleger_goes_on(tables: StrategyTables, index: int, k: int, cap: int, muss: bool) -> bool:
+    """Whether a Vorleger (or a player alone) rolls again after attempt ``k``.
+
+    ``index`` is the attempt's roll in ``tables`` (``_BASE[kept] + r``), ``cap`` the
+    attempts allowed, ``muss`` whether the Muss-Regel applies. The hot path of
+    ``simulate_game`` inlines the same decision; ``simulate_turns`` and ``odds`` call this.
+    """
+    if k >= cap or tables.schock_aus[index]:
+        return False
+    if muss and tables.forced[index]:
+        return True
+    return tables.stand_from[index] > k
+
+
 def simulate_turns(
     count: int,
     rules: RuleSet = PRESETS["club"],
@@ -588,12 +603,7 @@ def simulate_turns(
         while True:
             k += 1
             index = _BASE[kept] + int(rng_random() * _SIZE[kept])
-            if k == cap or tables.schock_aus[index]:
-                break
-            if muss and tables.forced[index]:
-                kept = tables.next_kept[index]
-                continue
-            if tables.stand_from[index] <= k:
+            if not vorleger_goes_on(tables, index, k, cap, muss):
                 break
             kept = tables.next_kept[index]
         out.append((tables.dice[index], k, tables.natural[index]))
