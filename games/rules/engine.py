@@ -37,7 +37,7 @@ from .errors import RuleViolation
 from .rounds import resolve_round
 from .ruleset import PRESETS, RuleSet
 from .throws import Throw
-from .turns import muss_regel_applies, validate_throw, validate_turn
+from .turns import Attempt, muss_regel_applies, validate_throw, validate_turn
 
 __all__ = [
     "FINAL",
@@ -332,6 +332,11 @@ class Game:
                 raise _refuse(
                     "invalid_entry",
                     f"Der Eintrag für {name} ist weder ein Wurf noch eine Liste von Versuchen.",
+                )
+            if not is_throw and not all(isinstance(item, Attempt) for item in entry):
+                raise _refuse(
+                    "invalid_entry",
+                    f"Der Zug von {name} ist keine Liste von Versuchen (Attempt).",
                 )
             used = entry.attempts if is_throw else len(entry)
             if position > 0 and isinstance(used, int) and used > cap:
