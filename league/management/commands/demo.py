@@ -1,0 +1,100 @@
+"""`manage.py demo`: a demo club with members, logins and two seasons of simulated evenings.
+
+The evenings are played by the rules module's simulator (games.rules.simulate_evening,
+seeded, so the demo is the same on every machine) and written through the same services
+the pages use. Running it again changes nothing and prints the logins.
+"""
+
+import datetime
+import random
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from games.rules import PRESETS
+from games.rules.simulator import simulate_evening
+from games.services.evenings import evening_create, game_record
+from league.models import Club, Member
+from league.services.seasons import season_get_or_create
+
+CLUB = "Schockclub Demo"
+MEMBERS = [
+    "Anna Becker", "Bernd Krause", "Carla Vogt", "Dieter Hahn", "Erik Lange",
+    "Frank Roth", "Greta Sommer", "Heinz Wolf",
+]
+GUESTS = ["Gustav Meier", "Ines Brandt"]
+SECRETARY = "Bernd Krause"
+LOGINS = {"sekretaer": (SECRETARY, "schocken"), "anna": ("Anna Becker", "schocken")}
+SEED = 1979
+
+
+def club_fridays(year: int, until: datetime.date) -> list[datetime.date]:
+    """Every second Friday of `year` up to `until` (the club's evenings in the demo)."""
+    day = datetime.date(year, 1, 1)
+    day += datetime.timedelta(days=(4 - day.weekday()) % 7)
+    days = []
+    while day.year == year and day <= until:
+        days.append(day)
+        day += datetime.timedelta(days=14)
+    return days
+
+
+class Command(BaseCommand):
+    help = "Create the demo club with two seasons of simulated evenings (idempotent)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--today", type=datetime.date.fromisoformat, default=None,
+                            help="Last possible evening date (default: today).")
+
+    def handle(self, *args, today=None, **options):
+        today = today or datetime.date.today()
+        if not Club.objects.filter(name=CLUB).exists():
+            self.build(today)
+        self.stdout.write(self.style.SUCCESS(f"Demo club: {CLUB}"))
+        for username, (name, password) in LOGINS.items():
+            role = "Buchführer" if name == SECRETARY else "Mitglied"
+            self.stdout.write(f"  Login ({role}, {name}): {username} / {password}")
+        self.stdout.write("  Open http://127.0.0.1:8000/ and log in.")
+
+    @transaction.atomic
+    def build(self, today: datetime.date) -> None:
+        club = Club.objects.create(name=CLUB, rule_preset="club")
+        people = {n: Member.objects.create(club=club, name=n) for n in MEMBERS}
+        people.update(
+            {n: Member.objects.create(club=club, name=n, kind="guest") for n in GUESTS}
+        )
+        people[SECRETARY].is_secretary = True
+        people[SECRETARY].save()
+        users = get_user_model()
+        for username, (name, password) in LOGINS.items():
+            user = users.objects.create_user(username=username, password=password)
+            people[name].user = user
+            people[name].save()
+        rng = random.Random(SEED)
+        for year in (today.year - 1, today.year):
+            season = season_get_or_create(club=club, year=year)
+            rules = PRESETS[season.rule_preset]
+            for date in club_fridays(year, today):
+                self.play_evening(club, people, rules, date, rng)
+
+    def play_evening(self, club, people, rules, date, rng: random.Random) -> None:
+        others = [n for n in MEMBERS if n != SECRETARY]
+        present = [SECRETARY] + sorted(rng.sample(others, rng.randint(3, len(others))))
+        absent = [n for n in MEMBERS if n not in present]
+        guests = [g for g in GUESTS if rng.random() < 0.2]
+        evening = evening_create(
+            club=club, date=date, secretary=people[SECRETARY],
+            present_members=[people[n] for n in present],
+            guests=[people[n] for n in guests],
+            absent_members=[people[n] for n in absent],
+        )
+        played = simulate_evening(
+            present, guests, rules, seed=f"{SEED}-{date.isoformat()}", secretary=SECRETARY
+        )
+        for number, game in enumerate(played.games, start=1):
+            game_record(
+                evening=evening, number=number, loser=people[game.loser],
+                vorleger=people[game.vorleger],
+                schock_aus_throwers=[people[n] for n in game.schock_aus],
+            )
