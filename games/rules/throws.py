@@ -101,27 +101,45 @@ class Throw:
     natural: bool
 
     def __init__(self, dice, attempts: int = 1, natural: bool = True) -> None:
-        values = check_dice(dice)
-        if not _is_int(attempts) or not 1 <= attempts <= 3:
+        # Fast path for the simulator: three plain ints 1..6 (bools are not dice).
+        if (
+            (type(dice) is tuple or type(dice) is list)
+            and len(dice) == 3
+            and type(dice[0]) is int
+            and type(dice[1]) is int
+            and type(dice[2]) is int
+            and 0 < dice[0] < 7
+            and 0 < dice[1] < 7
+            and 0 < dice[2] < 7
+        ):
+            a, b, c = dice
+        else:
+            a, b, c = check_dice(dice)
+        if type(attempts) is not int or not 0 < attempts < 4:
             raise RuleViolation(
                 "attempts_out_of_range",
                 f"Ein Wurf braucht 1 bis 3 Versuche, eingegeben wurde {attempts!r}.",
                 None,
                 "RULES.md 1",
             )
-        if not isinstance(natural, bool):
+        if natural is not True and natural is not False:
             raise RuleViolation(
                 "natural_not_bool",
                 f"'natural' ist wahr oder falsch, eingegeben wurde {natural!r}.",
                 None,
                 "RULES.md 1",
             )
-        a, b, c = sorted(values, reverse=True)
+        if a < b:
+            a, b = b, a
+        if b < c:
+            b, c = c, b
+            if a < b:
+                a, b = b, a
         setter = object.__setattr__
         setter(self, "dice", (a, b, c))
         setter(self, "attempts", attempts)
         setter(self, "natural", natural)
-        setter(self, "_key", _key_of(a, b, c, natural))
+        setter(self, "_key", (100 * a + 10 * b + c) * 2 + natural)
 
     def __setattr__(self, name, value):
         raise AttributeError("Throw is immutable")

@@ -183,6 +183,12 @@ def test_throw_stores_dice_sorted_high_to_low():
     assert Throw([3, 6, 1]).dice == (6, 3, 1)
 
 
+@given(dice=dice_st, as_tuple=st.booleans())
+def test_throw_sorts_any_dice_high_to_low(dice, as_tuple):
+    entered = tuple(dice) if as_tuple else list(dice)
+    assert Throw(entered).dice == tuple(sorted(dice, reverse=True))
+
+
 def test_throw_is_immutable():
     throw = Throw((1, 2, 3))
     with pytest.raises(AttributeError):
