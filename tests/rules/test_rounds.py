@@ -197,3 +197,15 @@ def test_of_two_identical_throws_the_earlier_ranks_first(throws, rules):
     result = resolve_round(throws + [throws[-1]], rules)
     position = {index: place for place, index in enumerate(result.order)}
     assert position[len(throws) - 1] < position[len(throws)]
+
+
+@given(throws=rounds(), rules=rules_st)
+def test_round_order_agrees_with_every_two_player_round_within_it(throws, rules):
+    # Transitivity and independence of the other throws: the full order is made of the
+    # decisions of the pairs it contains.
+    position = {index: place for place, index in enumerate(resolve_round(throws, rules).order)}
+    for i in range(len(throws)):
+        for j in range(i + 1, len(throws)):
+            if throws[j].attempts <= throws[i].attempts:
+                pair = resolve_round([throws[i], throws[j]], rules)
+                assert (pair.winner == 0) is (position[i] < position[j])

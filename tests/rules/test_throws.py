@@ -242,14 +242,6 @@ def test_221_is_the_smallest_throw(name):
     assert all(rank(t, rules) > rank(lowest, rules) for t in others)
 
 
-@given(a=throw_st, b=throw_st, c=throw_st, rules=rules_st)
-def test_rank_is_a_total_preorder(a, b, c, rules):
-    ra, rb, rc = rank(a, rules), rank(b, rules), rank(c, rules)
-    assert (ra >= rb) or (rb >= ra)
-    if ra >= rb and rb >= rc:
-        assert ra >= rc
-
-
 @given(throw=throw_st, rules=rules_st)
 def test_rank_ignores_the_number_of_attempts(throw, rules):
     other = Throw(throw.dice, attempts=4 - throw.attempts, natural=throw.natural)
