@@ -177,6 +177,9 @@ class RoundThrow(models.Model):
     attempts = models.PositiveSmallIntegerField()
     natural = models.BooleanField()
     turn = models.JSONField(null=True, blank=True)
+    muss_regel = models.BooleanField(
+        default=False, help_text="The Muss-Regel applied to this turn (RULES.md 3)."
+    )
 
     class Meta:
         ordering = ["round", "position"]
