@@ -31,3 +31,29 @@ __all__ = [
     "validate_throw",
     "validate_turn",
 ]
+
+# Game engine, simulator and exact odds (RULES.md 4 and 7; engine.py, simulator.py, odds.py).
+from . import odds  # noqa: E402
+from .engine import Game, GameReplay, RoundOutcome, replay_game  # noqa: E402
+from .simulator import (  # noqa: E402
+    SimulatedEvening,
+    SimulatedGame,
+    SimulatedRound,
+    SimulatedTurn,
+    simulate_evening,
+    simulate_game,
+)
+
+__all__ += [
+    "Game",
+    "GameReplay",
+    "RoundOutcome",
+    "SimulatedEvening",
+    "SimulatedGame",
+    "SimulatedRound",
+    "SimulatedTurn",
+    "odds",
+    "replay_game",
+    "simulate_evening",
+    "simulate_game",
+]
