@@ -23,6 +23,7 @@ Standard library only (RULES.md section 7).
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from itertools import product
@@ -32,9 +33,11 @@ from .simulator import _BASE, _SIZE, strategy_tables, vorleger_goes_on
 from .throws import Category, Throw, evaluate, rank, round_key
 
 __all__ = [
+    "OddsRow",
     "attempt_category_odds",
     "attempt_odds",
     "expected_schock_aus",
+    "odds_rows",
     "turn_attempts_odds",
     "turn_category_odds",
     "turn_odds",
@@ -223,3 +226,55 @@ def expected_schock_aus(
     return turns * turn_schock_aus_probability(
         rules, muss_regel=muss_regel, max_attempts=max_attempts
     )
+
+
+@dataclass(frozen=True)
+class OddsRow:
+    """One line of the page "Wahrscheinlichkeiten" (see ``odds_rows``).
+
+    Attributes:
+        label: the throw's German label ("Schock-Aus", "Schock 6", ..., "221").
+        category: its ``Category``.
+        deckel: Deckel it is worth when it wins a round.
+        one_attempt: probability in one roll of three dice.
+        turn: probability as the final throw of a turn (plain strategy, up to 3 attempts).
+        turn_muss_regel: the same while the Muss-Regel applies; None where the rule set
+            does not play it.
+    """
+
+    label: str
+    category: Category
+    deckel: int
+    one_attempt: Fraction
+    turn: Fraction
+    turn_muss_regel: Fraction | None
+
+
+def odds_rows(rules: RuleSet = _CLUB) -> list[OddsRow]:
+    """Every throw label with its exact odds, best to worst, for one page table.
+
+    A label that only a collected throw can have (1-2-3 collected reads "321", section 1)
+    gets 0 for one attempt. Each probability column sums to exactly 1.
+    """
+    one = attempt_odds(rules)
+    turn = turn_odds(rules)
+    muss = turn_odds(rules, muss_regel=True) if rules.muss_regel else None
+    throws = list(_attempt_dist(rules)) + list(turn_throw_odds(rules))
+    order = _label_order(throws, rules)
+    info = {}
+    for throw in throws:
+        evaluation = evaluate(throw, rules)
+        info.setdefault(evaluation.label, evaluation)
+    labels = sorted(set(one) | set(turn) | set(muss or ()), key=order.get, reverse=True)
+    zero = Fraction(0)
+    return [
+        OddsRow(
+            label=label,
+            category=info[label].category,
+            deckel=info[label].deckel,
+            one_attempt=one.get(label, zero),
+            turn=turn.get(label, zero),
+            turn_muss_regel=None if muss is None else muss.get(label, zero),
+        )
+        for label in labels
+    ]

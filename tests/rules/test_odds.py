@@ -169,3 +169,30 @@ def test_turn_labels_and_attempts_agree_with_a_long_simulation(muss_regel):
     assert_within_four_sigma(
         odds.turn_attempts_odds(CLUB, muss_regel=muss_regel), attempts, len(turns)
     )
+
+
+# --- the page's table -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_every_column_of_the_odds_table_sums_to_exactly_one(preset):
+    rows = odds.odds_rows(PRESETS[preset])
+    sums = {sum(r.one_attempt for r in rows), sum(r.turn for r in rows)}
+    if PRESETS[preset].muss_regel:
+        sums.add(sum(r.turn_muss_regel for r in rows))
+    assert sums == {1}
+
+
+def test_the_odds_table_has_no_muss_regel_column_without_the_rule():
+    rows = odds.odds_rows(PRESETS["stammtisch"])
+    assert {r.turn_muss_regel for r in rows} == {None}
+
+
+def test_a_collected_321_is_in_the_table_but_never_rolled_at_once():
+    row = next(r for r in odds.odds_rows(CLUB) if r.label == "321")
+    assert (row.one_attempt, row.turn > 0) == (0, True)
+
+
+def test_the_odds_table_lists_labels_best_first():
+    labels = [r.label for r in odds.odds_rows(CLUB)]
+    assert labels[:2] == ["Schock-Aus", "Schock 6"] and labels[-1] == "221"
