@@ -249,7 +249,7 @@ class SimulatedEvening:
 
     Attributes:
         seed: the seed it was played with.
-        players: seating order (present members, then guests, as given).
+        players: seating order (by default present members, then guests, as given).
         members_present, guests: as given.
         secretary: opened the first game.
         games: ``GAMES_PER_MEMBER`` x present members ``SimulatedGame``s, in order.
@@ -521,6 +521,7 @@ def simulate_evening(
     seed: int | str,
     secretary: str,
     record: bool = False,
+    seating: Sequence[str] | None = None,
 ) -> SimulatedEvening:
     """Play a whole club evening (RULES.md section 5) with the plain strategy.
 
@@ -532,17 +533,26 @@ def simulate_evening(
         secretary: the Buchführer, a present member, opens the first game; every later
             game is opened by the last game's loser.
         record: keep every round and turn of every game.
+        seating: the seating order (clockwise) of exactly the members and guests; default
+            the present members, then the guests, in the order given.
 
-    Seating order: the present members, then the guests, in the order given. The Muss-Regel
-    sees the evening's Schock-Aus count and the last game.
+    The Muss-Regel sees the evening's Schock-Aus count and the last game.
 
     Raises:
-        RuleViolation: ``unknown_player`` when the secretary is not a present member,
-        ``duplicate_player``, ``too_few_players``.
+        RuleViolation: ``unknown_player`` when the secretary is not a present member or the
+        seating is not exactly the members and guests, ``duplicate_player``,
+        ``too_few_players``.
     """
     members = tuple(members_present)
     guest_names = tuple(guests)
     players = members + guest_names
+    if seating is not None:
+        if sorted(seating) != sorted(players):
+            raise RuleViolation(
+                "unknown_player",
+                "Die Sitzordnung muss genau die anwesenden Mitglieder und Gäste enthalten.",
+            )
+        players = tuple(seating)
     if secretary not in members:
         raise RuleViolation(
             "unknown_player", f"Der Buchführer {secretary} ist kein anwesendes Mitglied."

@@ -277,3 +277,25 @@ def test_simulate_turns_end_in_valid_throws():
 
     for dice, k, natural in simulate_turns(500, CLUB, rng=random.Random(2)):
         validate_throw(Throw(dice, k, natural), CLUB)
+
+
+def test_an_evening_follows_the_given_seating():
+    seating = ["Gustav", "Erik", "Anna", "Dieter", "Bernd", "Carla"]
+    evening = simulate_evening(
+        MEMBERS, GUESTS, CLUB, seed=4, secretary="Anna", seating=seating, record=True
+    )
+    first_round = evening.games[0].rounds[0]
+    assert [t.player for t in first_round.turns] == [
+        "Anna",
+        "Dieter",
+        "Bernd",
+        "Carla",
+        "Gustav",
+        "Erik",
+    ]
+
+
+def test_a_seating_that_is_not_the_evenings_players_is_refused():
+    with pytest.raises(RuleViolation) as excinfo:
+        simulate_evening(MEMBERS, GUESTS, CLUB, seed=4, secretary="Anna", seating=MEMBERS)
+    assert excinfo.value.code == "unknown_player"
