@@ -100,9 +100,7 @@ def evening_books(*, evening: Evening) -> EveningBooks:
     attendances = list(evening.attendances.select_related("member").order_by("member__name"))
     games = list(evening.games.select_related("loser", "vorleger").order_by("number"))
     game_by_id = {g.pk: g for g in games}
-    schock_aus = list(
-        SchockAus.objects.filter(game__evening=evening).select_related("thrower")
-    )
+    schock_aus = list(SchockAus.objects.filter(game__evening=evening).select_related("thrower"))
     for sa in schock_aus:
         sa.game = game_by_id[sa.game_id]
     ordered = evening_schock_aus_order(schock_aus)
@@ -157,8 +155,11 @@ def _warnings(books: EveningBooks) -> list[str]:
         )
     elif entered > expected:
         warnings.append(
-            _("%(entered)s games entered, but only %(expected)s are played (five per present "
-              "club member).") % {"entered": entered, "expected": expected}
+            _(
+                "%(entered)s games entered, but only %(expected)s are played (five per present "
+                "club member)."
+            )
+            % {"entered": entered, "expected": expected}
         )
     numbers = [g.number for g in books.games]
     gaps = sorted(set(range(1, max(numbers, default=0) + 1)) - set(numbers))
@@ -171,10 +172,16 @@ def _warnings(books: EveningBooks) -> list[str]:
         previous = by_number.get(game.number - 1)
         if previous and game.vorleger_id and game.vorleger_id != previous.loser_id:
             warnings.append(
-                _("Game %(number)s: Vorleger %(vorleger)s, but game %(previous)s was lost by "
-                  "%(loser)s.")
-                % {"number": game.number, "vorleger": game.vorleger, "previous": previous.number,
-                   "loser": previous.loser}
+                _(
+                    "Game %(number)s: Vorleger %(vorleger)s, but game %(previous)s was lost by "
+                    "%(loser)s."
+                )
+                % {
+                    "number": game.number,
+                    "vorleger": game.vorleger,
+                    "previous": previous.number,
+                    "loser": previous.loser,
+                }
             )
     return warnings
 
@@ -188,9 +195,7 @@ def evening_list(*, season) -> list[dict]:
         Evening.objects.filter(season=season)
         .annotate(
             n_games=Count("games", distinct=True),
-            n_present=Count(
-                "attendances", filter=~Q(attendances__role="absent"), distinct=True
-            ),
+            n_present=Count("attendances", filter=~Q(attendances__role="absent"), distinct=True),
         )
         .order_by("-date")
     )

@@ -171,7 +171,13 @@ class LedgerEntry(models.Model):
         verbose_name = _("ledger entry")
         verbose_name_plural = _("ledger entries")
         ordering = ["booked_on", "id"]
-        indexes = [models.Index(fields=["member", "booked_on"]), models.Index(fields=["source_key"])]
+        indexes = [
+            models.Index(fields=["member", "booked_on"]),
+            models.Index(fields=["source_key"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.booked_on} {self.member} {self.kind} {self.marks}"
 
 
 class Payment(models.Model):
@@ -206,6 +212,9 @@ class Payment(models.Model):
             ),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.paid_on} {self.member} {self.amount} {self.currency}"
+
 
 class ReportBuild(models.Model):
     """A season report PDF built by a Celery task (issue 5).
@@ -234,3 +243,6 @@ class ReportBuild(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.season} {self.status}"

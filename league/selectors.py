@@ -91,9 +91,14 @@ def season_runden(*, season: Season) -> list[dict]:
     for evening_id, items in per_evening.items():
         for r in runden_owed([thrower for _, thrower in items]):
             result.append(
-                {"evening_id": evening_id, "date": dates[evening_id], "ordinal": r.ordinal,
-                 "thrower_id": r.thrower, "reason": r.reason,
-                 "schock_aus_id": items[r.ordinal - 1][0]}
+                {
+                    "evening_id": evening_id,
+                    "date": dates[evening_id],
+                    "ordinal": r.ordinal,
+                    "thrower_id": r.thrower,
+                    "reason": r.reason,
+                    "schock_aus_id": items[r.ordinal - 1][0],
+                }
             )
     result.sort(key=lambda r: (r["date"], r["ordinal"]))
     return result
@@ -211,8 +216,12 @@ def member_dues(*, member: Member, season: Season) -> list[DuesLine]:
             marks = lost[a.evening_id]
         lines.append(
             DuesLine(
-                evening=a.evening, role=a.role, games_lost=lost[a.evening_id],
-                schock_aus=thrown[a.evening_id], runden=runden[a.evening_id], marks=marks,
+                evening=a.evening,
+                role=a.role,
+                games_lost=lost[a.evening_id],
+                schock_aus=thrown[a.evening_id],
+                runden=runden[a.evening_id],
+                marks=marks,
                 money=marks_to_money(marks, season.mark_value),
             )
         )

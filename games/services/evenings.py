@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from games.models import Attendance, Evening, Game, SchockAus
 from league.errors import BooksError
 from league.models import Club, Member, Season
+from league.services.ledger import ledger_sync_evening, ledger_sync_evening_deleted
 from league.services.seasons import season_touch
 
 # Stable codes raised by the database triggers (games migration 0002) and constraints.
@@ -51,8 +52,10 @@ def books_error_from_integrity(exc: IntegrityError) -> BooksError:
     text = str(exc)
     for code, (field, status) in _DB_CODES.items():
         if code in text:
-            code_out = {"game_unique_number": "duplicate_game_number",
-                        "evening_unique_date_per_club": "evening_exists"}.get(code, code)
+            code_out = {
+                "game_unique_number": "duplicate_game_number",
+                "evening_unique_date_per_club": "evening_exists",
+            }.get(code, code)
             return BooksError(code_out, _messages()[code], field=field, status=status)
     return BooksError("conflict", _("The change conflicts with the stored books."), status=409)
 
@@ -79,10 +82,7 @@ def books_changed(*, evening: Evening) -> None:
     Evening.objects.filter(pk=evening.pk).update(version=F("version") + 1)
     evening.refresh_from_db(fields=["version"])
     season_touch(season_id=evening.season_id)
-    from league.services import ledger
-
-    if hasattr(ledger, "ledger_sync_evening"):
-        ledger.ledger_sync_evening(evening_id=evening.pk)
+    ledger_sync_evening(evening_id=evening.pk)
 
 
 def _check_version(obj: Evening | Game, expected_version: int | None) -> None:
@@ -112,8 +112,9 @@ def _attendance_roles(
     for people, role in groups:
         for person in people:
             if person.club_id != club.pk:
-                raise BooksError("person_of_other_club", _messages()["person_of_other_club"],
-                                 field="attendance")
+                raise BooksError(
+                    "person_of_other_club", _messages()["person_of_other_club"], field="attendance"
+                )
             if person in roles:
                 raise BooksError(
                     "person_twice",
@@ -134,8 +135,9 @@ def _attendance_roles(
                 )
             roles[person] = role
     if secretary.club_id != club.pk:
-        raise BooksError("person_of_other_club", _messages()["person_of_other_club"],
-                         field="secretary")
+        raise BooksError(
+            "person_of_other_club", _messages()["person_of_other_club"], field="secretary"
+        )
     if roles.get(secretary) not in (Attendance.Role.MEMBER, Attendance.Role.GUEST):
         raise BooksError(
             "secretary_not_present",
@@ -144,7 +146,8 @@ def _attendance_roles(
         )
     if not any(role == Attendance.Role.MEMBER for role in roles.values()):
         raise BooksError(
-            "no_members_present", _("At least one club member must be present."),
+            "no_members_present",
+            _("At least one club member must be present."),
             field="present_members",
         )
     return roles
@@ -169,12 +172,16 @@ def evening_create(
     """
     season = season_for_date(club=club, date=date)
     roles = _attendance_roles(
-        club=club, secretary=secretary, present_members=present_members, guests=guests,
+        club=club,
+        secretary=secretary,
+        present_members=present_members,
+        guests=guests,
         absent_members=absent_members,
     )
     if Evening.objects.filter(club=club, date=date).exists():
-        raise BooksError("evening_exists", _messages()["evening_unique_date_per_club"],
-                         field="date", status=409)
+        raise BooksError(
+            "evening_exists", _messages()["evening_unique_date_per_club"], field="date", status=409
+        )
     try:
         with transaction.atomic():
             evening = Evening.objects.create(
@@ -212,7 +219,10 @@ def evening_update(
     _check_version(evening, expected_version)
     season = season_for_date(club=evening.club, date=date)
     roles = _attendance_roles(
-        club=evening.club, secretary=secretary, present_members=present_members, guests=guests,
+        club=evening.club,
+        secretary=secretary,
+        present_members=present_members,
+        guests=guests,
         absent_members=absent_members,
     )
     try:
@@ -245,15 +255,10 @@ def evening_delete(*, evening: Evening, expected_version: int | None = None) -> 
     evening = Evening.objects.select_for_update().get(pk=evening.pk)
     _check_version(evening, expected_version)
     if evening.games.exists():
-        raise BooksError(
-            "evening_has_games", _("Delete the evening's games first."), status=409
-        )
+        raise BooksError("evening_has_games", _("Delete the evening's games first."), status=409)
     season_id = evening.season_id
     evening.attendances.all().delete()
-    from league.services import ledger
-
-    if hasattr(ledger, "ledger_sync_evening_deleted"):
-        ledger.ledger_sync_evening_deleted(evening_id=evening.pk)
+    ledger_sync_evening_deleted(evening_id=evening.pk)
     evening.delete()
     season_touch(season_id=season_id)
 
@@ -331,18 +336,21 @@ def game_record(
         last = evening.games.order_by("-number").values_list("number", flat=True).first()
         number = (last or 0) + 1
     if number < 1:
-        raise BooksError("invalid_number", _("The game number must be 1 or more."),
-                         field="number")
+        raise BooksError("invalid_number", _("The game number must be 1 or more."), field="number")
     if evening.games.filter(number=number).exists():
-        raise BooksError("duplicate_game_number", _messages()["game_unique_number"],
-                         field="number", status=409)
+        raise BooksError(
+            "duplicate_game_number", _messages()["game_unique_number"], field="number", status=409
+        )
     if vorleger is None:
         vorleger = next_vorleger(evening=evening, number=number)
     _check_people(evening, loser, schock_aus_throwers, vorleger)
     try:
         with transaction.atomic():
             game = Game.objects.create(
-                evening=evening, number=number, loser=loser, vorleger=vorleger,
+                evening=evening,
+                number=number,
+                loser=loser,
+                vorleger=vorleger,
                 entry_mode=entry_mode,
             )
             _write_schock_aus(game, schock_aus_throwers)
@@ -373,11 +381,16 @@ def game_update(
     _check_people(evening, loser, schock_aus_throwers, vorleger)
     if number is not None and number != game.number:
         if number < 1:
-            raise BooksError("invalid_number", _("The game number must be 1 or more."),
-                             field="number")
+            raise BooksError(
+                "invalid_number", _("The game number must be 1 or more."), field="number"
+            )
         if evening.games.filter(number=number).exclude(pk=game.pk).exists():
-            raise BooksError("duplicate_game_number", _messages()["game_unique_number"],
-                             field="number", status=409)
+            raise BooksError(
+                "duplicate_game_number",
+                _messages()["game_unique_number"],
+                field="number",
+                status=409,
+            )
         game.number = number
     try:
         with transaction.atomic():

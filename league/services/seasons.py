@@ -39,8 +39,10 @@ def season_create(
             )
     except IntegrityError as exc:
         raise BooksError(
-            "season_exists", _("The season %(year)s exists already.") % {"year": year},
-            field="year", status=409,
+            "season_exists",
+            _("The season %(year)s exists already.") % {"year": year},
+            field="year",
+            status=409,
         ) from exc
 
 
@@ -63,8 +65,10 @@ def member_create(
         raise BooksError("name_required", _("Please enter a name."), field="name")
     if Member.objects.filter(club=club, name=name).exists():
         raise BooksError(
-            "member_exists", _("%(name)s exists already.") % {"name": name},
-            field="name", status=409,
+            "member_exists",
+            _("%(name)s exists already.") % {"name": name},
+            field="name",
+            status=409,
         )
     return Member.objects.create(club=club, name=name, kind=kind, is_secretary=is_secretary)
 

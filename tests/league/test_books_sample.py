@@ -22,14 +22,18 @@ def test_sample_evening_games_expected_and_entered(sample_evening):
 def test_sample_evening_schock_aus_have_their_ordinals(sample_evening):
     evening, _ = enter_sample_evening(sample_evening)
     books = evening_books(evening=evening)
-    got = [{"ordinal": s.ordinal, "game": s.game, "thrower": s.thrower.name} for s in books.schock_aus]
+    got = [
+        {"ordinal": s.ordinal, "game": s.game, "thrower": s.thrower.name} for s in books.schock_aus
+    ]
     assert got == sample_evening["expected"]["schock_aus"]
 
 
 def test_sample_evening_runden_owed_with_reasons(sample_evening):
     evening, _ = enter_sample_evening(sample_evening)
     books = evening_books(evening=evening)
-    got = [{"ordinal": r.ordinal, "thrower": r.thrower.name, "reason": r.reason} for r in books.runden]
+    got = [
+        {"ordinal": r.ordinal, "thrower": r.thrower.name, "reason": r.reason} for r in books.runden
+    ]
     assert got == sample_evening["expected"]["runden_owed"]
 
 

@@ -20,8 +20,14 @@ from league.services.seasons import season_get_or_create
 
 CLUB = "Schockclub Demo"
 MEMBERS = [
-    "Anna Becker", "Bernd Krause", "Carla Vogt", "Dieter Hahn", "Erik Lange",
-    "Frank Roth", "Greta Sommer", "Heinz Wolf",
+    "Anna Becker",
+    "Bernd Krause",
+    "Carla Vogt",
+    "Dieter Hahn",
+    "Erik Lange",
+    "Frank Roth",
+    "Greta Sommer",
+    "Heinz Wolf",
 ]
 GUESTS = ["Gustav Meier", "Ines Brandt"]
 SECRETARY = "Bernd Krause"
@@ -44,8 +50,12 @@ class Command(BaseCommand):
     help = "Create the demo club with two seasons of simulated evenings (idempotent)."
 
     def add_arguments(self, parser):
-        parser.add_argument("--today", type=datetime.date.fromisoformat, default=None,
-                            help="Last possible evening date (default: today).")
+        parser.add_argument(
+            "--today",
+            type=datetime.date.fromisoformat,
+            default=None,
+            help="Last possible evening date (default: today).",
+        )
 
     def handle(self, *args, today=None, **options):
         today = today or datetime.date.today()
@@ -61,9 +71,7 @@ class Command(BaseCommand):
     def build(self, today: datetime.date) -> None:
         club = Club.objects.create(name=CLUB, rule_preset="club")
         people = {n: Member.objects.create(club=club, name=n) for n in MEMBERS}
-        people.update(
-            {n: Member.objects.create(club=club, name=n, kind="guest") for n in GUESTS}
-        )
+        people.update({n: Member.objects.create(club=club, name=n, kind="guest") for n in GUESTS})
         people[SECRETARY].is_secretary = True
         people[SECRETARY].save()
         users = get_user_model()
@@ -84,7 +92,9 @@ class Command(BaseCommand):
         absent = [n for n in MEMBERS if n not in present]
         guests = [g for g in GUESTS if rng.random() < 0.2]
         evening = evening_create(
-            club=club, date=date, secretary=people[SECRETARY],
+            club=club,
+            date=date,
+            secretary=people[SECRETARY],
             present_members=[people[n] for n in present],
             guests=[people[n] for n in guests],
             absent_members=[people[n] for n in absent],
@@ -94,7 +104,9 @@ class Command(BaseCommand):
         )
         for number, game in enumerate(played.games, start=1):
             game_record(
-                evening=evening, number=number, loser=people[game.loser],
+                evening=evening,
+                number=number,
+                loser=people[game.loser],
                 vorleger=people[game.vorleger],
                 schock_aus_throwers=[people[n] for n in game.schock_aus],
             )
