@@ -1,0 +1,11 @@
+"""Fixtures of the ledger tests: the sample evening entered through the services."""
+
+import pytest
+
+from tests.sample import enter_sample_evening
+
+
+@pytest.fixture
+def sample_entered(sample_evening, db):
+    """(evening, people) of the sample evening of 2026-10-09, entered game by game."""
+    return enter_sample_evening(sample_evening)
