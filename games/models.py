@@ -71,6 +71,9 @@ class Attendance(models.Model):
             ),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.member} ({self.get_role_display()})"
+
     @property
     def present(self) -> bool:
         return self.role != self.Role.ABSENT
@@ -140,6 +143,9 @@ class SchockAus(models.Model):
             models.CheckConstraint(condition=Q(position__gte=1), name="schock_aus_pos_positive"),
         ]
 
+    def __str__(self) -> str:
+        return f"Schock-Aus {self.thrower} ({self.game})"
+
 
 class Round(models.Model):
     """One round of a game entered round by round (RULES.md section 4)."""
@@ -162,6 +168,9 @@ class Round(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "number"], name="round_unique_number"),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.game} Runde {self.number}"
 
 
 class RoundThrow(models.Model):
@@ -196,6 +205,9 @@ class RoundThrow(models.Model):
             ),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.player}: {self.die1}-{self.die2}-{self.die3}"
+
     @property
     def dice(self) -> tuple[int, int, int]:
         return (self.die1, self.die2, self.die3)
@@ -217,3 +229,6 @@ class RundeGiven(models.Model):
     class Meta:
         verbose_name = _("Runde given")
         verbose_name_plural = _("Runden given")
+
+    def __str__(self) -> str:
+        return f"{self.schock_aus} {self.given_on}"
