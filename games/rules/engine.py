@@ -75,8 +75,10 @@ TurnEntry = Throw | Sequence
 RoundEntries = Mapping[str, TurnEntry] | Iterable[tuple[str, TurnEntry]]
 
 
-def _refuse(code: str, message: str) -> RuleViolation:
-    return RuleViolation(code, message, rule="RULES.md 4")
+def _refuse(code: str, message: str, player: object = None) -> RuleViolation:
+    exc = RuleViolation(code, message, rule="RULES.md 4")
+    exc.player = player  # whose entry was refused, for the form to mark; None for the round
+    return exc
 
 
 @dataclass(frozen=True)
@@ -130,7 +132,7 @@ class Game:
 
     Args:
         players: the players in seating order; clockwise is this order. At least two,
-            no name twice.
+            no name twice. Names or any hashable ids (e.g. member primary keys).
         rules: the rule set (``format`` chooses single game or halves with final).
         vorleger: who opens the first round; default the first player. In the club it is
             the secretary for the evening's first game, else the last game's loser.
@@ -175,6 +177,7 @@ class Game:
                 "invalid_count", "Die Zahl der Schock-Aus des Abends muss mindestens 0 sein."
             )
         self.players: tuple[str, ...] = players
+        self._player_set = frozenset(players)
         self.rules: RuleSet = rules
         self.last_game: bool = bool(last_game)
         self.schock_aus_before: int = schock_aus_so_far
@@ -257,7 +260,9 @@ class Game:
             (the round does not start at the Vorleger), ``not_seating_order`` (not
             clockwise), ``more_attempts_than_vorleger`` (more attempts than the Vorleger
             used), ``invalid_entry`` (neither a Throw nor attempts), and every code of
-            ``validate_throw`` / ``validate_turn`` for an impossible throw or turn.
+            ``validate_throw`` / ``validate_turn`` for an impossible throw or turn (same
+            code, attempt and rule; the message starts with the player's name, and the
+            exception's ``player`` attribute names the player).
         """
         if self.finished:
             raise _refuse(
@@ -286,20 +291,28 @@ class Game:
             if len(pair) != 2:
                 raise _refuse("invalid_entry", "Eine Runde ist eine Liste von (Spieler, Wurf).")
             name = pair[0]
-            if not isinstance(name, str) or name not in self.players:
-                raise _refuse("unknown_player", f"{name!r} spielt dieses Spiel nicht mit.")
+            try:
+                known = name in self._player_set
+            except TypeError:  # an unhashable "name" is no player either
+                known = False
+            if not known:
+                raise _refuse("unknown_player", f"{name!r} spielt dieses Spiel nicht mit.", name)
             if name in seen:
-                raise _refuse("duplicate_player", f"{name} hat in der Runde zweimal geworfen.")
+                raise _refuse(
+                    "duplicate_player", f"{name} hat in der Runde zweimal geworfen.", name
+                )
             seen.add(name)
             if name in self._out:
                 where = _PHASE_NAMES[self.phase]
                 raise _refuse(
-                    "player_out", f"{name} ist in diesem Teil ({where}) nicht mehr dabei."
+                    "player_out", f"{name} ist in diesem Teil ({where}) nicht mehr dabei.", name
                 )
         missing = [p for p in order if p not in seen]
         if missing:
             raise _refuse(
-                "player_missing", f"Es fehlt der Wurf von {', '.join(missing)} in der Runde."
+                "player_missing",
+                f"Es fehlt der Wurf von {', '.join(map(str, missing))} in der Runde.",
+                missing[0],
             )
         if is_mapping:
             by_name = dict(pairs)
@@ -332,11 +345,13 @@ class Game:
                 raise _refuse(
                     "invalid_entry",
                     f"Der Eintrag für {name} ist weder ein Wurf noch eine Liste von Versuchen.",
+                    name,
                 )
             if not is_throw and not all(isinstance(item, Attempt) for item in entry):
                 raise _refuse(
                     "invalid_entry",
                     f"Der Zug von {name} ist keine Liste von Versuchen (Attempt).",
+                    name,
                 )
             used = entry.attempts if is_throw else len(entry)
             if position > 0 and isinstance(used, int) and used > cap:
@@ -344,11 +359,20 @@ class Game:
                 raise _refuse(
                     "more_attempts_than_vorleger",
                     f"{name} hat {used} Versuche gebraucht, der Vorleger {order0} nur {cap}.",
+                    name,
                 )
-            if is_throw:
-                throw = validate_throw(entry, self.rules, max_attempts=cap, muss_regel=applies)
-            else:
-                throw = validate_turn(list(entry), self.rules, max_attempts=cap, muss_regel=applies)
+            try:
+                if is_throw:
+                    throw = validate_throw(entry, self.rules, max_attempts=cap, muss_regel=applies)
+                else:
+                    throw = validate_turn(
+                        list(entry), self.rules, max_attempts=cap, muss_regel=applies
+                    )
+            except RuleViolation as exc:
+                # Same code, attempt and rule; the message says whose turn it was.
+                named = RuleViolation(exc.code, f"{name}: {exc.message}", exc.attempt, exc.rule)
+                named.player = name
+                raise named from exc
             if position == 0:
                 cap = throw.attempts
             if sorted(throw.dice) == [1, 1, 1]:

@@ -517,3 +517,16 @@ def test_the_engine_refuses_bad_input_only_with_rule_violations(preset, rounds):
         except RuleViolation:
             pass
         assert game.stock + sum(game.deckel.values()) == 13
+
+
+def test_a_refused_turn_names_the_player_and_keeps_the_code():
+    game = Game("ABC", CLUB)
+    with pytest.raises(RuleViolation) as excinfo:
+        game.play_round([("A", SCHOCK_6), ("B", H_642), ("C", H_221)])
+    assert (excinfo.value.code, excinfo.value.player) == ("muss_regel_broken", "A")
+
+
+def test_players_may_be_any_hashable_ids():
+    game = Game([7, 3, 9], CLUB, 3, **NO_MUSS)
+    outcome = game.play_round({7: H_642, 3: SCHOCK_5, 9: H_221})
+    assert (outcome.throwing_order, game.deckel[9]) == ((3, 9, 7), 5)
