@@ -217,7 +217,8 @@ class Game:
     @property
     def half_losers(self) -> tuple[str, ...]:
         """The half losers so far (halves format), first half first."""
-        return tuple(p for p in (self.first_half_loser, self.second_half_loser) if p)
+        halves = (self.first_half_loser, self.second_half_loser)
+        return tuple(p for p in halves if p is not None)
 
     def active_players(self) -> tuple[str, ...]:
         """Players still in the current part, in seating order."""
