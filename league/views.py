@@ -1,10 +1,81 @@
-"""League pages: home, standings, members' dues."""
+"""League pages: home, season standings, a member's Marks and Runden (issue 2 item 6).
 
-from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+Every page needs a login and shows the user's own club only (league.access). Figures come
+from the selectors; the views only pick the season and render.
+"""
+
+from decimal import Decimal
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+
+from games.selectors import evening_list
+from league.access import member_required
+from league.models import Club, Member, Season
+from league.selectors import member_dues, season_runden, season_standings
 
 
-@login_required
+def club_season(club: Club, year: int | None = None) -> Season | None:
+    """The club's season of `year`; without a year the season of today, else the latest
+    one; None when the club has no season yet. An unknown year is a 404."""
+    seasons = Season.objects.filter(club=club)
+    if year is not None:
+        return get_object_or_404(seasons, year=year)
+    today = timezone.localdate()
+    current = seasons.filter(starts_on__lte=today, ends_on__gte=today).first()
+    return current or seasons.order_by("-year").first()
+
+
+@member_required
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "league/home.html")
+    """Redirect to the current season's standings (a page that says so if there is none)."""
+    season = club_season(request.club)
+    if season is None:
+        return render(request, "league/home.html")
+    return redirect("season_standings", year=season.year)
+
+
+@member_required
+def standings(request: HttpRequest, year: int) -> HttpResponse:
+    """The season's table (shared places, guests apart, totals) and its evenings."""
+    season = club_season(request.club, year)
+    context = {
+        "season": season,
+        "seasons": Season.objects.filter(club=request.club).order_by("-year"),
+        "standings": season_standings(season=season),
+        "evenings": evening_list(season=season),
+    }
+    return render(request, "league/standings.html", context)
+
+
+@member_required
+def my_dues(request: HttpRequest) -> HttpResponse:
+    """The logged-in person's Marks of the current season."""
+    season = club_season(request.club)
+    if season is None:
+        raise Http404
+    return redirect("member_dues", year=season.year, member_id=request.member.pk)
+
+
+@member_required
+def dues(request: HttpRequest, year: int, member_id: int) -> HttpResponse:
+    """A person's Marks and money evening by evening, and the Runden owed, in a season.
+    Members see their own; the secretary sees everyone's (403 for others)."""
+    person = get_object_or_404(Member, pk=member_id, club=request.club)
+    if person != request.member and not request.member.is_secretary:
+        raise PermissionDenied
+    season = club_season(request.club, year)
+    lines = member_dues(member=person, season=season)
+    context = {
+        "season": season,
+        "person": person,
+        "lines": lines,
+        "marks_total": sum(line.marks for line in lines),
+        "money_total": sum((line.money for line in lines), start=Decimal("0.00")),
+        "runden": [r for r in season_runden(season=season) if r["thrower_id"] == person.pk],
+        "seasons": Season.objects.filter(club=request.club).order_by("-year"),
+        "people": Member.objects.filter(club=request.club) if request.member.is_secretary else (),
+    }
+    return render(request, "league/dues.html", context)
