@@ -1,8 +1,25 @@
-"""The REST API under /api/v1/ (issue 4): one router for both apps."""
+"""The REST API under /api/v1/ (issue 4): one router for every area.
+
+Add a viewset with one `router.register(...)` line below; plain views go into
+`urlpatterns`. Schema at /api/schema/, Swagger UI at /api/docs/ (schockclub/urls.py).
+"""
 
 from django.urls import path
 from rest_framework.routers import DefaultRouter
 
-router = DefaultRouter()
+from games.api import EveningViewSet, GameViewSet, RulesEvaluateView
+from league.api import ClubViewSet, MemberViewSet, MeView, SeasonViewSet, TokenView
 
-urlpatterns: list = [] + router.urls
+router = DefaultRouter()
+router.register("clubs", ClubViewSet, basename="club")
+router.register("seasons", SeasonViewSet, basename="season")
+router.register("members", MemberViewSet, basename="member")
+router.register("evenings", EveningViewSet, basename="evening")
+router.register("games", GameViewSet, basename="game")
+
+urlpatterns: list = [
+    path("me/", MeView.as_view(), name="api-me"),
+    path("rules/evaluate/", RulesEvaluateView.as_view(), name="api-rules-evaluate"),
+    path("auth/token/", TokenView.as_view(), name="api-token"),
+    *router.urls,
+]

@@ -146,10 +146,12 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TIMEZONE = TIME_ZONE
 
+# REST API (issue 4, owner: API). Token first, so that an anonymous request is a 401 with
+# `WWW-Authenticate: Token`; every refusal is `{code, message, field}` (league.api_common).
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -157,16 +159,22 @@ REST_FRAMEWORK = {
         "django_filters.rest_framework.DjangoFilterBackend",
         "rest_framework.filters.OrderingFilter",
     ],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "DEFAULT_PAGINATION_CLASS": "league.api_common.ApiPagination",
     "PAGE_SIZE": 50,
+    "EXCEPTION_HANDLER": "league.api_common.api_exception_handler",
 }
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Schockclub API",
     "DESCRIPTION": "The books of a Schocken club: evenings, games, Schock-Aus, standings, "
-    "dues and Runden. Rules: RULES.md.",
+    "dues and Runden. Rules: RULES.md. Log in with a session or send "
+    "`Authorization: Token <key>` (POST /api/v1/auth/token/). A member reads the own club; "
+    "the club's secretary also writes it; another club's data answers 404. Every refusal "
+    "is `{code, message, field}`; changes of evenings and games need the version last read "
+    "(412 when stale, 428 when missing).",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
 }
 
 SESSION_COOKIE_SECURE = not DEBUG

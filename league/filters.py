@@ -1,0 +1,32 @@
+"""django-filter sets of the league API lists (issue 4 item 5)."""
+
+import django_filters
+
+from league.models import RULE_PRESET_CHOICES, Currency, Member, Season
+
+
+class SeasonFilter(django_filters.FilterSet):
+    """`?year=2026`, `?year_min=1979&year_max=2001`, `?currency=DM`, `?rule_preset=club`."""
+
+    year = django_filters.NumberFilter(field_name="year")
+    year_min = django_filters.NumberFilter(field_name="year", lookup_expr="gte")
+    year_max = django_filters.NumberFilter(field_name="year", lookup_expr="lte")
+    currency = django_filters.ChoiceFilter(choices=Currency.choices)
+    rule_preset = django_filters.ChoiceFilter(choices=RULE_PRESET_CHOICES)
+
+    class Meta:
+        model = Season
+        fields = ["year", "year_min", "year_max", "currency", "rule_preset"]
+
+
+class MemberFilter(django_filters.FilterSet):
+    """`?kind=guest`, `?active=true`, `?is_secretary=true`, `?name=kra` (contains)."""
+
+    name = django_filters.CharFilter(field_name="name", lookup_expr="icontains")
+    kind = django_filters.ChoiceFilter(choices=Member.Kind.choices)
+    active = django_filters.BooleanFilter()
+    is_secretary = django_filters.BooleanFilter()
+
+    class Meta:
+        model = Member
+        fields = ["name", "kind", "active", "is_secretary"]
