@@ -53,7 +53,7 @@ def absence_source_key(evening_id: int, member_id: int) -> str:
 
 
 @dataclass(frozen=True)
-class _Charge:
+class Charge:
     """A charge the records imply: who, how many Marks, what kind, from which game."""
 
     member_id: int
@@ -63,18 +63,18 @@ class _Charge:
     description: str
 
 
-def _charges_implied(evening: Evening) -> dict[str, _Charge]:
+def _charges_implied(evening: Evening) -> dict[str, Charge]:
     """source_key -> the charge the evening's records imply (RULES.md section 5)."""
-    charges: dict[str, _Charge] = {}
+    charges: dict[str, Charge] = {}
     for game_id, number, loser_id in evening.games.values_list("pk", "number", "loser_id"):
-        charges[game_source_key(game_id)] = _Charge(
+        charges[game_source_key(game_id)] = Charge(
             loser_id, LedgerEntry.Kind.GAME_LOST, GAME_LOST_MARKS, game_id, str(number)
         )
     absent = evening.attendances.filter(role=Attendance.Role.ABSENT).values_list(
         "member_id", flat=True
     )
     for member_id in absent:
-        charges[absence_source_key(evening.pk, member_id)] = _Charge(
+        charges[absence_source_key(evening.pk, member_id)] = Charge(
             member_id, LedgerEntry.Kind.ABSENCE, ABSENCE_MARKS, None, ""
         )
     return charges
@@ -105,7 +105,7 @@ def charge_entry(
     season: Season,
     booked_on: datetime.date,
     key: str,
-    charge: _Charge,
+    charge: Charge,
 ) -> LedgerEntry:
     """An unsaved charge entry (also used by the club-book import, which writes in bulk)."""
     return LedgerEntry(

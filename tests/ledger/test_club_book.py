@@ -1,0 +1,310 @@
+"""The club-book import and export (issue 6.3): round trip, idempotence, bad files."""
+
+import datetime
+from decimal import Decimal
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from games.models import Attendance, Evening, Game, SchockAus
+from league.models import Club, LedgerEntry, Member, Season
+from league.selectors import season_standings
+from league.services.club_book import club_book_export, club_book_import
+from league.services.ledger import ledger_sync_evening
+from tests.conftest import SAMPLES
+
+pytestmark = pytest.mark.django_db
+
+CLUB = "Schockclub Sample"
+ATTENDANCE = (SAMPLES / "club-book-attendance.csv").read_bytes()
+GAMES = (SAMPLES / "club-book-games.csv").read_bytes()
+ANOTHER_EVENING = b"2026-10-16,Anna Becker,secretary\r\n2026-10-16,Bernd Krause,member\r\n"
+ANOTHER_GAME = b"2026-10-16,1,Bernd Krause,\r\n"
+
+
+def _import(attendance: bytes = ATTENDANCE, games: bytes = GAMES, **kwargs):
+    return club_book_import(club_name=CLUB, attendance=attendance, games=games, **kwargs)
+
+
+def _state() -> dict[str, int]:
+    models = [Club, Member, Season, Evening, Attendance, Game, SchockAus, LedgerEntry]
+    counts = {m.__name__: m.objects.count() for m in models}
+    for m in (Evening, Attendance, Game, SchockAus):
+        counts[f"history {m.__name__}"] = m.history.count()
+    return counts
+
+
+def test_import_then_export_gives_back_the_sample_files_byte_for_byte():
+    _import()
+    attendance, games = club_book_export(club=Club.objects.get(name=CLUB))
+    assert attendance == ATTENDANCE
+    assert games == GAMES
+
+
+def test_a_second_import_of_the_same_files_changes_nothing():
+    _import()
+    before = _state()
+    result = _import()
+    assert result.ok and not result.changed
+    assert result.skipped == 1
+    assert _state() == before
+
+
+def test_the_imported_sample_reconciles_with_its_expected_figures(sample_evening):
+    result = _import()
+    expected = sample_evening["expected"]
+    (season,) = result.seasons
+    assert (season.year, season.currency) == (2026, expected["currency"])
+    assert season.marks_total == expected["marks_total"]
+    assert season.money_total == Decimal(expected["money_total"])
+    assert season.runden == len(expected["runden_owed"])
+
+
+def test_the_imported_standings_share_places_as_expected(sample_evening):
+    _import()
+    standings = season_standings(season=Season.objects.get(club__name=CLUB, year=2026))
+    got = [{"place": r.place, "member": r.member.name, "points": r.points} for r in standings.rows]
+    assert got == sample_evening["expected"]["standings"]
+
+
+def test_the_imported_ledger_is_what_the_sync_would_write():
+    _import()
+    evening = Evening.objects.get(club__name=CLUB)
+    assert ledger_sync_evening(evening_id=evening.pk) == {"charged": 0, "reversed": 0}
+
+
+def test_imported_games_are_opened_by_the_previous_loser(sample_evening):
+    _import()
+    got = {g.number: g.vorleger.name for g in Game.objects.select_related("vorleger")}
+    assert got == {g["number"]: g["vorleger"] for g in sample_evening["evening"]["games"]}
+
+
+def test_imported_rows_have_their_audit_trail_record():
+    _import()
+    records = Game.history.all()
+    assert records.count() == 25
+    assert {r.history_change_reason for r in records} == {"club book import"}
+
+
+def test_a_dry_run_reports_the_totals_and_writes_nothing():
+    before = _state()
+    result = _import(dry_run=True)
+    assert result.created["games"] == 25
+    assert result.seasons[0].marks_total == 31
+    assert _state() == before
+
+
+def test_a_season_before_2002_is_created_in_dm():
+    attendance = ATTENDANCE.replace(b"2026-10-09", b"1985-10-11")
+    games = GAMES.replace(b"2026-10-09", b"1985-10-11")
+    result = _import(attendance, games)
+    assert (result.seasons[0].currency, result.seasons[0].money_total) == ("DM", Decimal("31.00"))
+
+
+def test_members_and_guests_are_created_as_needed():
+    _import()
+    guests = set(Member.objects.filter(kind="guest").values_list("name", flat=True))
+    assert guests == {"Gustav Meier"}
+    assert Member.objects.filter(club__name=CLUB).count() == 7
+
+
+def test_new_evenings_are_added_beside_the_existing_ones():
+    _import()
+    result = _import(ATTENDANCE + ANOTHER_EVENING, GAMES + ANOTHER_GAME)
+    assert result.created["evenings"] == 1 and result.skipped == 1
+    assert Evening.objects.filter(club__name=CLUB).count() == 2
+
+
+def _replace_line(data: bytes, line: int, new: bytes) -> bytes:
+    lines = data.split(b"\r\n")
+    lines[line - 1] = new
+    return b"\r\n".join(lines)
+
+
+BAD_FILES = {
+    "unknown role": (
+        _replace_line(ATTENDANCE, 3, b"2026-10-09,Bernd Krause,chairman"),
+        GAMES,
+        "club-book-attendance.csv",
+        3,
+        "Unbekannte Rolle",
+    ),
+    "game number twice": (
+        ATTENDANCE,
+        _replace_line(GAMES, 6, b"2026-10-09,3,Gustav Meier,"),
+        "club-book-games.csv",
+        6,
+        "zweimal",
+    ),
+    "loser not present": (
+        ATTENDANCE,
+        _replace_line(GAMES, 2, b"2026-10-09,1,Frank Roth,"),
+        "club-book-games.csv",
+        2,
+        "nicht anwesend",
+    ),
+    "thrower not present": (
+        ATTENDANCE,
+        _replace_line(GAMES, 2, b"2026-10-09,1,Dieter Hahn,Frank Roth"),
+        "club-book-games.csv",
+        2,
+        "nicht anwesend",
+    ),
+    "unknown person": (
+        ATTENDANCE,
+        _replace_line(GAMES, 2, b"2026-10-09,1,Otto Unbekannt,"),
+        "club-book-games.csv",
+        2,
+        "Unbekannte Person",
+    ),
+    "date twice with different attendance": (
+        ATTENDANCE + ANOTHER_EVENING + b"2026-10-09,Anna Becker,secretary\r\n",
+        GAMES,
+        "club-book-attendance.csv",
+        11,
+        "anderer Anwesenheit",
+    ),
+    "malformed date": (
+        _replace_line(ATTENDANCE, 4, b"09.10.2026,Carla Vogt,member"),
+        GAMES,
+        "club-book-attendance.csv",
+        4,
+        "Ungültiges Datum",
+    ),
+    "impossible date": (
+        ATTENDANCE,
+        _replace_line(GAMES, 3, b"2026-02-30,2,Carla Vogt,"),
+        "club-book-games.csv",
+        3,
+        "Ungültiges Datum",
+    ),
+    "empty file": (ATTENDANCE, b"", "club-book-games.csv", 1, "leer"),
+    "wrong columns": (
+        _replace_line(ATTENDANCE, 1, b"date,person,role"),
+        GAMES,
+        "club-book-attendance.csv",
+        1,
+        "Falsche Spalten",
+    ),
+    "wrong number of fields": (
+        ATTENDANCE,
+        _replace_line(GAMES, 5, b"2026-10-09,4,Gustav Meier"),
+        "club-book-games.csv",
+        5,
+        "Felder",
+    ),
+    "non-UTF-8 bytes": (
+        _replace_line(ATTENDANCE, 5, "2026-10-09,Dieter Hähn,member".encode("latin-1")),
+        GAMES,
+        "club-book-attendance.csv",
+        5,
+        "kein UTF-8",
+    ),
+    "no secretary": (
+        _replace_line(ATTENDANCE, 3, b"2026-10-09,Bernd Krause,member"),
+        GAMES,
+        "club-book-attendance.csv",
+        2,
+        "Buchführer",
+    ),
+    "guest and member at once": (
+        ATTENDANCE + b"2026-10-16,Gustav Meier,secretary\r\n",
+        GAMES,
+        "club-book-attendance.csv",
+        9,
+        "Gast",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_FILES), ids=list(BAD_FILES))
+def test_a_bad_file_reports_its_line_and_reason_and_changes_nothing(case):
+    _import(
+        ATTENDANCE.replace(b"2026-10-09", b"2026-10-02"),
+        GAMES.replace(b"2026-10-09", b"2026-10-02"),
+    )
+    before = _state()
+    attendance, games, file, line, reason = BAD_FILES[case]
+    result = _import(attendance, games)
+    assert any(e.file == file and e.line == line and reason in e.reason for e in result.errors), (
+        result.errors
+    )
+    assert _state() == before
+
+
+def test_a_bad_row_keeps_the_good_evenings_of_the_same_files_out():
+    attendance = ATTENDANCE + ANOTHER_EVENING
+    games = GAMES + ANOTHER_GAME + b"2026-10-16,1,Anna Becker,\r\n"
+    result = _import(attendance, games)
+    assert not result.ok
+    assert Evening.objects.count() == 0
+
+
+def test_every_bad_row_is_reported_not_only_the_first():
+    games = _replace_line(GAMES, 2, b"2026-10-09,1,Frank Roth,")
+    games = _replace_line(games, 4, b"2026-10-09,x,Dieter Hahn,")
+    result = _import(ATTENDANCE, games)
+    assert [e.line for e in result.errors] == [2, 4]
+
+
+def test_an_evening_stored_with_other_games_is_a_bad_row():
+    _import()
+    before = _state()
+    result = _import(ATTENDANCE, _replace_line(GAMES, 2, b"2026-10-09,1,Anna Becker,"))
+    assert [(e.file, e.line) for e in result.errors] == [("club-book-games.csv", 2)]
+    assert "anderen Spielen" in result.errors[0].reason
+    assert _state() == before
+
+
+def test_an_evening_stored_with_other_attendance_is_a_bad_row():
+    _import()
+    changed = _replace_line(ATTENDANCE, 7, b"2026-10-09,Gustav Meier,guest")
+    changed = _replace_line(changed, 8, b"2026-10-09,Frank Roth,member")
+    result = _import(changed, GAMES)
+    assert [(e.file, e.line) for e in result.errors] == [("club-book-attendance.csv", 2)]
+
+
+def test_the_commands_import_and_export_the_sample(tmp_path):
+    call_command(
+        "import_club_book",
+        str(SAMPLES / "club-book-attendance.csv"),
+        str(SAMPLES / "club-book-games.csv"),
+        "--club",
+        CLUB,
+    )
+    call_command(
+        "export_club_book", str(tmp_path / "a.csv"), str(tmp_path / "g.csv"), "--club", CLUB
+    )
+    assert (tmp_path / "a.csv").read_bytes() == ATTENDANCE
+    assert (tmp_path / "g.csv").read_bytes() == GAMES
+
+
+def test_the_import_command_fails_with_the_bad_rows(tmp_path, capsys):
+    bad = tmp_path / "a.csv"
+    bad.write_bytes(_replace_line(ATTENDANCE, 3, b"2026-10-09,Bernd Krause,chairman"))
+    with pytest.raises(CommandError):
+        call_command("import_club_book", str(bad), str(SAMPLES / "club-book-games.csv"))
+    assert f"{bad}:3:" in capsys.readouterr().err
+
+
+def test_the_dry_run_command_writes_nothing():
+    call_command(
+        "import_club_book",
+        str(SAMPLES / "club-book-attendance.csv"),
+        str(SAMPLES / "club-book-games.csv"),
+        "--club",
+        CLUB,
+        "--dry-run",
+    )
+    assert Evening.objects.count() == 0
+
+
+def test_an_evening_of_the_import_can_be_corrected_like_any_other():
+    from games.services.evenings import game_update
+
+    _import()
+    game = Game.objects.get(number=1)
+    game_update(game=game, loser=Member.objects.get(name="Anna Becker"))
+    assert LedgerEntry.objects.filter(kind="reversal", game_id_ref=game.pk).count() == 1
+    assert datetime.date(2026, 10, 9) == game.evening.date
