@@ -9,6 +9,7 @@ from rest_framework.routers import DefaultRouter
 
 from games.api import EveningViewSet, GameViewSet, RulesEvaluateView
 from league.api import ClubViewSet, MemberViewSet, MeView, SeasonViewSet, TokenView
+from league.report_api import SeasonReportPdfView, SeasonReportView
 
 router = DefaultRouter()
 router.register("clubs", ClubViewSet, basename="club")
@@ -21,5 +22,12 @@ urlpatterns: list = [
     path("me/", MeView.as_view(), name="api-me"),
     path("rules/evaluate/", RulesEvaluateView.as_view(), name="api-rules-evaluate"),
     path("auth/token/", TokenView.as_view(), name="api-token"),
+    # Season report (issue 5, league/report_api.py).
+    path("seasons/<int:season_id>/report/", SeasonReportView.as_view(), name="api-season-report"),
+    path(
+        "seasons/<int:season_id>/report/pdf/",
+        SeasonReportPdfView.as_view(),
+        name="api-season-report-pdf",
+    ),
     *router.urls,
 ]

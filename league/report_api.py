@@ -1,0 +1,117 @@
+"""REST endpoints of the season report (issue 5 item 2), under /api/v1/:
+
+- ``GET  seasons/{id}/report/``      the report's state (``ReportStateSerializer``);
+- ``POST seasons/{id}/report/``      ask for a build: 202 with the state (200 when ready);
+- ``GET  seasons/{id}/report/pdf/``  the PDF when ready; 404 ``report_not_ready`` otherwise.
+
+Any person of the season's club may read and ask (asking builds a file from the books and
+changes nothing in them); other clubs' seasons are 404.
+"""
+
+from django.http import FileResponse
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from league.api_common import ErrorSerializer, request_club
+from league.errors import BooksError
+from league.models import ReportBuild, Season
+from league.services.report_builds import (
+    ReportState,
+    report_build_for_download,
+    report_build_request,
+    report_state,
+)
+
+
+class ReportBuildSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = ReportBuild
+        fields = ["id", "status", "data_version", "attempts", "error", "created_at", "updated_at"]
+
+
+class ReportStateSerializer(serializers.Serializer):
+    """The report's state: none, queued, building, retrying, ready, stale, failed or
+    unavailable (the task queue cannot be reached)."""
+
+    state = serializers.CharField()
+    message = serializers.CharField(help_text="German sentence for people.")
+    build = ReportBuildSerializer(allow_null=True, help_text="The latest build.")
+    download_url = serializers.CharField(allow_null=True, help_text="Set when ready.")
+    worker_late = serializers.BooleanField(help_text="Queued for long: no worker running?")
+    broker_ok = serializers.BooleanField(help_text="False when Redis cannot be reached.")
+
+
+def _state_body(request, season: Season, state: ReportState) -> dict:
+    url = None
+    if state.ready is not None:
+        url = request.build_absolute_uri(reverse("api-season-report-pdf", args=[season.pk]))
+    return ReportStateSerializer(
+        {
+            "state": state.state,
+            "message": state.message,
+            "build": state.build,
+            "download_url": url,
+            "worker_late": state.worker_late,
+            "broker_ok": state.broker_ok,
+        }
+    ).data
+
+
+def _season(request, season_id: int) -> Season:
+    return get_object_or_404(Season, pk=season_id, club=request_club(request))
+
+
+class SeasonReportView(APIView):
+    """The season report: its state (GET) and a request to build it (POST)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: ReportStateSerializer, 404: ErrorSerializer})
+    def get(self, request, season_id: int):
+        season = _season(request, season_id)
+        return Response(_state_body(request, season, report_state(season=season)))
+
+    @extend_schema(
+        request=None,
+        responses={200: ReportStateSerializer, 202: ReportStateSerializer, 404: ErrorSerializer},
+    )
+    def post(self, request, season_id: int):
+        season = _season(request, season_id)
+        report_build_request(season=season, user=request.user)
+        state = report_state(season=season)
+        code = status.HTTP_200_OK if state.state == "ready" else status.HTTP_202_ACCEPTED
+        return Response(_state_body(request, season, state), status=code)
+
+
+class SeasonReportPdfView(APIView):
+    """The season report PDF, only when a build of the current data is ready."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        responses={
+            (200, "application/pdf"): OpenApiResponse(OpenApiTypes.BINARY),
+            404: ErrorSerializer,
+        }
+    )
+    def get(self, request, season_id: int):
+        season = _season(request, season_id)
+        build = report_build_for_download(season=season)
+        if build is None:
+            raise BooksError(
+                "report_not_ready",
+                _("The report is not ready. Ask for it with POST and check its state."),
+                status=404,
+            )
+        return FileResponse(
+            build.file.open("rb"),
+            content_type="application/pdf",
+            filename=f"saisonbericht-{season.year}.pdf",
+        )

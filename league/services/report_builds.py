@@ -1,0 +1,371 @@
+"""Building, storing and serving the season report PDF (issue 5 items 2 and 4).
+
+A request creates a `ReportBuild` (QUEUED) and queues the Celery task after the
+transaction commits. The task (`league.tasks.build_season_report`) calls
+`report_build_run`, which renders the PDF, writes it to the storage under a temporary
+name, moves it to its final name and only then marks the build READY. A file is served
+only from a READY build whose `data_version` is the report's current data version: a
+half-written file, a failed build or a stale report is never served.
+
+The report's data version (`report_data_version`) is the sum of `Season.data_version` of
+the club's seasons up to the report's season: the all-time records read the earlier
+seasons too, and every season's counter only ever rises, so any change makes the sum rise.
+
+States shown to people (`report_state`): none, queued, building, retrying, ready, stale,
+failed, unavailable (the queue could not be reached: Redis or the broker is down).
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+import os
+import time
+import uuid
+from dataclasses import dataclass
+from functools import partial
+
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.db.models import Sum
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from league.models import ReportBuild, Season
+
+logger = logging.getLogger(__name__)
+
+# A build still queued after this long means no worker is taking tasks.
+WORKER_PATIENCE = datetime.timedelta(seconds=120)
+# How long a failed broker check is believed before the broker is tried again (seconds).
+BROKER_CHECK_TTL = 15.0
+_broker_status: dict[str, float | bool] = {"checked_at": 0.0, "ok": True}
+
+
+# --------------------------------------------------------------------------- the queue
+
+
+def tasks_run_eagerly() -> bool:
+    """True without REDIS_URL: tasks run in the web process (developer default)."""
+    from schockclub.celery import app
+
+    return bool(app.conf.task_always_eager)
+
+
+def broker_available(*, use_cache: bool = True) -> bool:
+    """Whether the Celery broker (Redis) answers. Always True when tasks run eagerly.
+
+    The answer is kept for BROKER_CHECK_TTL seconds in this process, so a page that asks
+    while Redis is down waits for the connection timeout at most once in a while.
+    """
+    if tasks_run_eagerly():
+        return True
+    now = time.monotonic()
+    if use_cache and now - float(_broker_status["checked_at"]) < BROKER_CHECK_TTL:
+        return bool(_broker_status["ok"])
+    from schockclub.celery import app
+
+    ok = True
+    try:
+        with app.connection_for_write() as conn:
+            conn.connect()
+    except Exception:  # noqa: BLE001 - any failure to connect means "not available"
+        ok = False
+    _note_broker(ok)
+    return ok
+
+
+def _note_broker(ok: bool) -> None:
+    _broker_status["checked_at"] = time.monotonic()
+    _broker_status["ok"] = ok
+
+
+def _unreachable_message() -> str:
+    return _(
+        "The report cannot be built now: the task queue (Redis) cannot be reached. "
+        "Everything else works; try again later."
+    )
+
+
+def _enqueue(build_id: int) -> None:
+    """Queue the build task; runs after commit. When the broker cannot be reached the
+    build stays QUEUED with the reason in `error` (state "unavailable")."""
+    from league.tasks import build_season_report
+
+    if not tasks_run_eagerly() and not broker_available():
+        ReportBuild.objects.filter(pk=build_id).update(error=_unreachable_message())
+        return
+    try:
+        # retry=False: when Redis is down, fail at once instead of retrying the publish
+        # inside the web request.
+        build_season_report.apply_async(args=[build_id], retry=False)
+    except Exception as exc:  # noqa: BLE001 - kombu OperationalError, redis or socket errors
+        logger.warning("Report build %s could not be queued: %s", build_id, exc)
+        _note_broker(False)
+        ReportBuild.objects.filter(pk=build_id).update(error=_unreachable_message())
+    else:
+        if not tasks_run_eagerly():
+            _note_broker(True)
+
+
+# --------------------------------------------------------------------------- versions
+
+
+def report_data_version(*, season: Season) -> int:
+    """The data version a season report is built from: the sum of `data_version` over the
+    club's seasons up to and including this one (the records read them all). One query."""
+    total = Season.objects.filter(club_id=season.club_id, year__lte=season.year).aggregate(
+        v=Sum("data_version")
+    )["v"]
+    return int(total or 0)
+
+
+def report_build_current(*, season: Season) -> ReportBuild | None:
+    """The READY build of the season's current data whose file can be served, or None.
+    Never a build that is queued, building, failed or stale."""
+    version = report_data_version(season=season)
+    build = (
+        ReportBuild.objects.filter(
+            season=season, status=ReportBuild.Status.READY, data_version=version
+        )
+        .exclude(file="")
+        .order_by("-updated_at", "-pk")
+        .first()
+    )
+    if build is None or not build.file.storage.exists(build.file.name):
+        return None
+    return build
+
+
+# --------------------------------------------------------------------------- requests
+
+
+@transaction.atomic
+def report_build_request(*, season: Season, user=None) -> ReportBuild:
+    """Ask for the season report. Returns the current READY build when there is one,
+    the pending build of the current data when one is queued or building, or a new
+    QUEUED build whose task is queued after commit. With eager tasks (no REDIS_URL) the
+    returned build is already READY (or FAILED) when the transaction was the outermost.
+
+    A pending build that could not be queued (broker down) or that waits longer than
+    WORKER_PATIENCE is queued again.
+    """
+    season = Season.objects.select_for_update().get(pk=season.pk)
+    version = report_data_version(season=season)
+    current = report_build_current(season=season)
+    if current is not None:
+        return current
+    pending = (
+        ReportBuild.objects.filter(
+            season=season,
+            data_version=version,
+            status__in=[ReportBuild.Status.QUEUED, ReportBuild.Status.BUILDING],
+        )
+        .order_by("-pk")
+        .first()
+    )
+    if pending is not None:
+        waited = timezone.now() - pending.updated_at
+        unqueued = pending.status == ReportBuild.Status.QUEUED and pending.error
+        if unqueued or waited > WORKER_PATIENCE:
+            ReportBuild.objects.filter(pk=pending.pk).update(error="", updated_at=timezone.now())
+            transaction.on_commit(partial(_enqueue, pending.pk))
+        build = pending
+    else:
+        build = ReportBuild.objects.create(
+            season=season,
+            status=ReportBuild.Status.QUEUED,
+            data_version=version,
+            requested_by=user if getattr(user, "is_authenticated", False) else None,
+        )
+        transaction.on_commit(partial(_enqueue, build.pk))
+    return build
+
+
+def report_refresh_if_stale(*, season: Season, user=None) -> ReportBuild | None:
+    """Rebuild a report that was built before and went stale because the season's data
+    changed (issue 5: "served again until the season's data changes, then rebuilt").
+    Does nothing when nobody asked for a report yet, when one is pending, or when the
+    broker is known to be down. Returns the new or pending build, or None."""
+    state = report_state(season=season, check_broker=False)
+    if state.state != "stale" or not broker_available():
+        return None
+    build = report_build_request(season=season, user=user)
+    build.refresh_from_db()
+    return build
+
+
+# --------------------------------------------------------------------------- the build
+
+
+def _final_name(build: ReportBuild, version: int) -> str:
+    season = build.season
+    return f"reports/{season.club_id}/saisonbericht-{season.year}-v{version}-{build.pk}.pdf"
+
+
+def _store_pdf(*, build: ReportBuild, version: int, pdf: bytes) -> str:
+    """Write the PDF to the storage under a temporary name, check it is complete, then
+    give it its final name (an atomic rename on the file system). Returns the final name.
+    Nothing points to the file until the caller marks the build READY."""
+    storage = build.file.storage
+    tmp = storage.save(f"reports/tmp/{uuid.uuid4().hex}.part", ContentFile(pdf))
+    final = _final_name(build, version)
+    try:
+        if storage.size(tmp) != len(pdf):
+            raise OSError(f"incomplete write: {storage.size(tmp)} of {len(pdf)} bytes")
+        try:
+            tmp_path, final_path = storage.path(tmp), storage.path(final)
+        except NotImplementedError:  # remote storages: copy to the final name
+            with storage.open(tmp, "rb") as fh:
+                final = storage.save(final, fh)
+            storage.delete(tmp)
+        else:
+            os.makedirs(os.path.dirname(final_path), exist_ok=True)
+            os.replace(tmp_path, final_path)
+    except Exception:
+        if storage.exists(tmp):
+            storage.delete(tmp)
+        raise
+    return final
+
+
+def report_build_run(*, build_id: int) -> ReportBuild | None:
+    """Build one requested report (called by the Celery task). Marks it BUILDING, renders
+    the PDF, stores it atomically and marks it READY with the data version read *before*
+    the data (so a change during the build leaves the report stale, never wrong).
+    Returns the build, or None when it no longer exists. Errors propagate (the task
+    retries); the build is then not READY and its file is never served."""
+    from league.services.reports import build_season_report_pdf
+
+    with transaction.atomic():
+        build = (
+            ReportBuild.objects.select_for_update()
+            .select_related("season")
+            .filter(pk=build_id)
+            .first()
+        )
+        if build is None or build.status == ReportBuild.Status.READY:
+            return build
+        build.status = ReportBuild.Status.BUILDING
+        build.attempts += 1
+        build.error = ""
+        build.save(update_fields=["status", "attempts", "error", "updated_at"])
+    version = report_data_version(season=build.season)
+    pdf = build_season_report_pdf(season=build.season)
+    name = _store_pdf(build=build, version=version, pdf=pdf)
+    with transaction.atomic():
+        build = ReportBuild.objects.select_for_update().get(pk=build_id)
+        build.file.name = name
+        build.data_version = version
+        build.status = ReportBuild.Status.READY
+        build.error = ""
+        build.save(update_fields=["file", "data_version", "status", "error", "updated_at"])
+        old = list(
+            ReportBuild.objects.filter(season_id=build.season_id)
+            .exclude(pk=build.pk)
+            .exclude(file="")
+            .values_list("pk", "file")
+        )
+        ReportBuild.objects.filter(pk__in=[pk for pk, _f in old]).update(file="")
+        transaction.on_commit(partial(_delete_files, [f for _pk, f in old]))
+    return build
+
+
+def _delete_files(names: list[str]) -> None:
+    from django.core.files.storage import default_storage
+
+    for name in names:
+        try:
+            default_storage.delete(name)
+        except OSError:  # a file already gone is fine
+            logger.info("Old report file %s was already gone", name)
+
+
+def report_build_retrying(*, build_id: int, reason: str) -> None:
+    """An attempt failed and the task will try again: back to QUEUED with the reason."""
+    ReportBuild.objects.filter(pk=build_id).exclude(status=ReportBuild.Status.READY).update(
+        status=ReportBuild.Status.QUEUED, error=reason[:2000], updated_at=timezone.now()
+    )
+
+
+def report_build_fail(*, build_id: int, reason: str) -> None:
+    """The last attempt failed: FAILED with the reason (shown on the page and the API)."""
+    ReportBuild.objects.filter(pk=build_id).exclude(status=ReportBuild.Status.READY).update(
+        status=ReportBuild.Status.FAILED, error=reason[:2000], updated_at=timezone.now()
+    )
+
+
+# --------------------------------------------------------------------------- state
+
+
+@dataclass
+class ReportState:
+    """What the season page and the API say about the report.
+
+    `state`: none, queued, building, retrying, ready, stale, failed or unavailable.
+    `ready`: the build whose file may be downloaded (only in state ready).
+    `build`: the latest build (any state). `message`: a sentence for people (German).
+    `worker_late`: queued longer than WORKER_PATIENCE (no worker seems to run).
+    `broker_ok`: False when the queue (Redis) cannot be reached now.
+    """
+
+    state: str
+    build: ReportBuild | None
+    ready: ReportBuild | None
+    message: str
+    worker_late: bool = False
+    broker_ok: bool = True
+
+    @property
+    def can_request(self) -> bool:
+        return self.state in {"none", "stale", "failed", "unavailable"} or self.worker_late
+
+
+def report_state(*, season: Season, check_broker: bool = True) -> ReportState:
+    """The report's state for the season page and the API (see ReportState). Three
+    queries, plus one broker check (cached) when a build could be asked for."""
+    ready = report_build_current(season=season)
+    latest = ReportBuild.objects.filter(season=season).order_by("-pk").first()
+    if ready is not None:
+        return ReportState("ready", ready, ready, _("The report is ready."))
+    state, message, late = "none", _("No report has been built for this season yet."), False
+    if latest is not None:
+        status = latest.status
+        if status == ReportBuild.Status.READY:
+            state, message = (
+                "stale",
+                _("The season's data changed since the last report; it has to be built again."),
+            )
+        elif status == ReportBuild.Status.FAILED:
+            state = "failed"
+            message = _("Building the report failed: %(reason)s") % {"reason": latest.error}
+        elif status == ReportBuild.Status.BUILDING:
+            state, message = "building", _("The report is being built.")
+        elif latest.error and latest.attempts == 0:
+            state, message = "unavailable", latest.error
+        elif latest.error:
+            state = "retrying"
+            message = _("Attempt %(n)s failed (%(reason)s); the report is tried again.") % {
+                "n": latest.attempts,
+                "reason": latest.error,
+            }
+        else:
+            state, message = "queued", _("The report is queued and will be built shortly.")
+            late = timezone.now() - latest.updated_at > WORKER_PATIENCE
+            if late:
+                message = _(
+                    "The report has been waiting since %(time)s: the report worker does not "
+                    "seem to be running."
+                ) % {"time": timezone.localtime(latest.updated_at).strftime("%H:%M")}
+    broker_ok = True
+    if check_broker and state in {"none", "stale", "failed", "unavailable", "queued"}:
+        broker_ok = broker_available()
+        if not broker_ok and state != "queued":
+            state, message = "unavailable", _unreachable_message()
+    return ReportState(state, latest, None, message, worker_late=late, broker_ok=broker_ok)
+
+
+def report_build_for_download(*, season: Season) -> ReportBuild | None:
+    """The build to serve: READY, of the current data, its file in the storage. None
+    otherwise (the caller answers 404 or shows the state)."""
+    return report_build_current(season=season)

@@ -1,0 +1,20 @@
+"""Template tags of the reports (issue 5): the season report box for season pages."""
+
+from django import template
+
+from league.models import Season
+from league.services.report_builds import report_state
+
+register = template.Library()
+
+
+@register.inclusion_tag("reports/_season_report_box.html", takes_context=True)
+def season_report_box(context, season: Season) -> dict:
+    """{% season_report_box season %}: the report's state, download link, request button
+    and CSV links of `season` (reads the state; the broker check is cached briefly)."""
+    return {
+        "season": season,
+        "report": report_state(season=season),
+        "request": context.get("request"),
+        "csrf_token": context.get("csrf_token"),
+    }
