@@ -1,0 +1,202 @@
+"""Import of a 48-season club book (1979 to 2026) into PostgreSQL, then the standings page.
+
+Generates a deterministic club book in the import format (about 1,900 evenings, 13,000
+attendance rows and 47,000 games), imports it with `club_book_import` into a fresh test
+database (`test_<name of DATABASE_URL's database>`, created and dropped here, so nothing
+else is touched), and prints: the import's seconds (target: under 60), a second import's
+seconds (idempotent: nothing created), the export's seconds, and the time of the standings
+selector and of the standings page for the last season.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/schock_import_bench \
+        .venv/bin/python bench/bench_import.py [--keepdb]
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "schockclub.settings")
+
+TARGET_SECONDS = 60
+FIRST, LAST = 1979, 2026
+CLUB = "Schockclub Bench"
+
+FIRST_NAMES = [
+    "Anna",
+    "Bernd",
+    "Carla",
+    "Dieter",
+    "Erik",
+    "Frank",
+    "Gabi",
+    "Hans",
+    "Ines",
+    "Jürgen",
+    "Karin",
+    "Lutz",
+    "Monika",
+    "Norbert",
+    "Olga",
+    "Peter",
+    "Renate",
+    "Stefan",
+    "Tanja",
+    "Uwe",
+]
+LAST_NAMES = [
+    "Becker",
+    "Krause",
+    "Vogt",
+    "Hahn",
+    "Lange",
+    "Roth",
+    "Meier",
+    "Schulz",
+    "Wolf",
+    "Braun",
+    "Zimmermann",
+    "Hoffmann",
+    "Schäfer",
+    "Koch",
+    "Richter",
+    "Klein",
+]
+
+
+def club_book(seed: int = 1979) -> tuple[bytes, bytes, dict]:
+    """(attendance CSV, games CSV, figures) of a deterministic 48-season club book, in the
+    canonical order of the export. About 40 Friday evenings a season; a roster of seven
+    club members (one leaves and a new one joins every few years), each present with
+    probability 0.72; now and then a guest; five games per present club member."""
+    from league.services.club_book import name_key
+
+    rng = random.Random(seed)
+    names = [f"{first} {last}" for last in LAST_NAMES for first in FIRST_NAMES]
+    rng.shuffle(names)
+    members, guests = names[:60], names[60:80]
+    roster, next_member = members[:7], 7
+    attendance = ["date,name,role"]
+    games = ["date,number,loser,schock_aus"]
+    n_evenings = n_games = 0
+    for year in range(FIRST, LAST + 1):
+        if year > FIRST and rng.random() < 0.35:
+            roster[rng.randrange(len(roster))] = members[next_member % len(members)]
+            next_member += 1
+        fridays = [
+            datetime.date(year, 1, 1) + datetime.timedelta(days=d)
+            for d in range(366)
+            if (datetime.date(year, 1, 1) + datetime.timedelta(days=d)).year == year
+            and (datetime.date(year, 1, 1) + datetime.timedelta(days=d)).weekday() == 4
+        ]
+        for day in sorted(rng.sample(fridays, 40 if year % 4 else 38)):
+            present = sorted((m for m in roster if rng.random() < 0.72), key=name_key)
+            if len(present) < 2:
+                present = sorted(rng.sample(roster, 3), key=name_key)
+            absent = sorted((m for m in roster if m not in present), key=name_key)
+            guest = [rng.choice(guests)] if rng.random() < 0.2 else []
+            secretary = rng.choice(present)
+            date = day.isoformat()
+            for name in present:
+                attendance.append(f"{date},{name},{'secretary' if name == secretary else 'member'}")
+            attendance += [f"{date},{g},guest" for g in guest]
+            attendance += [f"{date},{m},absent" for m in absent]
+            players = present + guest
+            for number in range(1, 5 * len(present) + 1):
+                throwers = []
+                while rng.random() < (0.2 if not throwers else 0.1):
+                    throwers.append(rng.choice(players))
+                loser = rng.choice([p for p in players if p not in throwers] or players)
+                games.append(f"{date},{number},{loser},{';'.join(throwers)}")
+            n_evenings += 1
+            n_games += 5 * len(present)
+    encode = lambda lines: ("\r\n".join(lines) + "\r\n").encode("utf-8")  # noqa: E731
+    figures = {"evenings": n_evenings, "attendance": len(attendance) - 1, "games": n_games}
+    return encode(attendance), encode(games), figures
+
+
+def main() -> None:
+    if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
+        print("bench_import: skipped, set DATABASE_URL to a PostgreSQL database of your own")
+        return
+    import django
+
+    django.setup()
+    from django.db import connection
+    from django.test.utils import setup_test_environment
+
+    setup_test_environment()
+    keepdb = "--keepdb" in sys.argv
+    old_name = connection.settings_dict["NAME"]
+    connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=keepdb)
+    try:
+        run()
+    finally:
+        connection.creation.destroy_test_db(old_name, verbosity=0, keepdb=keepdb)
+
+
+def run() -> None:
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+    from django.urls import reverse
+
+    from league.models import Club, Member, Season
+    from league.selectors import season_standings
+    from league.services.club_book import club_book_export, club_book_import
+
+    start = time.perf_counter()
+    attendance, games, figures = club_book()
+    print(
+        f"generated {figures['evenings']:,} evenings, {figures['attendance']:,} attendance rows,"
+        f" {figures['games']:,} games ({LAST - FIRST + 1} seasons) in "
+        f"{time.perf_counter() - start:.1f} s"
+    )
+    start = time.perf_counter()
+    result = club_book_import(club_name=CLUB, attendance=attendance, games=games)
+    seconds = time.perf_counter() - start
+    assert result.ok, result.errors[:5]
+    print(f"import: {seconds:.1f} s  (target < {TARGET_SECONDS} s) created {result.created}")
+    start = time.perf_counter()
+    again = club_book_import(club_name=CLUB, attendance=attendance, games=games)
+    print(
+        f"second import: {time.perf_counter() - start:.1f} s, created anything: "
+        f"{again.changed}, evenings unchanged: {again.skipped:,}"
+    )
+    club = Club.objects.get(name=CLUB)
+    start = time.perf_counter()
+    exported = club_book_export(club=club)
+    print(
+        f"export: {time.perf_counter() - start:.1f} s, identical to the generated files: "
+        f"{exported == (attendance, games)}"
+    )
+    season = Season.objects.get(club=club, year=LAST)
+    best = float("inf")
+    for _ in range(5):
+        start = time.perf_counter()
+        season_standings(season=season)
+        best = min(best, time.perf_counter() - start)
+    print(f"season_standings({LAST}): {best * 1000:.0f} ms (best of 5)")
+    user = get_user_model().objects.create_user("bench", password="bench-123")
+    Member.objects.filter(club=club).order_by("pk").filter(
+        pk=Member.objects.filter(club=club, kind="member").order_by("pk").first().pk
+    ).update(user=user)
+    client = Client()
+    client.force_login(user)
+    url = reverse("season_standings", args=[LAST])
+    client.get(url)
+    best = float("inf")
+    for _ in range(5):
+        start = time.perf_counter()
+        response = client.get(url)
+        best = min(best, time.perf_counter() - start)
+    print(f"standings page {url}: {best * 1000:.0f} ms (best of 5), status {response.status_code}")
+    print("OK" if seconds < TARGET_SECONDS else "BELOW TARGET")
+
+
+if __name__ == "__main__":
+    main()
