@@ -1,0 +1,120 @@
+/* Live feedback while the secretary types a throw (issue 3 item 3).
+ *
+ * No Schocken rules here: every throw is sent to the server (/regeln/bewerten/), where
+ * games.rules decides its category, label and worth, or why it is impossible. This file
+ * only collects what the round tells about the context: the Vorleger's attempts (the cap
+ * for the later players) and the Schock-Aus thrown before the turn (for the Muss-Regel).
+ * Without JavaScript the form still works: "Runde prüfen" checks on the server.
+ */
+(function () {
+  "use strict";
+  document.documentElement.classList.add("js");
+  var form = document.querySelector("form.roundsform");
+  if (!form) return;
+  var url = form.dataset.evaluateUrl;
+  var timers = new WeakMap();
+
+  function field(row, suffix) {
+    return row.querySelector("[name$='_" + suffix + "']");
+  }
+
+  function typed(row) {
+    return field(row, "dice").value.trim() !== "" || field(row, "turn").value.trim() !== "";
+  }
+
+  // Attempts a detailed turn used: its "/"-separated parts (notation of the entry form).
+  function attemptsOf(row) {
+    var turn = field(row, "turn").value.trim();
+    if (turn) {
+      return turn.split(/[\/;\n]/).filter(function (p) { return p.trim() !== ""; }).length;
+    }
+    var a = parseInt(field(row, "attempts").value, 10);
+    return isNaN(a) ? 3 : a;
+  }
+
+  function show(out, data) {
+    out.classList.remove("good", "bad", "wait");
+    out.textContent = "";
+    if (data.ok) {
+      out.classList.add("good");
+      var label = document.createElement("span");
+      label.className = "cat cat-" + data.category;
+      label.textContent = data.label;
+      out.appendChild(label);
+      var rest = document.createElement("span");
+      rest.className = "muted";
+      var parts = [];
+      if (data.category !== "hausnummer" && data.label !== data.category_label) {
+        parts.push(data.category_label);
+      }
+      parts.push(form.dataset.worth.replace("%s", data.deckel));
+      rest.textContent = " " + parts.join(" · ");
+      out.appendChild(rest);
+      if (data.muss_regel) {
+        var tag = document.createElement("span");
+        tag.className = "tag";
+        tag.textContent = form.dataset.muss;
+        out.appendChild(document.createTextNode(" "));
+        out.appendChild(tag);
+      }
+    } else {
+      out.classList.add("bad");
+      out.textContent = data.message;
+    }
+  }
+
+  // Evaluate every typed row of a round in order: an earlier row's result (Vorleger's
+  // attempts, a Schock-Aus) changes the context of the later ones.
+  async function evaluateRound(round) {
+    var rows = Array.prototype.slice.call(round.querySelectorAll(".throw"));
+    var schockAus = parseInt(round.dataset.schockAusBefore || "0", 10);
+    var cap = 3;
+    for (var j = 0; j < rows.length; j++) {
+      var row = rows[j];
+      var out = row.querySelector("output.feedback");
+      if (!typed(row)) {
+        out.textContent = "";
+        out.classList.remove("good", "bad");
+        continue;
+      }
+      var params = new URLSearchParams({
+        evening: form.dataset.evening,
+        last_game: form.dataset.lastGame,
+        schock_aus: String(schockAus),
+        max_attempts: String(j === 0 ? 3 : cap),
+        dice: field(row, "dice").value,
+        attempts: field(row, "attempts").value,
+        natural: field(row, "natural").checked ? "1" : "0",
+        turn: field(row, "turn").value
+      });
+      out.classList.add("wait");
+      try {
+        var response = await fetch(url + "?" + params.toString(), {
+          headers: { "Accept": "application/json" },
+          credentials: "same-origin"
+        });
+        var data = await response.json();
+        show(out, data);
+        if (data.ok) {
+          if (j === 0) cap = data.attempts;
+          if (data.category === "schock_aus") schockAus += 1;
+        } else if (j === 0) {
+          cap = attemptsOf(row);
+        }
+      } catch (e) {
+        out.classList.remove("wait");
+      }
+    }
+  }
+
+  form.addEventListener("input", function (event) {
+    var round = event.target.closest("fieldset.round");
+    if (!round) return;
+    clearTimeout(timers.get(round));
+    timers.set(round, setTimeout(function () { evaluateRound(round); }, 250));
+  });
+  form.addEventListener("change", function (event) {
+    var round = event.target.closest("fieldset.round");
+    if (round) evaluateRound(round);
+  });
+})();
