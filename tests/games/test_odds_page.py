@@ -1,0 +1,143 @@
+"""The odds page ("Wahrscheinlichkeiten") and the members' Schock-Aus statistics
+(issue 3 item 5)."""
+
+from fractions import Fraction
+
+import pytest
+from django.urls import reverse
+
+from games.rounds_selectors import odds_overview, season_schock_aus_stats
+from games.rules import PRESETS
+from games.rules.odds import attempt_odds, turn_schock_aus_probability
+from tests.factories import ClubFactory, MemberFactory, UserFactory
+from tests.games.test_rounds_service import _evening
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def logged_in(client):
+    client.force_login(MemberFactory(club=ClubFactory(), user=UserFactory()).user)
+    return client
+
+
+def test_the_odds_page_shows_schock_aus_in_one_attempt_as_1_in_216(logged_in):
+    response = logged_in.get(reverse("odds"))
+    assert response.status_code == 200
+    assert response.context["odds"].schock_aus_attempt.probability == Fraction(1, 216)
+    assert "1/216" in response.content.decode()
+
+
+def test_the_odds_page_shows_the_percentage_german_style(logged_in):
+    assert "0,463 %" in logged_in.get(reverse("odds")).content.decode()
+
+
+def test_the_odds_page_lists_every_throw_of_one_attempt_best_first(logged_in):
+    odds = logged_in.get(reverse("odds")).context["odds"]
+    assert [line.label for line in odds.attempt_throws] == list(attempt_odds(PRESETS["club"]))
+    assert odds.attempt_throws[0].label == "Schock-Aus"
+
+
+def test_the_odds_page_shows_a_full_turns_schock_aus_exactly(logged_in):
+    odds = logged_in.get(reverse("odds")).context["odds"]
+    assert odds.schock_aus_turn.probability == turn_schock_aus_probability(PRESETS["club"])
+    assert odds.schock_aus_turn.fraction in logged_in.get(reverse("odds")).content.decode()
+
+
+def test_the_odds_page_switches_rule_set(logged_in):
+    response = logged_in.get(reverse("odds"), {"regeln": "stammtisch"})
+    assert response.context["odds"].preset == "stammtisch"
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_every_presets_category_odds_add_up_to_one(preset):
+    overview = odds_overview(preset=preset)
+    assert sum(c.attempt.probability for c in overview.categories) == 1
+    assert sum(c.turn.probability for c in overview.categories) == 1
+
+
+def test_the_muss_regel_column_appears_only_where_the_rule_set_plays_it():
+    assert odds_overview(preset="club").categories[0].turn_muss is not None
+    assert odds_overview(preset="app").categories[0].turn_muss is None
+
+
+def test_the_odds_page_needs_a_login(client):
+    assert client.get(reverse("odds")).status_code == 302
+
+
+# -- statistics -----------------------------------------------------------------------------------
+
+
+def _turn_probability(cap, muss):
+    return turn_schock_aus_probability(PRESETS["club"], muss_regel=muss, max_attempts=cap)
+
+
+def test_eriks_expected_schock_aus_add_up_his_turns_of_game_20(sample_evening):
+    evening, people = _evening(sample_evening)
+    stats = season_schock_aus_stats(season=evening.season)
+    erik = next(r for r in stats.rows if r.member.name == "Erik Lange")
+    # Erik opens rounds 1 and 4 (3 attempts allowed) and throws after Vorleger who used
+    # one attempt in rounds 2 and 3; the Muss-Regel does not apply to him in game 20.
+    expected = 2 * _turn_probability(3, False) + 2 * _turn_probability(1, False)
+    assert (erik.turns, erik.schock_aus_in_turns, erik.expected) == (4, 1, expected)
+
+
+def test_annas_turn_under_the_muss_regel_uses_its_odds(sample_evening):
+    evening, people = _evening(sample_evening)
+    stats = season_schock_aus_stats(season=evening.season)
+    anna = next(r for r in stats.rows if r.member.name == "Anna Becker")
+    expected = (
+        _turn_probability(1, False)
+        + _turn_probability(3, False)
+        + _turn_probability(1, False)
+        + _turn_probability(3, True)
+    )
+    assert anna.expected == expected
+
+
+def test_games_entered_short_count_only_in_all_schock_aus(sample_evening):
+    evening, _ = _evening(sample_evening)
+    stats = season_schock_aus_stats(season=evening.season)
+    carla = next(r for r in stats.rows if r.member.name == "Carla Vogt")
+    assert (carla.turns, carla.schock_aus_in_turns, carla.schock_aus_total) == (3, 0, 1)
+    assert (stats.games_with_rounds, stats.games_total) == (1, 25)
+
+
+def test_the_statistics_page_shows_a_members_numbers(client, sample_evening):
+    evening, people = _evening(sample_evening)
+    people["Anna Becker"].user = UserFactory(username="anna")
+    people["Anna Becker"].save()
+    client.force_login(people["Anna Becker"].user)
+    response = client.get(reverse("schock_aus_stats"))
+    erik = next(r for r in response.context["stats"].rows if r.member.name == "Erik Lange")
+    row_html = f'<td class="name">Erik Lange</td>\n<td class="num">{erik.turns}</td>'
+    assert response.status_code == 200
+    assert row_html in response.content.decode()
+
+
+def test_the_statistics_page_is_for_members_only(client, sample_evening):
+    _evening(sample_evening)
+    client.force_login(UserFactory())
+    assert client.get(reverse("schock_aus_stats")).status_code == 404
+
+
+def test_a_game_20_with_no_rounds_elsewhere_leaves_other_seasons_empty(sample_evening):
+    short, _ = _evening(sample_evening, rounds_games=())
+    stats = season_schock_aus_stats(season=short.season)
+    assert all(r.turns == 0 for r in stats.rows)
+    assert {r.member.name for r in stats.rows} == {
+        s["thrower"] for s in sample_evening["expected"]["schock_aus"]
+    }
+
+
+def test_bernds_schock_aus_under_the_muss_regel_counts_against_his_turns(sample_evening):
+    evening, _ = _evening(sample_evening)
+    stats = season_schock_aus_stats(season=evening.season)
+    bernd = next(r for r in stats.rows if r.member.name == "Bernd Krause")
+    expected = (
+        _turn_probability(1, False)
+        + _turn_probability(1, False)
+        + _turn_probability(3, False)
+        + _turn_probability(3, True)
+    )
+    assert (bernd.turns, bernd.schock_aus_in_turns, bernd.expected) == (4, 1, expected)
