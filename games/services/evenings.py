@@ -399,6 +399,14 @@ def game_update(
             game.save()
             old = [sa.thrower_id for sa in game.schock_aus.order_by("position")]
             if old != [t.pk for t in schock_aus_throwers]:
+                # A Runde marked as given protects its Schock-Aus row (issue 6.2).
+                if game.schock_aus.filter(runde_given__isnull=False).exists():
+                    raise BooksError(
+                        "runde_given",
+                        _("A Runde for a Schock-Aus of this game was given already: "
+                          "undo that first."),
+                        status=409,
+                    )
                 game.schock_aus.all().delete()
                 _write_schock_aus(game, schock_aus_throwers)
     except IntegrityError as exc:
