@@ -71,10 +71,12 @@ def name_key(name: str) -> tuple[str, str]:
 
 @dataclass(frozen=True)
 class RowError:
-    """One bad row: the file's name, the 1-based line number and the reason (German)."""
+    """One bad row: the file's name, the 1-based line number, a stable code (e.g.
+    "unknown_role") and the reason (German)."""
 
     file: str
     line: int
+    code: str
     reason: str
 
     def __str__(self) -> str:
@@ -147,14 +149,19 @@ class ImportResult:
 
 
 def _read_rows(
-    data: bytes, file: str, columns: list[str], errors: list[RowError]
+    data: bytes,
+    file: str,
+    columns: list[str],
+    errors: list[RowError],
+    undecodable: list | None = None,
 ) -> list[tuple[int, list[str]]]:
     """(line number, fields) of every data row; bad encoding, a wrong header and a wrong
-    number of fields are reported in `errors` (those rows are left out)."""
+    number of fields are reported in `errors` (those rows are left out; undecodable rows
+    go to `undecodable`, read with replacement characters)."""
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     if not data.strip():
-        errors.append(RowError(file, 1, _("The file is empty.")))
+        errors.append(RowError(file, 1, "empty_file", _("The file is empty.")))
         return []
     bad_lines = set()
     texts = []
@@ -167,6 +174,7 @@ def _read_rows(
                 RowError(
                     file,
                     number,
+                    "not_utf8",
                     _("Not UTF-8: byte 0x%(byte)02x at position %(pos)s.")
                     % {"byte": raw[exc.start], "pos": exc.start + 1},
                 )
@@ -176,13 +184,14 @@ def _read_rows(
     try:
         header = next(reader)
     except (StopIteration, csv.Error):
-        errors.append(RowError(file, 1, _("The file is empty.")))
+        errors.append(RowError(file, 1, "empty_file", _("The file is empty.")))
         return []
     if [h.strip().lower() for h in header] != columns:
         errors.append(
             RowError(
                 file,
                 1,
+                "wrong_columns",
                 _("Wrong columns: expected %(expected)s, found %(found)s.")
                 % {"expected": ",".join(columns), "found": ",".join(header)},
             )
@@ -196,17 +205,24 @@ def _read_rows(
         except StopIteration:
             break
         except csv.Error as exc:
-            errors.append(RowError(file, start, _("Unreadable line: %(error)s") % {"error": exc}))
+            errors.append(
+                RowError(
+                    file, start, "unreadable_line", _("Unreadable line: %(error)s") % {"error": exc}
+                )
+            )
             continue
         if not row or all(not f.strip() for f in row):
             continue
         if start in bad_lines:
+            if undecodable is not None:
+                undecodable.append((start, row))
             continue
         if len(row) != len(columns):
             errors.append(
                 RowError(
                     file,
                     start,
+                    "wrong_field_count",
                     _("Expected %(expected)s fields, found %(found)s.")
                     % {"expected": len(columns), "found": len(row)},
                 )
@@ -248,18 +264,28 @@ def club_book_parse(
     kinds: dict[str, tuple[str, int]] = {}
     current: BookEvening | None = None
     broken: set[datetime.date] = set()  # dates with a bad attendance row: no presence checks
-    for line, (date_text, name_text, role) in _read_rows(
-        attendance, attendance_name, ATTENDANCE_COLUMNS, errors
-    ):
+    undecodable: list = []
+    errors_before = len(errors)
+    rows = _read_rows(attendance, attendance_name, ATTENDANCE_COLUMNS, errors, undecodable)
+    unusable = not rows and len(errors) > errors_before  # empty, or wrong columns
+    for _line, fields in undecodable:
+        date = _parse_date(fields[0]) if fields else None
+        if date is not None:
+            broken.add(date)  # its people cannot be known: no presence checks for its games
+    for line, (date_text, name_text, role) in rows:
         date = _parse_date(date_text)
         name = _clean_name(name_text)
         role = role.lower()
         if date is None:
-            errors.append(RowError(attendance_name, line, _malformed_date(date_text)))
+            errors.append(
+                RowError(attendance_name, line, "malformed_date", _malformed_date(date_text))
+            )
             continue
         if not name:
             broken.add(date)
-            errors.append(RowError(attendance_name, line, _("The name is missing.")))
+            errors.append(
+                RowError(attendance_name, line, "name_missing", _("The name is missing."))
+            )
             continue
         if role not in ROLES:
             broken.add(date)
@@ -267,6 +293,7 @@ def club_book_parse(
                 RowError(
                     attendance_name,
                     line,
+                    "unknown_role",
                     _("Unknown role “%(role)s” (secretary, member, guest or absent).")
                     % {"role": role},
                 )
@@ -280,6 +307,7 @@ def club_book_parse(
                 RowError(
                     attendance_name,
                     line,
+                    "person_twice",
                     _("%(name)s is listed twice on this date (line %(line)s).")
                     % {"name": name, "line": current.lines[name]},
                 )
@@ -289,13 +317,18 @@ def club_book_parse(
         seen = kinds.setdefault(name, (kind, line))
         if seen[0] != kind:
             broken.add(date)
-            errors.append(RowError(attendance_name, line, _kind_conflict(name, seen[1], kind)))
+            errors.append(
+                RowError(
+                    attendance_name, line, "guest_and_member", _kind_conflict(name, seen[1], kind)
+                )
+            )
             continue
         if role == "secretary" and current.secretary is not None:
             errors.append(
                 RowError(
                     attendance_name,
                     line,
+                    "second_secretary",
                     _("A second secretary on this date (%(name)s is the first).")
                     % {"name": current.secretary},
                 )
@@ -308,18 +341,36 @@ def club_book_parse(
         if first is None:
             evenings[block.date] = block
             continue
-        reason = (
-            _("The date %(date)s was given at line %(line)s already, with different attendance.")
+        code, reason = (
+            (
+                "date_twice_different_attendance",
+                _(
+                    "The date %(date)s was given at line %(line)s already, with different "
+                    "attendance."
+                ),
+            )
             if first.roles != block.roles
-            else _("The date %(date)s was given at line %(line)s already.")
+            else ("date_twice", _("The date %(date)s was given at line %(line)s already."))
         )
         errors.append(
-            RowError(attendance_name, block.line, reason % {"date": block.date, "line": first.line})
+            RowError(
+                attendance_name,
+                block.line,
+                code,
+                reason % {"date": block.date, "line": first.line},
+            )
         )
     for evening in evenings.values():
         if evening.roles and evening.secretary is None:
-            errors.append(RowError(attendance_name, evening.line, _("No secretary on this date.")))
-    _parse_games(games, games_name, attendance_name, evenings, kinds, broken, errors)
+            errors.append(
+                RowError(
+                    attendance_name, evening.line, "no_secretary", _("No secretary on this date.")
+                )
+            )
+    if unusable:  # the games cannot be judged without attendance: only read them
+        _read_rows(games, games_name, GAMES_COLUMNS, errors)
+    else:
+        _parse_games(games, games_name, attendance_name, evenings, kinds, broken, errors)
     return dict(sorted(evenings.items())), errors
 
 
@@ -354,7 +405,7 @@ def _parse_games(
     ):
         date = _parse_date(date_text)
         if date is None:
-            errors.append(RowError(file, line, _malformed_date(date_text)))
+            errors.append(RowError(file, line, "malformed_date", _malformed_date(date_text)))
             continue
         evening = evenings.get(date)
         if date in broken:
@@ -364,6 +415,7 @@ def _parse_games(
                 RowError(
                     file,
                     line,
+                    "no_attendance_for_date",
                     _("There is no attendance for %(date)s in %(file)s.")
                     % {"date": date_text, "file": attendance_name},
                 )
@@ -374,6 +426,7 @@ def _parse_games(
                 RowError(
                     file,
                     line,
+                    "invalid_game_number",
                     _("The game number “%(number)s” is not a whole number of 1 or more.")
                     % {"number": number_text},
                 )
@@ -385,6 +438,7 @@ def _parse_games(
                 RowError(
                     file,
                     line,
+                    "game_number_twice",
                     _("Game %(number)s of %(date)s is given twice (line %(line)s).")
                     % {"number": number, "date": date_text, "line": numbers[date][number]},
                 )
@@ -395,31 +449,29 @@ def _parse_games(
         throwers = [_clean_name(t) for t in throwers_text.split(";")] if throwers_text else []
         problems = []
         if not loser:
-            problems.append(_("The loser is missing."))
+            problems.append(("loser_missing", _("The loser is missing.")))
         else:
             problems += _presence_problems(loser, evening, kinds, _("loser"))
         if any(not t for t in throwers):
-            problems.append(_("An empty name among the Schock-Aus throwers."))
+            problems.append(("empty_thrower", _("An empty name among the Schock-Aus throwers.")))
         for thrower in throwers:
             if thrower:
                 problems += _presence_problems(thrower, evening, kinds, _("Schock-Aus thrower"))
         if problems:
-            errors.extend(RowError(file, line, p) for p in problems)
+            errors.extend(RowError(file, line, code, reason) for code, reason in problems)
             continue
         evening.games.append(BookGame(number, loser, throwers, line))
 
 
-def _presence_problems(name: str, evening: BookEvening, kinds: dict, what: str) -> list[str]:
+def _presence_problems(
+    name: str, evening: BookEvening, kinds: dict, what: str
+) -> list[tuple[str, str]]:
     if name not in kinds:
-        return [
-            _("Unknown person %(name)s (%(what)s): not in the attendance file.")
-            % {"name": name, "what": what}
-        ]
+        reason = _("Unknown person %(name)s (%(what)s): not in the attendance file.")
+        return [("unknown_person", reason % {"name": name, "what": what})]
     if not evening.present(name):
-        return [
-            _("%(name)s (%(what)s) was not present on %(date)s.")
-            % {"name": name, "what": what, "date": evening.date.isoformat()}
-        ]
+        reason = _("%(name)s (%(what)s) was not present on %(date)s.")
+        return [("not_present", reason % {"name": name, "what": what, "date": evening.date})]
     return []
 
 
@@ -481,6 +533,7 @@ def _compare_with_db(
                 RowError(
                     attendance_name,
                     book.line,
+                    "evening_exists_different_attendance",
                     _("An evening on %(date)s exists already with different attendance.")
                     % {"date": date.isoformat()},
                 )
@@ -493,6 +546,7 @@ def _compare_with_db(
                 RowError(
                     games_name if book.games else attendance_name,
                     line,
+                    "evening_exists_different_games",
                     _("An evening on %(date)s exists already with different games.")
                     % {"date": date.isoformat()},
                 )
@@ -520,7 +574,12 @@ def _check_kinds_with_db(
                     else _("%(name)s is a guest in the books, not a club member.")
                 )
                 errors.append(
-                    RowError(attendance_name, evening.lines[name], reason % {"name": name})
+                    RowError(
+                        attendance_name,
+                        evening.lines[name],
+                        "member_kind_in_books",
+                        reason % {"name": name},
+                    )
                 )
 
 
@@ -575,7 +634,12 @@ def club_book_import(
         pass
     except IntegrityError as exc:  # the database refused a row the checks let through
         result.errors = [
-            RowError(attendance_name, 0, _("Refused by the database: %(e)s") % {"e": exc})
+            RowError(
+                attendance_name,
+                0,
+                "database_refused",
+                _("Refused by the database: %(e)s") % {"e": exc},
+            )
         ]
         result.created, result.seasons = {}, []
     return result
@@ -625,6 +689,7 @@ def _import(
                 RowError(
                     attendance_name,
                     evening.line,
+                    "outside_season",
                     _("The date lies outside the season %(year)s.") % {"year": evening.date.year},
                 )
             )
