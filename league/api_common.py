@@ -64,6 +64,8 @@ def _flatten(detail, prefix: str = "") -> list[tuple[str | None, exceptions.Erro
             name = str(key)
             if name in (api_settings.NON_FIELD_ERRORS_KEY, "detail"):
                 path = prefix or None
+            elif isinstance(key, int):  # ListField errors are keyed by the item's index
+                path = f"{prefix}[{key}]"
             else:
                 path = f"{prefix}.{name}" if prefix else name
             out.extend(_flatten(value, path or ""))

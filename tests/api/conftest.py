@@ -46,6 +46,12 @@ def _login(member: Member | None, username: str):
     return user
 
 
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings):
+    # The cast logs in four users per test; PBKDF2 would make the matrix take minutes.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def cast(db) -> Cast:
     club = Club.objects.create(name="Heimclub")
@@ -56,8 +62,12 @@ def cast(db) -> Cast:
     guest = member_create(club=club, name="Gustav Meier", kind="guest")
     absent = member_create(club=club, name="Frank Roth")
     evening = evening_create(
-        club=club, date=DATE, secretary=secretary, present_members=[secretary, member, carla],
-        guests=[guest], absent_members=[absent],
+        club=club,
+        date=DATE,
+        secretary=secretary,
+        present_members=[secretary, member, carla],
+        guests=[guest],
+        absent_members=[absent],
     )
     games = [
         game_record(evening=evening, loser=carla),
@@ -68,7 +78,9 @@ def cast(db) -> Cast:
     other_secretary = member_create(club=other_club, name="Otto Fremd", is_secretary=True)
     olga = member_create(club=other_club, name="Olga Fremd")
     other_evening = evening_create(
-        club=other_club, date=DATE, secretary=other_secretary,
+        club=other_club,
+        date=DATE,
+        secretary=other_secretary,
         present_members=[other_secretary, olga],
     )
     other_game = game_record(evening=other_evening, loser=olga)
@@ -82,10 +94,21 @@ def cast(db) -> Cast:
     for game in games:
         game.refresh_from_db()
     return Cast(
-        club=club, season=season, secretary=secretary, member=member, carla=carla,
-        guest=guest, absent=absent, evening=evening, games=games, other_club=other_club,
-        other_season=other_season, other_secretary=other_secretary,
-        other_evening=other_evening, other_game=other_game, users=users,
+        club=club,
+        season=season,
+        secretary=secretary,
+        member=member,
+        carla=carla,
+        guest=guest,
+        absent=absent,
+        evening=evening,
+        games=games,
+        other_club=other_club,
+        other_season=other_season,
+        other_secretary=other_secretary,
+        other_evening=other_evening,
+        other_game=other_game,
+        users=users,
     )
 
 
