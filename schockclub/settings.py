@@ -145,6 +145,8 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TIMEZONE = TIME_ZONE
+# The queue tasks are sent to and `make worker` listens on (the worker test uses its own).
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "celery")
 
 # REST API (issue 4, owner: API). Token first, so that an anonymous request is a 401 with
 # `WWW-Authenticate: Token`; every refusal is `{code, message, field}` (league.api_common).

@@ -25,6 +25,7 @@ import uuid
 from dataclasses import dataclass
 from functools import partial
 
+from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db import transaction
 from django.db.models import Sum
@@ -40,6 +41,9 @@ WORKER_PATIENCE = datetime.timedelta(seconds=120)
 # How long a failed broker check is believed before the broker is tried again (seconds).
 BROKER_CHECK_TTL = 15.0
 _broker_status: dict[str, float | bool] = {"checked_at": 0.0, "ok": True}
+# Connection options for the web process: one try, no pauses (the worker keeps Celery's
+# own reconnecting defaults).
+FAIL_FAST = {"max_retries": 0, "interval_start": 0, "interval_step": 0, "interval_max": 0}
 
 
 # --------------------------------------------------------------------------- the queue
@@ -67,8 +71,8 @@ def broker_available(*, use_cache: bool = True) -> bool:
 
     ok = True
     try:
-        with app.connection_for_write() as conn:
-            conn.connect()
+        with app.connection_for_write(transport_options=FAIL_FAST) as conn:
+            conn.ensure_connection(max_retries=1, interval_start=0, interval_step=0, interval_max=0)
     except Exception:  # noqa: BLE001 - any failure to connect means "not available"
         ok = False
     _note_broker(ok)
@@ -78,6 +82,11 @@ def broker_available(*, use_cache: bool = True) -> bool:
 def _note_broker(ok: bool) -> None:
     _broker_status["checked_at"] = time.monotonic()
     _broker_status["ok"] = ok
+
+
+def _queue() -> str:
+    """The queue the report task goes to, read at call time (tests point it elsewhere)."""
+    return getattr(settings, "CELERY_TASK_DEFAULT_QUEUE", None) or "celery"
 
 
 def _unreachable_message() -> str:
@@ -91,14 +100,21 @@ def _enqueue(build_id: int) -> None:
     """Queue the build task; runs after commit. When the broker cannot be reached the
     build stays QUEUED with the reason in `error` (state "unavailable")."""
     from league.tasks import build_season_report
+    from schockclub.celery import app
 
     if not tasks_run_eagerly() and not broker_available():
         ReportBuild.objects.filter(pk=build_id).update(error=_unreachable_message())
         return
     try:
-        # retry=False: when Redis is down, fail at once instead of retrying the publish
-        # inside the web request.
-        build_season_report.apply_async(args=[build_id], retry=False)
+        # retry=False and FAIL_FAST: when Redis is down, fail at once instead of retrying
+        # the publish inside the web request.
+        if tasks_run_eagerly():
+            build_season_report.apply_async(args=[build_id])
+        else:
+            with app.connection_for_write(transport_options=FAIL_FAST) as conn:
+                build_season_report.apply_async(
+                    args=[build_id], retry=False, connection=conn, queue=_queue()
+                )
     except Exception as exc:  # noqa: BLE001 - kombu OperationalError, redis or socket errors
         logger.warning("Report build %s could not be queued: %s", build_id, exc)
         _note_broker(False)

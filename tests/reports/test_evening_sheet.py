@@ -1,0 +1,82 @@
+"""The one-page evening sheet of the sample evening shows its expected figures (issue 5
+item 3; ../shared/samples/evening-2026-10-09.json)."""
+
+import re
+from decimal import Decimal
+
+import pytest
+from django.utils import translation
+from django.utils.translation import gettext
+
+from league.money import format_money, marks_to_money
+from league.services.reports import build_evening_sheet_pdf
+from tests.reports.conftest import pdf_pages
+
+pytestmark = pytest.mark.django_db
+
+
+def de(msgid: str) -> str:
+    with translation.override("de"):
+        return gettext(msgid)
+
+
+@pytest.fixture
+def sheet(sample_season) -> list[str]:
+    return [
+        p.replace("\xa0", " ") for p in pdf_pages(build_evening_sheet_pdf(evening=sample_season))
+    ]
+
+
+def test_sheet_is_one_page(sheet):
+    assert len(sheet) == 1
+
+
+def test_sheet_names_the_evening_in_german(sheet):
+    assert "Freitag, 9. Oktober 2026" in sheet[0]
+
+
+def test_sheet_shows_the_evenings_total_marks_and_money(sample_evening, sheet):
+    expected = sample_evening["expected"]
+    money = format_money(Decimal(expected["money_total"]), expected["currency"]).replace(
+        "\xa0", " "
+    )
+    assert money == "15,50 €"
+    assert (
+        f"{de('Total')} {expected['games_entered']} 5 3 {expected['marks_total']} {money}"
+        in sheet[0]
+    )
+
+
+def test_sheet_shows_every_persons_marks_and_money(sample_evening, sample_season, sheet):
+    mark_value = sample_season.season.mark_value
+    for name, person in sample_evening["expected"]["per_person"].items():
+        money = format_money(marks_to_money(person["marks"], mark_value)).replace("\xa0", " ")
+        line = next(line for line in sheet[0].splitlines() if line.startswith(name))
+        assert line.endswith(f"{person['marks']} {money}"), line
+
+
+def test_sheet_shows_each_members_points(sample_evening, sheet):
+    for name, person in sample_evening["expected"]["per_person"].items():
+        if person.get("guest"):
+            continue
+        line = next(line for line in sheet[0].splitlines() if line.startswith(name))
+        points = str(person["points"]).replace("-", "\u2212")
+        assert f" {points} " in f" {line} ", line
+
+
+def test_sheet_lists_the_schock_aus_with_their_ordinals(sample_evening, sheet):
+    for item in sample_evening["expected"]["schock_aus"]:
+        assert re.search(rf"{item['ordinal']}\. {item['game']} {item['thrower']}", sheet[0])
+
+
+def test_sheet_lists_the_runden_owed_with_their_throwers(sample_evening, sheet):
+    text = sheet[0]
+    owed = text[text.index(de("Runden owed")) :]
+    for runde in sample_evening["expected"]["runden_owed"]:
+        assert runde["thrower"] in owed
+    assert de("first Schock-Aus of the evening") in owed
+
+
+def test_sheet_lists_every_game_with_its_loser(sample_evening, sheet):
+    for game in sample_evening["evening"]["games"]:
+        assert f"{game['number']}. {game['loser']}" in sheet[0]
