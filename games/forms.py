@@ -36,7 +36,7 @@ class BooksErrorMixin:
 
     def add_books_error(self, exc: BooksError) -> None:
         name = self.field_aliases.get(exc.field or "", exc.field)
-        if name in self.fields:
+        if name in self.fields and not self.fields[name].widget.is_hidden:
             self.add_error(name, exc.message)
         elif name in self.group_errors:
             self._errors.setdefault(name, self.error_class()).append(exc.message)
@@ -212,6 +212,7 @@ class EveningForm(BooksErrorMixin, forms.Form):
                 label=person.name,
                 choices=ROLE_CHOICES,
                 widget=forms.RadioSelect,
+                required=False,
                 initial=current.get(person.pk, ROLE_NONE if evening else ROLE_PRESENT),
             )
         if evening is None:
@@ -240,7 +241,7 @@ class EveningForm(BooksErrorMixin, forms.Form):
     def _attendance(self, new_guests: list[Member]) -> dict:
         groups = {ROLE_PRESENT: [], ROLE_ABSENT: []}
         for person in self.members:
-            role = self.cleaned_data[f"role_{person.pk}"]
+            role = self.cleaned_data[f"role_{person.pk}"] or ROLE_NONE
             if role in groups:
                 groups[role].append(person)
         return {
