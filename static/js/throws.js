@@ -13,6 +13,7 @@
   if (!form) return;
   var url = form.dataset.evaluateUrl;
   var timers = new WeakMap();
+  var runs = new WeakMap();  // only a round's latest evaluation may write its results
 
   function field(row, suffix) {
     return row.querySelector("[name$='_" + suffix + "']");
@@ -47,7 +48,7 @@
       if (data.category !== "hausnummer" && data.label !== data.category_label) {
         parts.push(data.category_label);
       }
-      parts.push(form.dataset.worth.replace("%s", data.deckel));
+      parts.push(form.dataset.worth.replace("{n}", data.deckel));
       rest.textContent = " " + parts.join(" · ");
       out.appendChild(rest);
       if (data.muss_regel) {
@@ -66,6 +67,8 @@
   // Evaluate every typed row of a round in order: an earlier row's result (Vorleger's
   // attempts, a Schock-Aus) changes the context of the later ones.
   async function evaluateRound(round) {
+    var run = (runs.get(round) || 0) + 1;
+    runs.set(round, run);
     var rows = Array.prototype.slice.call(round.querySelectorAll(".throw"));
     var schockAus = parseInt(round.dataset.schockAusBefore || "0", 10);
     var cap = 3;
@@ -94,6 +97,7 @@
           credentials: "same-origin"
         });
         var data = await response.json();
+        if (runs.get(round) !== run) return;
         show(out, data);
         if (data.ok) {
           if (j === 0) cap = data.attempts;
