@@ -376,8 +376,8 @@ def report_state(*, season: Season, check_broker: bool = True) -> ReportState:
     broker_ok = True
     if check_broker and state in {"none", "stale", "failed", "unavailable", "queued"}:
         broker_ok = broker_available()
-        if not broker_ok and state != "queued":
-            state, message = "unavailable", _unreachable_message()
+        if not broker_ok:
+            state, message, late = "unavailable", _unreachable_message(), False
     return ReportState(state, latest, None, message, worker_late=late, broker_ok=broker_ok)
 
 
