@@ -3,13 +3,14 @@
 import django_filters
 
 from games.models import Evening, Game
+from league.filters import IntFilter
 
 
 class EveningFilter(django_filters.FilterSet):
     """`?season=<id>`, `?year=2026`, `?date_from=2026-01-01&date_to=2026-06-30`."""
 
-    season = django_filters.NumberFilter(field_name="season_id")
-    year = django_filters.NumberFilter(field_name="season__year")
+    season = IntFilter(field_name="season_id")
+    year = IntFilter(field_name="season__year")
     date_from = django_filters.DateFilter(field_name="date", lookup_expr="gte")
     date_to = django_filters.DateFilter(field_name="date", lookup_expr="lte")
 
@@ -22,15 +23,13 @@ class GameFilter(django_filters.FilterSet):
     """`?evening=<id>`, `?season=<id>`, `?loser=<id>`, `?vorleger=<id>`,
     `?schock_aus_thrower=<id>`, `?entry_mode=rounds`, `?number=3`."""
 
-    evening = django_filters.NumberFilter(field_name="evening_id")
-    season = django_filters.NumberFilter(field_name="evening__season_id")
-    loser = django_filters.NumberFilter(field_name="loser_id")
-    vorleger = django_filters.NumberFilter(field_name="vorleger_id")
-    schock_aus_thrower = django_filters.NumberFilter(
-        field_name="schock_aus__thrower_id", distinct=True
-    )
+    evening = IntFilter(field_name="evening_id")
+    season = IntFilter(field_name="evening__season_id")
+    loser = IntFilter(field_name="loser_id")
+    vorleger = IntFilter(field_name="vorleger_id")
+    schock_aus_thrower = IntFilter(field_name="schock_aus__thrower_id", distinct=True)
     entry_mode = django_filters.ChoiceFilter(choices=Game.EntryMode.choices)
-    number = django_filters.NumberFilter(field_name="number")
+    number = IntFilter(field_name="number")
 
     class Meta:
         model = Game

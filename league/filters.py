@@ -1,16 +1,31 @@
 """django-filter sets of the league API lists (issue 4 item 5)."""
 
 import django_filters
+from django import forms
 
 from league.models import RULE_PRESET_CHOICES, Currency, Member, Season
+
+BIGINT_MAX = 2**63 - 1
+
+
+class IntFilter(django_filters.NumberFilter):
+    """A whole number within the database's range (NumberFilter takes decimals and
+    floats, and an id like 8e20 would overflow the database's integer)."""
+
+    field_class = forms.IntegerField
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("min_value", -BIGINT_MAX)
+        kwargs.setdefault("max_value", BIGINT_MAX)
+        super().__init__(*args, **kwargs)
 
 
 class SeasonFilter(django_filters.FilterSet):
     """`?year=2026`, `?year_min=1979&year_max=2001`, `?currency=DM`, `?rule_preset=club`."""
 
-    year = django_filters.NumberFilter(field_name="year")
-    year_min = django_filters.NumberFilter(field_name="year", lookup_expr="gte")
-    year_max = django_filters.NumberFilter(field_name="year", lookup_expr="lte")
+    year = IntFilter(field_name="year")
+    year_min = IntFilter(field_name="year", lookup_expr="gte")
+    year_max = IntFilter(field_name="year", lookup_expr="lte")
     currency = django_filters.ChoiceFilter(choices=Currency.choices)
     rule_preset = django_filters.ChoiceFilter(choices=RULE_PRESET_CHOICES)
 

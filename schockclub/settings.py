@@ -161,6 +161,8 @@ REST_FRAMEWORK = {
         "django_filters.rest_framework.DjangoFilterBackend",
         "rest_framework.filters.OrderingFilter",
     ],
+    # JSON only: the API is strict; the token endpoint keeps its form parsers.
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_PAGINATION_CLASS": "league.api_common.ApiPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "league.api_common.api_exception_handler",
