@@ -46,6 +46,10 @@ from games.serializers import (
     RoundSerializer,
     RulesEvaluateSerializer,
     RulesEvaluationSerializer,
+    RundeGivenResultSerializer,
+    RundeGivenSerializer,
+    RundenQuerySerializer,
+    RundeStatusSerializer,
 )
 from games.services.evenings import (
     evening_create,
@@ -618,6 +622,111 @@ class GameViewSet(ClubScopedMixin, viewsets.ModelViewSet):
             expected_evening_version=v.get("evening_version"),
         )
         return self._respond(game, status.HTTP_201_CREATED)
+
+
+RUNDE_EXAMPLE = {
+    "schock_aus": 3,
+    "evening": 1,
+    "date": "2026-10-09",
+    "season": 48,
+    "ordinal": 1,
+    "reason": "first",
+    "thrower": {"id": 1, "name": "Anna Becker"},
+    "given": False,
+    "given_on": None,
+    "note": "",
+}
+
+
+@extend_schema_view(
+    list=extend_schema(
+        summary="Runden owed",
+        description="The club's Runden owed (RULES.md 5: the thrower of the first, every "
+        "fifth and the last Schock-Aus of an evening), oldest first, each identified by its "
+        "Schock-Aus. `status` open (default), given or all; `season` (id, default every "
+        "season: one query per season), `member` (thrower id).",
+        parameters=[RundenQuerySerializer],
+        responses={200: RundeStatusSerializer(many=True), **error_responses(400)},
+        examples=[_example("Open Runde", RUNDE_EXAMPLE, response_only=True)],
+    ),
+    given=extend_schema(
+        summary="Mark a Runde as given / take it back",
+        description="Secretary only. POST records that the Runde owed for this Schock-Aus "
+        "was given (`given_on`, `note`); refusals: `no_runde_owed` (this Schock-Aus owes "
+        "none), `given_before_evening`, `runde_already_given` (409). DELETE takes the "
+        "record back (404 `runde_not_given` if there is none). A game whose Schock-Aus has "
+        "a Runde given cannot be deleted or lose that Schock-Aus (409 `runde_given`).",
+        request=RundeGivenSerializer,
+        responses={201: RundeGivenResultSerializer, 204: None, **error_responses(400, 403, 409)},
+        examples=[
+            _example(
+                "Given", {"given_on": "2026-10-16", "note": "Pils für alle"}, request_only=True
+            ),
+            _example(
+                "Recorded",
+                {"schock_aus": 3, "given_on": "2026-10-16", "note": "Pils für alle"},
+                response_only=True,
+                status_codes=["201"],
+            ),
+        ],
+    ),
+)
+class RundeViewSet(ClubScopedMixin, viewsets.GenericViewSet):
+    """Runden owed, identified by their Schock-Aus; marking them given."""
+
+    club_field = "game__evening__club_id"
+    serializer_class = RundeStatusSerializer
+    filter_backends: list = []
+
+    def get_queryset(self):
+        return self.scope(SchockAus.objects.select_related("game"))
+
+    def list(self, request):
+        from games.services.runden import runden_overview
+        from league.models import Member, Season
+
+        query = RundenQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        q = query.validated_data
+        club = request_club(request)
+        if club is None:
+            return self.get_paginated_response(self.paginate_queryset([]))
+        season = member = None
+        if "season" in q:
+            season = Season.objects.filter(club=club, pk=q["season"]).first()
+            if season is None:
+                raise BooksError(
+                    "unknown_season", _("The club has no such season."), field="season"
+                )
+        if "member" in q:
+            member = Member.objects.filter(club=club, pk=q["member"]).first()
+            if member is None:
+                raise BooksError(
+                    "unknown_person",
+                    _("Unknown person: %(value)s.") % {"value": q["member"]},
+                    field="member",
+                )
+        rows = runden_overview(club=club, season=season, member=member, status=q["status"])
+        page = self.paginate_queryset(rows)
+        return self.get_paginated_response(RundeStatusSerializer(page, many=True).data)
+
+    @action(detail=True, methods=["post", "delete"], pagination_class=None)
+    def given(self, request, pk=None):
+        from games.services.runden import runde_mark_given, runde_unmark
+
+        schock_aus = self.get_object()
+        if request.method == "DELETE":
+            runde_unmark(schock_aus=schock_aus)
+            return Response(status=status.HTTP_204_NO_CONTENT)
+        data = RundeGivenSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        given = runde_mark_given(
+            schock_aus=schock_aus,
+            given_on=data.validated_data["given_on"],
+            note=data.validated_data["note"],
+            recorded_by=request.user,
+        )
+        return Response(RundeGivenResultSerializer(given).data, status=status.HTTP_201_CREATED)
 
 
 class RulesEvaluateView(APIView):

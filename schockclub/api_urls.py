@@ -7,7 +7,7 @@ Add a viewset with one `router.register(...)` line below; plain views go into
 from django.urls import path
 from rest_framework.routers import DefaultRouter
 
-from games.api import EveningViewSet, GameViewSet, RulesEvaluateView
+from games.api import EveningViewSet, GameViewSet, RulesEvaluateView, RundeViewSet
 from league.api import ClubViewSet, MemberViewSet, MeView, SeasonViewSet, TokenView
 from league.report_api import SeasonReportPdfView, SeasonReportView
 
@@ -17,6 +17,7 @@ router.register("seasons", SeasonViewSet, basename="season")
 router.register("members", MemberViewSet, basename="member")
 router.register("evenings", EveningViewSet, basename="evening")
 router.register("games", GameViewSet, basename="game")
+router.register("runden", RundeViewSet, basename="runde")
 
 urlpatterns: list = [
     path("me/", MeView.as_view(), name="api-me"),

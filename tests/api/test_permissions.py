@@ -11,6 +11,7 @@ import datetime
 import pytest
 
 from games.services.evenings import evening_create
+from games.services.runden import runde_mark_given
 from tests.api.conftest import ROLES, client_for
 
 pytestmark = pytest.mark.django_db
@@ -34,6 +35,14 @@ def _empty_evening(c):
         secretary=c.secretary,
         present_members=[c.secretary, c.member],
     )
+
+
+def _schock_aus(c):
+    return c.games[1].schock_aus.get()
+
+
+def _given(c):
+    return runde_mark_given(schock_aus=_schock_aus(c), given_on=datetime.date(2026, 10, 16))
 
 
 def _ids(*people):
@@ -199,7 +208,7 @@ def test_role_gets_the_expected_status(cast, role, name, method, url, body, expe
         assert set(response.json()) >= {"code", "message", "field"}
 
 
-LISTS = ["clubs", "seasons", "members", "evenings", "games"]
+LISTS = ["clubs", "seasons", "members", "evenings", "games"]  # runden: test_runden.py
 
 
 @pytest.mark.parametrize("resource", LISTS)
