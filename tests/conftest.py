@@ -14,3 +14,9 @@ SAMPLES = SHARED / "samples"
 def sample_evening() -> dict:
     """The sample evening of 2026-10-09 with its `expected` figures."""
     return json.loads((SAMPLES / "evening-2026-10-09.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    """Tests log in hundreds of times; PBKDF2's deliberate slowness only costs time here."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

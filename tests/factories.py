@@ -13,9 +13,15 @@ class UserFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = get_user_model()
         django_get_or_create = ("username",)
+        skip_postgeneration_save = True
 
     username = factory.Sequence(lambda n: f"user{n}")
     password = factory.PostGenerationMethodCall("set_password", "geheim-123")
+
+    @factory.post_generation
+    def _save_password(obj, create, extracted, **kwargs):
+        if create:
+            obj.save()
 
 
 class ClubFactory(factory.django.DjangoModelFactory):
