@@ -44,6 +44,7 @@ from games.serializers import (
     GameWriteSerializer,
     PersonField,
     RoundSerializer,
+    RoundsPreviewSerializer,
     RulesEvaluateSerializer,
     RulesEvaluationSerializer,
     RundeGivenResultSerializer,
@@ -491,6 +492,50 @@ def _evening_of_club(request, evening_id: int) -> Evening:
         responses={200: RoundSerializer(many=True), **error_responses()},
         examples=[_example("Last round of game 20", [ROUND_EXAMPLE], response_only=True)],
     ),
+    preview_rounds=extend_schema(
+        summary="Play rounds through the rules without saving",
+        description="Any logged-in member of the club. The same body as recording a game "
+        "round by round; the rounds may stop before the game is over. Answers the game's "
+        "state: Deckel per player, stock, who threw Schock-Aus, the next round's throwing "
+        "order, whether it is finished and who lost. Refusals as when recording.",
+        request=GameRoundsWriteSerializer,
+        responses={200: RoundsPreviewSerializer, **error_responses(400)},
+        examples=[
+            _example("One round", ROUNDS_INPUT, request_only=True),
+            _example(
+                "Finished by Schock-Aus",
+                {
+                    "number": 20,
+                    "finished": True,
+                    "loser": 1,
+                    "schock_aus": [5, 2],
+                    "stock": 0,
+                    "deckel": [
+                        {"player": 5, "deckel": 0},
+                        {"player": 1, "deckel": 13},
+                        {"player": 2, "deckel": 0},
+                    ],
+                    "next_order": [],
+                    "rounds": [
+                        {
+                            "number": 1,
+                            "phase": "game",
+                            "vorleger": 5,
+                            "winner": 2,
+                            "loser": 1,
+                            "deckel": 13,
+                            "moved": 13,
+                            "source": "schock_aus",
+                            "schock_aus": [5, 2],
+                            "muss_regel": [False, True, True],
+                            "went_out": [],
+                        }
+                    ],
+                },
+                response_only=True,
+            ),
+        ],
+    ),
     record_rounds=extend_schema(
         summary="Record a game round by round",
         description="Secretary only. Every round of the game in order, each with its throws "
@@ -518,6 +563,7 @@ class GameViewSet(ClubScopedMixin, viewsets.ModelViewSet):
     serializer_class = GameSerializer
     filterset_class = GameFilter
     club_field = "evening__club_id"
+    read_actions = {"preview_rounds"}
     ordering_fields = ["number", "evening__date", "id"]
     ordering = ["-evening__date", "number"]
 
@@ -594,27 +640,9 @@ class GameViewSet(ClubScopedMixin, viewsets.ModelViewSet):
         pagination_class=None,
     )
     def record_rounds(self, request):
-        from games.services.rounds import RoundInput, ThrowInput, game_record_rounds
+        from games.services.rounds import game_record_rounds
 
-        data = GameRoundsWriteSerializer(data=request.data, context=_club_context(request))
-        data.is_valid(raise_exception=True)
-        v = data.validated_data
-        evening = _evening_of_club(request, v["evening"])
-        rounds = [
-            RoundInput(
-                throws=[
-                    ThrowInput(
-                        player=t["player"],
-                        dice=t.get("dice"),
-                        attempts=t.get("attempts"),
-                        natural=t["natural"],
-                        turn=t.get("turn"),
-                    )
-                    for t in round_data["throws"]
-                ]
-            )
-            for round_data in v["rounds"]
-        ]
+        evening, rounds, v = _rounds_input(request)
         game = game_record_rounds(
             evening=evening,
             rounds=rounds,
@@ -622,6 +650,76 @@ class GameViewSet(ClubScopedMixin, viewsets.ModelViewSet):
             expected_evening_version=v.get("evening_version"),
         )
         return self._respond(game, status.HTTP_201_CREATED)
+
+    @action(
+        detail=False,
+        methods=["post"],
+        url_path="rounds/preview",
+        filterset_class=None,
+        pagination_class=None,
+    )
+    def preview_rounds(self, request):
+        from games.services.rounds import game_rounds_play
+
+        evening, rounds, v = _rounds_input(request)
+        play = game_rounds_play(
+            evening=evening, rounds=rounds, number=v.get("number"), require_finished=False
+        )
+        return Response(RoundsPreviewSerializer(_preview(play)).data)
+
+
+def _rounds_input(request):
+    """The evening, the service's RoundInput list and the validated data of a rounds body."""
+    from games.services.rounds import RoundInput, ThrowInput
+
+    data = GameRoundsWriteSerializer(data=request.data, context=_club_context(request))
+    data.is_valid(raise_exception=True)
+    v = data.validated_data
+    rounds = [
+        RoundInput(
+            throws=[
+                ThrowInput(
+                    player=t["player"],
+                    dice=t.get("dice"),
+                    attempts=t.get("attempts"),
+                    natural=t["natural"],
+                    turn=t.get("turn"),
+                )
+                for t in round_data["throws"]
+            ]
+        )
+        for round_data in v["rounds"]
+    ]
+    return _evening_of_club(request, v["evening"]), rounds, v
+
+
+def _preview(play) -> dict:
+    """A RoundsPlay as plain values: engine player keys are member ids as strings."""
+    return {
+        "number": play.number,
+        "finished": play.finished,
+        "loser": play.loser.pk if play.loser else None,
+        "schock_aus": [m.pk for m in play.schock_aus],
+        "stock": play.stock,
+        "deckel": [{"player": m.pk, "deckel": n} for m, n in play.deckel.items()],
+        "next_order": [m.pk for m in play.next_order],
+        "rounds": [
+            {
+                "number": o.number,
+                "phase": o.phase,
+                "vorleger": int(o.vorleger),
+                "winner": int(o.winner),
+                "loser": int(o.loser),
+                "deckel": o.deckel,
+                "moved": o.moved,
+                "source": o.source,
+                "schock_aus": [int(k) for k in o.schock_aus],
+                "muss_regel": list(o.muss_regel),
+                "went_out": [int(k) for k in o.went_out],
+            }
+            for o in play.outcomes
+        ],
+    }
 
 
 RUNDE_EXAMPLE = {

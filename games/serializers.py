@@ -248,6 +248,44 @@ class RoundSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+class DeckelSerializer(serializers.Serializer):
+    """Deckel a player holds."""
+
+    player = serializers.IntegerField()
+    deckel = serializers.IntegerField()
+
+
+class RoundOutcomeSerializer(serializers.Serializer):
+    """What one round did: who opened, won and lost it, the Deckel it was worth and that
+    moved (`source` stock, winner or schock_aus), Schock-Aus throwers, the Muss-Regel per
+    player in throwing order, who went out."""
+
+    number = serializers.IntegerField()
+    phase = serializers.CharField()
+    vorleger = serializers.IntegerField()
+    winner = serializers.IntegerField()
+    loser = serializers.IntegerField()
+    deckel = serializers.IntegerField()
+    moved = serializers.IntegerField()
+    source = serializers.CharField()
+    schock_aus = serializers.ListField(child=serializers.IntegerField())
+    muss_regel = serializers.ListField(child=serializers.BooleanField())
+    went_out = serializers.ListField(child=serializers.IntegerField())
+
+
+class RoundsPreviewSerializer(serializers.Serializer):
+    """The state of a game after the rounds entered so far (nothing saved)."""
+
+    number = serializers.IntegerField()
+    finished = serializers.BooleanField()
+    loser = serializers.IntegerField(allow_null=True)
+    schock_aus = serializers.ListField(child=serializers.IntegerField())
+    stock = serializers.IntegerField()
+    deckel = DeckelSerializer(many=True)
+    next_order = serializers.ListField(child=serializers.IntegerField())
+    rounds = RoundOutcomeSerializer(many=True)
+
+
 # ------------------------------------------------------------------ rules: live check
 
 PRESET_CHOICES = sorted(PRESETS)

@@ -163,7 +163,8 @@ def is_secretary(request) -> bool:
 class ClubRolePermission(BasePermission):
     """Logged in to read (the own club only, by queryset scoping); the club's secretary to
     write. Collection writes are checked before, object writes after the lookup, so that an
-    object of another club answers 404 and never reveals itself by a 403."""
+    object of another club answers 404 and never reveals itself by a 403. A viewset's
+    `read_actions` are POSTs that write nothing (open to every member)."""
 
     message = gettext_lazy("Only the club's secretary may change the books.")
     code = "secretary_required"
@@ -173,6 +174,8 @@ class ClubRolePermission(BasePermission):
             return False
         if request.method in SAFE_METHODS or getattr(view, "detail", False):
             return True
+        if getattr(view, "action", None) in getattr(view, "read_actions", ()):
+            return True  # a POST that computes and writes nothing
         return is_secretary(request)
 
     def has_object_permission(self, request, view, obj) -> bool:

@@ -236,3 +236,37 @@ def test_junk_query_is_never_a_server_error(cast, secretary, query):
 def test_dues_with_an_unreadable_season_is_400(cast, secretary):
     response = secretary.get(f"/api/v1/members/{cast.member.pk}/dues/?season=abc")
     assert (response.status_code, response.json()["field"]) == (400, "season")
+
+
+def test_rounds_preview_of_an_unfinished_game_names_the_next_throwing_order(cast, secretary):
+    body = {
+        "evening": cast.evening.pk,
+        "rounds": [
+            {
+                "throws": [
+                    {"player": cast.secretary.pk, "dice": [6, 5, 4], "attempts": 1},
+                    {"player": cast.member.pk, "dice": [3, 2, 2], "attempts": 1},
+                    {"player": cast.carla.pk, "dice": [5, 3, 2], "attempts": 1},
+                ]
+            }
+        ],
+    }
+    preview = secretary.post("/api/v1/games/rounds/preview/", body, format="json").json()
+    assert preview["finished"] is False
+    assert preview["next_order"][0] == cast.member.pk
+
+
+def test_rounds_preview_saves_nothing(cast, secretary):
+    body = {
+        "evening": cast.evening.pk,
+        "rounds": [
+            {
+                "throws": [
+                    {"player": cast.secretary.pk, "dice": [1, 1, 1], "attempts": 1},
+                    {"player": cast.member.pk, "dice": [3, 2, 2], "attempts": 1},
+                ]
+            }
+        ],
+    }
+    secretary.post("/api/v1/games/rounds/preview/", body, format="json")
+    assert secretary.get(f"/api/v1/games/?evening={cast.evening.pk}").json()["count"] == 2

@@ -216,3 +216,26 @@ def test_game_20_rounds_endpoint_shows_its_last_round(sample_evening):
     assert rounds[-1]["loser"] == ids["people"][expected["loser"]]
     assert rounds[-1]["deckel"] == expected["deckel"]
     assert game["entry_mode"] == "rounds"
+
+
+def _preview_game_20(sample):
+    client, ids = _enter(sample)
+    body = _game_20_rounds(sample, ids["evening"])  # number 20: three Schock-Aus before it
+    return _ok(client.post("/api/v1/games/rounds/preview/", body, format="json")), ids
+
+
+def test_game_20_last_round_previewed_applies_the_muss_regel_per_player(sample_evening):
+    preview, _ids = _preview_game_20(sample_evening)
+    last = sample_evening["evening"]["game_20_last_round"]
+    got = dict(zip(last["throwing_order"], preview["rounds"][0]["muss_regel"], strict=True))
+    assert got == last["expected"]["muss_regel_applies"]
+
+
+def test_game_20_last_round_previewed_ends_the_game_with_its_loser(sample_evening):
+    preview, ids = _preview_game_20(sample_evening)
+    expected = sample_evening["evening"]["game_20_last_round"]["expected"]
+    assert preview["finished"] is True
+    assert preview["loser"] == ids["people"][expected["loser"]]
+    assert preview["schock_aus"] == [
+        ids["people"][n] for n in expected["schock_aus_in_throwing_order"]
+    ]
