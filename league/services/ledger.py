@@ -353,6 +353,7 @@ class StatementLine:
     evening_id: int | None
     game_id: int | None
     reversed: bool
+    payment_id: int | None = None
 
 
 @dataclass
@@ -456,6 +457,7 @@ def member_statement(*, member: Member, season: Season | None = None) -> MemberS
                 evening_id=e.evening_id_ref,
                 game_id=e.game_id_ref,
                 reversed=e.pk in reversed_ids,
+                payment_id=e.payment_id,
             )
         )
     return MemberStatement(member=member, seasons=list(accounts.values()))
