@@ -128,3 +128,8 @@ def test_login_page_is_open_to_everyone(client):
 
 def test_unknown_season_is_not_found(member_client, evening):
     assert member_client.get(reverse("season_standings", args=[1999])).status_code == 404
+
+
+def test_member_on_a_secretary_page_is_told_why_in_german(member_client, evening, member):
+    response = member_client.get(_url("evening_edit", evening, member))
+    assert "Nur der Buchführer des Vereins darf die Bücher ändern." in response.content.decode()
