@@ -98,7 +98,8 @@ class GameRounds:
 
 def game_rounds_detail(*, game: Game) -> GameRounds:
     """A stored game's rounds with each throw's label and, replayed through the engine,
-    each round's Deckel flow (stock, who holds how many, who went out). Three queries.
+    each round's Deckel flow (stock, who holds how many, who went out). Two queries when
+    the game comes with its evening and season (``select_related("evening__season")``).
 
     The replay uses the stored final throws with the Muss-Regel switched off: the rule only
     restricts how a turn may be played, never how the Deckel move, and it was checked when

@@ -141,3 +141,11 @@ def test_bernds_schock_aus_under_the_muss_regel_counts_against_his_turns(sample_
         + _turn_probability(3, True)
     )
     assert (bernd.turns, bernd.schock_aus_in_turns, bernd.expected) == (4, 1, expected)
+
+
+def test_the_statistics_take_a_fixed_number_of_queries(
+    sample_evening, django_assert_max_num_queries
+):
+    evening, _ = _evening(sample_evening)
+    with django_assert_max_num_queries(5):
+        season_schock_aus_stats(season=evening.season)

@@ -298,3 +298,13 @@ def test_rounds_and_throws_are_stored_with_their_numbers(sample_evening):
 def test_the_game_vorleger_is_the_first_rounds_first_thrower(sample_evening):
     evening, _ = _evening(sample_evening)
     assert evening.games.get(number=20).vorleger == Member.objects.get(name="Erik Lange")
+
+
+def test_a_stored_games_rounds_are_read_in_two_queries(sample_evening, django_assert_num_queries):
+    from games.rounds_selectors import game_rounds_detail
+
+    evening, _ = _evening(sample_evening)
+    game = Game.objects.select_related("evening__season").get(evening=evening, number=20)
+    with django_assert_num_queries(2):
+        detail = game_rounds_detail(game=game)
+    assert detail.rounds[-1].summary["finished"]
