@@ -85,6 +85,11 @@ def _save(request: HttpRequest, entry: RoundsEntry, evening: Evening, people: di
         )
     except BooksError as exc:
         entry.attach_error(exc.field, exc.message)
+        if exc.code == "stale_version":
+            # The typed rounds stay on the page; a second save, after a look at the
+            # evening's games, goes through.
+            evening.refresh_from_db(fields=["version"])
+            entry.version = str(evening.version)
         return None
     messages.success(
         request,

@@ -1,6 +1,8 @@
 """The round-by-round entry page, the stored rounds page and the live feedback endpoint
 (issue 3 item 3), with their permissions."""
 
+import datetime
+
 import pytest
 from django.urls import reverse
 
@@ -252,3 +254,29 @@ def test_feedback_for_another_clubs_evening_is_404(client, table):
     client.force_login(other.user)
     response = client.get(reverse("throw_evaluate"), {"evening": evening.pk, "dice": "111"})
     assert response.status_code == 404
+
+
+def test_a_stale_page_keeps_the_typed_rounds_and_saves_on_the_second_try(
+    secretary_client, table, sample_evening
+):
+    evening, people = table
+    data = _post_data(game_20_rounds(sample_evening, people), version=str(evening.version - 1))
+    first = secretary_client.post(_url(evening), data)
+    data["version"] = first.context["entry"].version
+    second = secretary_client.post(_url(evening), data)
+    assert first.status_code == 200 and first.context["entry"].error
+    assert second.status_code == 302
+
+
+def test_a_game_entered_in_the_browser_gives_the_books_of_the_short_entry(
+    secretary_client, table, sample_evening
+):
+    from games.services.evenings import game_record
+    from tests.games.test_rounds_service import _books_figures
+
+    evening, people = table
+    secretary_client.post(_url(evening), _post_data(game_20_rounds(sample_evening, people)))
+    for game in sample_evening["evening"]["games"][20:]:
+        game_record(evening=evening, number=game["number"], loser=people[game["loser"]])
+    short, _ = _evening(sample_evening, rounds_games=(), date=datetime.date(2027, 10, 8))
+    assert _books_figures(evening) == _books_figures(short)
