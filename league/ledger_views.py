@@ -44,11 +44,17 @@ AUDIT_LINES_SHOWN = 300
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024
 
 
-def _season_param(request: HttpRequest) -> Season | None:
-    """The club's season named by ?saison=YYYY (404 if unknown), or None."""
-    year = request.GET.get("saison")
-    if not year:
+def _season_param(request: HttpRequest, *, default_current: bool = False) -> Season | None:
+    """The club's season named by ?saison=YYYY (404 if unknown); None for ?saison=alle or
+    no parameter, unless `default_current`: then the season of today (else the latest)."""
+    year = request.GET.get("saison", "")
+    if year == "alle" or (not year and not default_current):
         return None
+    if not year:
+        today = timezone.localdate()
+        seasons = Season.objects.filter(club=request.club)
+        current = seasons.filter(starts_on__lte=today, ends_on__gte=today).first()
+        return current or seasons.order_by("-year").first()
     if not year.isdigit():
         raise Http404
     return get_object_or_404(Season, club=request.club, year=int(year))
@@ -63,11 +69,12 @@ def _seasons(request: HttpRequest):
 
 @member_required
 def ledger_home(request: HttpRequest) -> HttpResponse:
-    """The secretary's overview: who owes what (per season), the kitty per currency.
-    A member is sent to the own statement."""
+    """The secretary's overview: who owes what in the current season (?saison=YYYY or
+    ?saison=alle for others), the kitty per currency. A member is sent to the own
+    statement."""
     if not request.member.is_secretary:
         return redirect("ledger_statement", member_id=request.member.pk)
-    season = _season_param(request)
+    season = _season_param(request, default_current=True)
     balances = club_balances(club=request.club, season=season)
     context = {
         "season": season,

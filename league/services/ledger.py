@@ -511,8 +511,12 @@ class ClubBalances:
 
     @property
     def owing(self) -> list[BalanceRow]:
-        """Rows of members who still owe money, largest debt first."""
-        return sorted((r for r in self.rows if r.balance > 0), key=lambda r: -r.balance)
+        """Rows of members who still owe money: newest season first, then largest debt
+        (amounts of different currencies are never compared)."""
+        return sorted(
+            (r for r in self.rows if r.balance > 0),
+            key=lambda r: (-r.season.year, -r.balance, r.member.name),
+        )
 
 
 def club_balances(*, club: Club, season: Season | None = None) -> ClubBalances:
