@@ -174,6 +174,8 @@ class LedgerEntry(models.Model):
         indexes = [
             models.Index(fields=["member", "booked_on"]),
             models.Index(fields=["source_key"]),
+            # ledger_sync_evening reads an evening's entries after every change.
+            models.Index(fields=["evening_id_ref"], name="ledger_entry_evening_ref"),
         ]
 
     def __str__(self) -> str:
