@@ -694,7 +694,11 @@ def _rounds_input(request):
 
 
 def _preview(play) -> dict:
-    """A RoundsPlay as plain values: engine player keys are member ids as strings."""
+    """A RoundsPlay as plain values (members as ids; `play.player` maps engine keys)."""
+
+    def pk(key) -> int:
+        return play.player(key).pk
+
     return {
         "number": play.number,
         "finished": play.finished,
@@ -707,15 +711,15 @@ def _preview(play) -> dict:
             {
                 "number": o.number,
                 "phase": o.phase,
-                "vorleger": int(o.vorleger),
-                "winner": int(o.winner),
-                "loser": int(o.loser),
+                "vorleger": pk(o.vorleger),
+                "winner": pk(o.winner),
+                "loser": pk(o.loser),
                 "deckel": o.deckel,
                 "moved": o.moved,
                 "source": o.source,
-                "schock_aus": [int(k) for k in o.schock_aus],
+                "schock_aus": [pk(k) for k in o.schock_aus],
                 "muss_regel": list(o.muss_regel),
-                "went_out": [int(k) for k in o.went_out],
+                "went_out": [pk(k) for k in o.went_out],
             }
             for o in play.outcomes
         ],

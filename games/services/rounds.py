@@ -124,7 +124,8 @@ def evening_game_context(*, evening: Evening, number: int) -> tuple[int, bool]:
 
 
 def _key(member: Member) -> str:
-    return str(member.pk)
+    # The engine names players in its messages; names are unique within a club.
+    return member.name
 
 
 def _violation(exc: RuleViolation, field_name: str) -> BooksError:
@@ -180,10 +181,19 @@ def _locate(game: EngineGame, entries: list, rules: RuleSet) -> int | None:
 _ROUND_CODES = {"game_finished", "player_missing", "vorleger_not_first", "not_seating_order"}
 
 
-def _where(code: str, game: EngineGame, pairs: list, entries: list, rules: RuleSet) -> int | None:
+def _where(
+    exc: RuleViolation, game: EngineGame, pairs: list, entries: list, rules: RuleSet
+) -> int | None:
+    """The index of the refused throw in the round (None: the round as a whole)."""
+    code = exc.code
     if code in _ROUND_CODES:
         return None
     keys = [k for k, _e in pairs]
+    player = getattr(exc, "player", None)
+    if player in keys:
+        if code == "duplicate_player":
+            return len(keys) - 1 - keys[::-1].index(player)
+        return keys.index(player)
     if code in ("player_out", "unknown_player"):
         return next((j for j, k in enumerate(keys) if k in game.out or k not in game.players), None)
     if code == "duplicate_player":
@@ -249,7 +259,7 @@ def game_rounds_play(
         try:
             outcome = game.play_round(pairs)
         except RuleViolation as exc:
-            where = _where(exc.code, game, pairs, entries, rules)
+            where = _where(exc, game, pairs, entries, rules)
             field_name = f"rounds[{i}]" if where is None else f"rounds[{i}].throws[{where}]"
             raise _violation(exc, field_name) from exc
         play.outcomes.append(outcome)
