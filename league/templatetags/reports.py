@@ -18,3 +18,10 @@ def season_report_box(context, season: Season) -> dict:
         "request": context.get("request"),
         "csrf_token": context.get("csrf_token"),
     }
+
+
+@register.inclusion_tag("reports/_season_links.html")
+def season_report_links(season: Season) -> dict:
+    """{% season_report_links season %}: one line for a season page: the report's state
+    with its download link, and the CSV exports (standings, dues, Schock-Aus chronicle)."""
+    return {"season": season, "report": report_state(season=season)}

@@ -52,6 +52,7 @@ def test_season_report_page_renders_and_says_it_cannot_be_built_now(redis_down, 
 def test_standings_page_still_renders_while_redis_is_down(redis_down, member_client):
     response = member_client.get(reverse("season_standings", args=[2026]))
     assert response.status_code == 200
+    assert unreachable_text() in response.content.decode()
 
 
 def test_request_while_redis_is_down_keeps_the_build_with_the_reason(

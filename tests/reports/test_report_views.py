@@ -152,3 +152,23 @@ def test_csv_of_another_club_is_not_found(sample_season, outsider_client):
     SeasonFactory(club=sample_season.club, year=2025)
     response = outsider_client.get(reverse("season_csv", args=[2025, "tabelle"]))
     assert response.status_code == 404
+
+
+def test_standings_page_links_the_report_and_the_csv_exports(member_client):
+    page = member_client.get(reverse("season_standings", args=[2026])).content.decode()
+    assert reverse("season_report", args=[2026]) in page
+    assert reverse("season_csv", args=[2026, "kasse"]) in page
+
+
+def test_standings_page_links_the_download_once_ready(
+    member_client, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        member_client.post(reverse("season_report_request", args=[2026]))
+    page = member_client.get(reverse("season_standings", args=[2026])).content.decode()
+    assert reverse("season_report_download", args=[2026]) in page
+
+
+def test_evening_page_links_the_evening_sheet(member_client, sample_season):
+    page = member_client.get(reverse("evening_detail", args=[sample_season.pk])).content.decode()
+    assert reverse("evening_sheet_pdf", args=[sample_season.pk]) in page
