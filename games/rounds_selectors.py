@@ -22,9 +22,8 @@ from games.rules.engine import ABLEGEN, AUFNAHME, RoundOutcome
 from games.rules.engine import Game as EngineGame
 from games.rules.odds import (
     attempt_category_odds,
-    attempt_odds,
+    odds_rows,
     turn_category_odds,
-    turn_odds,
     turn_schock_aus_probability,
 )
 from games.services.throw_feedback import CATEGORY_LABELS, describe_throw
@@ -179,6 +178,8 @@ class OddsLine:
 
     @property
     def fraction(self) -> str:
+        if not self.probability:
+            return "0"
         return f"{self.probability.numerator}/{self.probability.denominator}"
 
 
@@ -191,15 +192,25 @@ class CategoryLine:
 
 
 @dataclass
+class ThrowOddsLine:
+    """One throw label: one attempt, a turn, a turn under the Muss-Regel (or None)."""
+
+    label: str
+    attempt: OddsLine
+    turn: OddsLine
+    turn_muss: OddsLine | None
+
+
+@dataclass
 class OddsOverview:
-    """The odds of one rule set: per category (one attempt, a turn, a turn under the
-    Muss-Regel where the rule set plays it) and per throw, each ordered best to worst."""
+    """The odds of one rule set: per category and per throw label (``odds_rows``), each
+    for one attempt, a turn, and a turn under the Muss-Regel where the rule set plays it,
+    ordered best to worst."""
 
     preset: str
     rules: RuleSet
     categories: list[CategoryLine]
-    attempt_throws: list[OddsLine]
-    turn_throws: list[OddsLine]
+    throws: list[ThrowOddsLine]
     schock_aus_attempt: OddsLine
     schock_aus_turn: OddsLine
 
@@ -225,8 +236,19 @@ def odds_overview(*, preset: str) -> OddsOverview:
         preset=preset,
         rules=rules,
         categories=categories,
-        attempt_throws=[OddsLine(k, p) for k, p in attempt_odds(rules).items()],
-        turn_throws=[OddsLine(k, p) for k, p in turn_odds(rules).items()],
+        throws=[
+            ThrowOddsLine(
+                label=row.label,
+                attempt=OddsLine(row.label, row.one_attempt),
+                turn=OddsLine(row.label, row.turn),
+                turn_muss=(
+                    None
+                    if row.turn_muss_regel is None
+                    else OddsLine(row.label, row.turn_muss_regel)
+                ),
+            )
+            for row in odds_rows(rules)
+        ],
         schock_aus_attempt=OddsLine("Schock-Aus", attempt[Category.SCHOCK_AUS]),
         schock_aus_turn=OddsLine("Schock-Aus", turn[Category.SCHOCK_AUS]),
     )

@@ -34,8 +34,15 @@ def test_the_odds_page_shows_the_percentage_german_style(logged_in):
 
 def test_the_odds_page_lists_every_throw_of_one_attempt_best_first(logged_in):
     odds = logged_in.get(reverse("odds")).context["odds"]
-    assert [line.label for line in odds.attempt_throws] == list(attempt_odds(PRESETS["club"]))
-    assert odds.attempt_throws[0].label == "Schock-Aus"
+    possible = [t.label for t in odds.throws if t.attempt.probability]
+    assert possible == list(attempt_odds(PRESETS["club"]))
+    assert odds.throws[0].label == "Schock-Aus"
+
+
+def test_the_odds_page_lists_throws_only_a_turn_can_end_with(logged_in):
+    odds = logged_in.get(reverse("odds")).context["odds"]
+    collected = next(t for t in odds.throws if t.label == "321")  # 1-2-3 collected
+    assert collected.attempt.probability == 0 < collected.turn.probability
 
 
 def test_the_odds_page_shows_a_full_turns_schock_aus_exactly(logged_in):
