@@ -38,6 +38,9 @@ logger = logging.getLogger(__name__)
 
 # A build still queued after this long means no worker is taking tasks.
 WORKER_PATIENCE = datetime.timedelta(seconds=120)
+# A build still "building" after this long has died with its worker (the task's hard time
+# limit is 300 s): it may be asked for again.
+BUILD_TIMEOUT = datetime.timedelta(seconds=360)
 # How long a failed broker check is believed before the broker is tried again (seconds).
 BROKER_CHECK_TTL = 15.0
 _broker_status: dict[str, float | bool] = {"checked_at": 0.0, "ok": True}
@@ -182,9 +185,14 @@ def report_build_request(*, season: Season, user=None) -> ReportBuild:
     )
     if pending is not None:
         waited = timezone.now() - pending.updated_at
-        unqueued = pending.status == ReportBuild.Status.QUEUED and pending.error
-        if unqueued or waited > WORKER_PATIENCE:
-            ReportBuild.objects.filter(pk=pending.pk).update(error="", updated_at=timezone.now())
+        queued = pending.status == ReportBuild.Status.QUEUED
+        # Never reached the queue (broker down), waits in vain for a worker, or died while
+        # building: queue it again. A build waiting for its retry is left alone.
+        unqueued = queued and pending.error and pending.attempts == 0
+        if unqueued or (queued and waited > WORKER_PATIENCE) or waited > BUILD_TIMEOUT:
+            ReportBuild.objects.filter(pk=pending.pk).update(
+                status=ReportBuild.Status.QUEUED, error="", updated_at=timezone.now()
+            )
             transaction.on_commit(partial(_enqueue, pending.pk))
         build = pending
     else:
@@ -321,7 +329,8 @@ class ReportState:
     `state`: none, queued, building, retrying, ready, stale, failed or unavailable.
     `ready`: the build whose file may be downloaded (only in state ready).
     `build`: the latest build (any state). `message`: a sentence for people (German).
-    `worker_late`: queued longer than WORKER_PATIENCE (no worker seems to run).
+    `worker_late`: queued longer than WORKER_PATIENCE (no worker seems to run), or
+    building longer than BUILD_TIMEOUT (the worker died).
     `broker_ok`: False when the queue (Redis) cannot be reached now.
     """
 
@@ -357,6 +366,9 @@ def report_state(*, season: Season, check_broker: bool = True) -> ReportState:
             message = _("Building the report failed: %(reason)s") % {"reason": latest.error}
         elif status == ReportBuild.Status.BUILDING:
             state, message = "building", _("The report is being built.")
+            late = timezone.now() - latest.updated_at > BUILD_TIMEOUT
+            if late:
+                message = _("Building the report stopped without an answer; build it again.")
         elif latest.error and latest.attempts == 0:
             state, message = "unavailable", latest.error
         elif latest.error:

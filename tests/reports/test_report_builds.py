@@ -216,3 +216,18 @@ def test_queued_build_waiting_too_long_says_the_worker_is_not_running(sample_sea
     assert state.state == "queued"
     assert state.worker_late
     assert state.can_request
+
+
+def test_build_that_died_while_building_is_built_again_on_request(sample_season, request_report):
+    season = sample_season.season
+    dead = ReportBuild.objects.create(
+        season=season,
+        status=ReportBuild.Status.BUILDING,
+        data_version=report_data_version(season=season),
+    )
+    stopped = dead.updated_at - report_builds.BUILD_TIMEOUT - datetime.timedelta(seconds=1)
+    ReportBuild.objects.filter(pk=dead.pk).update(updated_at=stopped)
+    assert report_state(season=season, check_broker=False).can_request
+    build = request_report(season)
+    assert build.pk == dead.pk
+    assert build.status == ReportBuild.Status.READY
