@@ -90,14 +90,19 @@ class StoredRound:
 
 @dataclass
 class GameRounds:
+    """A stored game with its rounds. ``mismatch``: the rounds no longer give the game's
+    loser and Schock-Aus (the game was corrected afterwards without its rounds)."""
+
     game: Game
     rules: RuleSet
     rounds: list[StoredRound] = field(default_factory=list)
+    mismatch: bool = False
 
 
 def game_rounds_detail(*, game: Game) -> GameRounds:
     """A stored game's rounds with each throw's label and, replayed through the engine,
-    each round's Deckel flow (stock, who holds how many, who went out). Two queries when
+    each round's Deckel flow (stock, who holds how many, who went out), and whether the
+    rounds still give the game's loser and Schock-Aus (``mismatch``). Three queries when
     the game comes with its evening and season (``select_related("evening__season")``).
 
     The replay uses the stored final throws with the Muss-Regel switched off: the rule only
@@ -160,6 +165,14 @@ def _replay(detail: GameRounds, rules: RuleSet) -> None:
     except RuleViolation:
         for r in detail.rounds:
             r.summary = None
+        detail.mismatch = True
+        return
+    recorded = list(
+        detail.game.schock_aus.order_by("position").values_list("thrower_id", flat=True)
+    )
+    replayed = [int(k) for k in engine.schock_aus]
+    loser = int(engine.loser) if engine.finished else None
+    detail.mismatch = loser != detail.game.loser_id or replayed != recorded
 
 
 # -- exact odds (issue 3 item 5) ---------------------------------------------------------------

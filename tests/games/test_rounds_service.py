@@ -300,11 +300,26 @@ def test_the_game_vorleger_is_the_first_rounds_first_thrower(sample_evening):
     assert evening.games.get(number=20).vorleger == Member.objects.get(name="Erik Lange")
 
 
-def test_a_stored_games_rounds_are_read_in_two_queries(sample_evening, django_assert_num_queries):
+def test_a_stored_games_rounds_are_read_in_three_queries(sample_evening, django_assert_num_queries):
     from games.rounds_selectors import game_rounds_detail
 
     evening, _ = _evening(sample_evening)
     game = Game.objects.select_related("evening__season").get(evening=evening, number=20)
-    with django_assert_num_queries(2):
+    with django_assert_num_queries(3):
         detail = game_rounds_detail(game=game)
-    assert detail.rounds[-1].summary["finished"]
+    assert detail.rounds[-1].summary["finished"] and not detail.mismatch
+
+
+def test_rounds_of_a_game_corrected_afterwards_are_flagged(sample_evening):
+    from games.rounds_selectors import game_rounds_detail
+    from games.services.evenings import game_update
+
+    evening, people = _evening(sample_evening)
+    game = evening.games.get(number=20)
+    game_update(
+        game=game,
+        loser=people["Erik Lange"],
+        schock_aus_throwers=[people["Erik Lange"], people["Bernd Krause"]],
+        vorleger=game.vorleger,
+    )
+    assert game_rounds_detail(game=Game.objects.get(pk=game.pk)).mismatch
