@@ -43,4 +43,12 @@
     }
     refresh();
   });
+  /* one tap saves one game: a second tap while the page loads would be refused anyway
+     (the number is taken), but it would show an error for nothing */
+  document.querySelectorAll("form.gameform").forEach(function (form) {
+    form.addEventListener("submit", function () {
+      var button = form.querySelector("button[type=submit]");
+      if (button) { setTimeout(function () { button.disabled = true; }, 0); }
+    });
+  });
 })();
