@@ -373,11 +373,31 @@ def game_update(
     """Correct a game's loser, Schock-Aus throwers, Vorleger or number. The Schock-Aus rows
     are replaced only where they changed (the audit trail keeps the old ones).
 
-    Raises BooksError as `game_record`, plus stale_version (412).
+    A game entered round by round takes its loser, Schock-Aus and Vorleger from its stored
+    rounds; changing them here would contradict the rounds, so it is refused
+    (`game_entered_by_rounds`, 409): delete the game and enter it again. Its number may
+    still be corrected.
+
+    Raises BooksError as `game_record`, plus stale_version (412), game_entered_by_rounds
+    (409), runde_given (409).
     """
     evening = Evening.objects.select_for_update().get(pk=game.evening_id)
     game = Game.objects.select_for_update().get(pk=game.pk)
     _check_version(game, expected_version)
+    if game.entry_mode == Game.EntryMode.ROUNDS and (
+        game.loser_id != loser.pk
+        or game.vorleger_id != (vorleger.pk if vorleger else None)
+        or list(game.schock_aus.order_by("position").values_list("thrower_id", flat=True))
+        != [t.pk for t in schock_aus_throwers]
+    ):
+        raise BooksError(
+            "game_entered_by_rounds",
+            _(
+                "This game was entered round by round: its loser and Schock-Aus come from its "
+                "rounds. Delete the game and enter it again to correct it."
+            ),
+            status=409,
+        )
     _check_people(evening, loser, schock_aus_throwers, vorleger)
     if number is not None and number != game.number:
         if number < 1:
@@ -403,8 +423,10 @@ def game_update(
                 if game.schock_aus.filter(runde_given__isnull=False).exists():
                     raise BooksError(
                         "runde_given",
-                        _("A Runde for a Schock-Aus of this game was given already: "
-                          "undo that first."),
+                        _(
+                            "A Runde for a Schock-Aus of this game was given already: "
+                            "undo that first."
+                        ),
                         status=409,
                     )
                 game.schock_aus.all().delete()
