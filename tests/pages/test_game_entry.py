@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from games.models import Game
 from games.services.evenings import evening_create
+from tests.pages.html import page_text
 
 pytestmark = pytest.mark.django_db
 
@@ -167,3 +168,18 @@ def test_deleting_an_evening_without_games(secretary_client, fresh_evening):
     response = secretary_client.post(reverse("evening_delete", args=[fresh_evening.pk]))
     assert response["Location"] == reverse("season_standings", args=[2026])
     assert not type(fresh_evening).objects.filter(pk=fresh_evening.pk).exists()
+
+
+def test_entry_form_shows_the_last_game_with_its_schock_aus(
+    secretary_client, fresh_evening, member, guest, secretary
+):
+    secretary_client.post(
+        reverse("game_entry", args=[fresh_evening.pk]),
+        {"number": 1, "loser": member.pk, "schock_aus": [guest.pk, secretary.pk]},
+    )
+    response = secretary_client.get(reverse("evening_detail", args=[fresh_evening.pk]))
+    text = page_text(response)
+    assert (
+        "Zuletzt erfasst: Spiel 1 – verloren: Anna Becker; Schock-Aus: Gustav Meier, Bernd Krause"
+        in text
+    )
