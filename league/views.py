@@ -6,13 +6,14 @@ from the selectors; the views only pick the season and render.
 
 from decimal import Decimal
 
+from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 
 from games.selectors import evening_list
-from league.access import member_required
+from league.access import member_for_user, member_required
 from league.models import Club, Member, Season
 from league.selectors import member_dues, season_runden, season_standings
 
@@ -28,10 +29,16 @@ def club_season(club: Club, year: int | None = None) -> Season | None:
     return current or seasons.order_by("-year").first()
 
 
-@member_required
+@login_required
 def home(request: HttpRequest) -> HttpResponse:
-    """Redirect to the current season's standings (a page that says so if there is none)."""
-    season = club_season(request.club)
+    """Redirect to the current season's standings (a page that says so if there is none).
+    A login without a club goes to the admin when it is staff, else is told so."""
+    member = member_for_user(request.user)
+    if member is None:
+        if request.user.is_staff:
+            return redirect("admin:index")
+        return render(request, "league/home.html", {"no_club": True})
+    season = club_season(member.club)
     if season is None:
         return render(request, "league/home.html")
     return redirect("season_standings", year=season.year)

@@ -133,3 +133,33 @@ def test_unknown_season_is_not_found(member_client, evening):
 def test_member_on_a_secretary_page_is_told_why_in_german(member_client, evening, member):
     response = member_client.get(_url("evening_edit", evening, member))
     assert "Nur der Buchführer des Vereins darf die Bücher ändern." in response.content.decode()
+
+
+def test_staff_login_without_a_club_goes_to_the_admin(client):
+    from tests.factories import UserFactory
+
+    client.force_login(UserFactory(username="root", is_staff=True))
+    assert client.get(reverse("home"))["Location"] == reverse("admin:index")
+
+
+def test_login_without_a_club_is_told_so(client):
+    from tests.factories import UserFactory
+
+    client.force_login(UserFactory(username="lost"))
+    response = client.get(reverse("home"))
+    assert "Dieser Zugang gehört zu keinem Verein." in response.content.decode()
+
+
+def test_login_without_a_club_sees_no_club_page(client, evening):
+    from tests.factories import UserFactory
+
+    client.force_login(UserFactory(username="lost"))
+    assert client.get(reverse("evening_detail", args=[evening.pk])).status_code == 404
+
+
+def test_home_without_a_season_says_so(client, club):
+    from tests.factories import MemberFactory, UserFactory
+
+    member = MemberFactory(club=club, name="Ida Neu", user=UserFactory(username="ida"))
+    client.force_login(member.user)
+    assert "Der Verein hat noch keine Saison." in client.get(reverse("home")).content.decode()
