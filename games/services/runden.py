@@ -50,8 +50,9 @@ def runden_overview(
     status: str = STATUS_OPEN,
 ) -> list[RundeStatus]:
     """The Runden owed in a club (one season, or all), oldest first, optionally only one
-    thrower's, filtered by status "open", "given" or "all". Per season one query, plus
-    the Runden given and the people (two queries)."""
+    thrower's, filtered by status "open", "given" or "all". With "given" and "all", a
+    Runde given for a Schock-Aus that no longer owes one is listed too (reason
+    "not_owed"). Per season one query, plus three."""
     seasons = [season] if season is not None else list(Season.objects.filter(club=club))
     owed = []
     for s in seasons:
@@ -60,12 +61,8 @@ def runden_overview(
         for r in season_runden(season=s):
             if member is None or r["thrower_id"] == member.pk:
                 owed.append((s, r))
-    given = {
-        g.schock_aus_id: g
-        for g in RundeGiven.objects.filter(
-            schock_aus_id__in=[r["schock_aus_id"] for _season, r in owed]
-        )
-    }
+    owed_ids = [r["schock_aus_id"] for _season, r in owed]
+    given = {g.schock_aus_id: g for g in RundeGiven.objects.filter(schock_aus_id__in=owed_ids)}
     people = Member.objects.in_bulk({r["thrower_id"] for _season, r in owed})
     result = []
     for s, r in owed:
@@ -85,8 +82,41 @@ def runden_overview(
                 note=g.note if g else "",
             )
         )
+    if status != STATUS_OPEN:
+        result += _given_not_owed(club, season, member, set(owed_ids))
     result.sort(key=lambda x: (x.date, x.ordinal))
     return result
+
+
+def _given_not_owed(
+    club: Club, season: Season | None, member: Member | None, owed_ids: set[int]
+) -> list[RundeStatus]:
+    """Runden marked as given whose Schock-Aus owes none any more (a later correction of
+    the evening's games moved the ordinals): listed with reason "not_owed", never hidden."""
+    given = RundeGiven.objects.filter(schock_aus__game__evening__club=club).exclude(
+        schock_aus_id__in=owed_ids
+    )
+    if season is not None:
+        given = given.filter(schock_aus__game__evening__season=season)
+    if member is not None:
+        given = given.filter(schock_aus__thrower=member)
+    rows = []
+    for g in given.select_related("schock_aus__thrower", "schock_aus__game__evening__season"):
+        evening = g.schock_aus.game.evening
+        rows.append(
+            RundeStatus(
+                evening_id=evening.pk,
+                date=evening.date,
+                season=evening.season,
+                ordinal=0,
+                reason="not_owed",
+                thrower=g.schock_aus.thrower,
+                schock_aus_id=g.schock_aus_id,
+                given_on=g.given_on,
+                note=g.note,
+            )
+        )
+    return rows
 
 
 @transaction.atomic

@@ -97,3 +97,18 @@ def test_a_game_whose_runde_was_given_cannot_lose_its_schock_aus(sample_entered)
     with pytest.raises(BooksError) as exc:
         game_update(game=evening.games.get(number=3), loser=people["Dieter Hahn"])
     assert exc.value.code == "runde_given"
+
+
+def test_a_runde_given_that_is_no_longer_owed_stays_visible(sample_entered):
+    evening, people = sample_entered
+    runde_mark_given(schock_aus=_schock_aus(evening, 20, position=1), given_on=LATER)
+    # Game 7's Schock-Aus is corrected away: Erik's becomes the 3rd of 4 and owes nothing.
+    game_update(
+        game=evening.games.get(number=7),
+        loser=people["Bernd Krause"],
+        vorleger=people["Erik Lange"],
+    )
+    rows = runden_overview(club=evening.club, status="given")
+    assert [(r.thrower.name, r.reason, r.given_on) for r in rows] == [
+        ("Erik Lange", "not_owed", LATER)
+    ]
