@@ -195,6 +195,23 @@ def run() -> None:
         response = client.get(url)
         best = min(best, time.perf_counter() - start)
     print(f"standings page {url}: {best * 1000:.0f} ms (best of 5), status {response.status_code}")
+    member = Member.objects.get(user=user)
+    member.is_secretary = True
+    member.save()
+    for label, page in [
+        ("kitty overview", reverse("ledger_home") + f"?saison={LAST}"),
+        ("statement, all seasons", reverse("ledger_statement", args=[member.pk])),
+        ("open Runden, current season", reverse("runden_list")),
+        ("open Runden, all seasons", reverse("runden_list") + "?saison=alle"),
+        ("history of a person", reverse("audit_member", args=[member.pk])),
+    ]:
+        client.get(page)
+        start = time.perf_counter()
+        response = client.get(page)
+        print(
+            f"{label} {page}: {(time.perf_counter() - start) * 1000:.0f} ms, "
+            f"status {response.status_code}"
+        )
     print("OK" if seconds < TARGET_SECONDS else "BELOW TARGET")
 
 

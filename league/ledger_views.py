@@ -179,8 +179,9 @@ def payment_cancel_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 @member_required
 def runden_list(request: HttpRequest) -> HttpResponse:
-    """The Runden owed: open, given or all, per season (default: all seasons)."""
-    season = _season_param(request)
+    """The Runden owed: open, given or all, in the current season (?saison=YYYY, or
+    ?saison=alle for every season)."""
+    season = _season_param(request, default_current=True)
     status = request.GET.get("status", STATUS_OPEN)
     if status not in (STATUS_OPEN, STATUS_GIVEN, STATUS_ALL):
         status = STATUS_OPEN
