@@ -6,6 +6,7 @@ from . import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("saison/neu/", views.season_new, name="season_create"),
     path("saison/<int:year>/", views.standings, name="season_standings"),
     path("marken/", views.my_dues, name="my_dues"),
     path("saison/<int:year>/marken/<int:member_id>/", views.dues, name="member_dues"),

@@ -6,14 +6,17 @@ from the selectors; the views only pick the season and render.
 
 from decimal import Decimal
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.selectors import evening_list
-from league.access import member_for_user, member_required
+from league.access import member_for_user, member_required, secretary_required
+from league.forms import SeasonForm
 from league.models import Club, Member, Season
 from league.selectors import member_dues, season_runden, season_standings
 
@@ -86,3 +89,13 @@ def dues(request: HttpRequest, year: int, member_id: int) -> HttpResponse:
         "people": Member.objects.filter(club=request.club) if request.member.is_secretary else (),
     }
     return render(request, "league/dues.html", context)
+
+
+@secretary_required
+def season_new(request: HttpRequest) -> HttpResponse:
+    """A new season of the club (the secretary's, so evenings of its dates can be entered)."""
+    form = SeasonForm(request.POST or None, club=request.club)
+    if request.method == "POST" and form.is_valid() and (season := form.save()):
+        messages.success(request, _("Season %(year)s created.") % {"year": season.year})
+        return redirect("season_standings", year=season.year)
+    return render(request, "league/season_form.html", {"form": form})

@@ -16,6 +16,7 @@ SECRETARY_PAGES = [
     "game_entry",
     "game_edit",
     "game_delete",
+    "season_create",
 ]
 # The pages that name one of the club's evenings or games (or persons).
 OBJECT_PAGES = [
@@ -37,6 +38,7 @@ def _url(page: str, evening, member) -> str:
         "evening_sheet": reverse("evening_detail", args=[evening.pk]),
         "my_dues": reverse("member_dues", args=[2026, member.pk]),
         "evening_create": reverse("evening_create"),
+        "season_create": reverse("season_create"),
         "evening_edit": reverse("evening_edit", args=[evening.pk]),
         "evening_delete": reverse("evening_delete", args=[evening.pk]),
         "game_entry": reverse("game_entry", args=[evening.pk]),
