@@ -561,5 +561,7 @@ def build_evening_sheet_pdf(*, evening: Evening) -> bytes:
         "reasons": reasons,
         "runden_total": len(books.runden),
         "generated_on": timezone.localdate(),
+        # Past about 30 games or 8 Schock-Aus the sheet is set denser to stay on one page.
+        "dense": len(books.games) > 30 or len(books.schock_aus) > 8,
     }
     return _render_pdf("reports/evening_sheet.html", context)

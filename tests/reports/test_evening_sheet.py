@@ -80,3 +80,28 @@ def test_sheet_lists_the_runden_owed_with_their_throwers(sample_evening, sheet):
 def test_sheet_lists_every_game_with_its_loser(sample_evening, sheet):
     for game in sample_evening["evening"]["games"]:
         assert f"{game['number']}. {game['loser']}" in sheet[0]
+
+
+def test_sheet_of_a_long_evening_stays_on_one_page(db):
+    import datetime
+
+    from games.services.evenings import evening_create, game_record
+    from league.services.seasons import member_create, season_get_or_create
+    from tests.factories import ClubFactory
+
+    club = ClubFactory(name="Lange Nacht")
+    season_get_or_create(club=club, year=2026)
+    people = [member_create(club=club, name=f"Mitglied {i}") for i in range(8)]
+    guest = member_create(club=club, name="Gast Gustav", kind="guest")
+    evening = evening_create(
+        club=club,
+        date=datetime.date(2026, 3, 6),
+        secretary=people[0],
+        present_members=people,
+        guests=[guest],
+    )
+    table = [*people, guest]
+    for number in range(1, 41):
+        throwers = [table[number % 9]] if number % 3 == 0 else []
+        game_record(evening=evening, loser=table[number % 9], schock_aus_throwers=throwers)
+    assert len(pdf_pages(build_evening_sheet_pdf(evening=evening))) == 1
