@@ -48,6 +48,14 @@ class AuditLine:
     sort_id: tuple = ()
 
     @property
+    def reason_label(self) -> str:
+        """The reason in German ("club book import", "payment cancelled"), or as stored."""
+        return {
+            "club book import": _("club book import"),
+            "payment_cancelled": _("payment cancelled"),
+        }.get(self.reason, self.reason)
+
+    @property
     def action_label(self) -> str:
         return {CREATED: _("created"), CHANGED: _("changed"), DELETED: _("deleted")}[self.action]
 
@@ -156,7 +164,7 @@ def _lines_of(model, records: list, names: _Names, describe, evening_of) -> list
                             names.show(name, after, r),
                         )
                     )
-            if r.history_type == CHANGED and not changes:
+            if r.history_type == CHANGED and not changes and not r.history_change_reason:
                 previous = r
                 continue  # a save that changed nothing shown (e.g. the version counter)
             lines.append(

@@ -278,7 +278,8 @@ def payment_record(
 @transaction.atomic
 def payment_cancel(*, payment: Payment) -> LedgerEntry:
     """Cancel a payment entered by mistake: a reversal entry (booked today) takes its money
-    back out of the kitty; the Payment row and its entry stay visible.
+    back out of the kitty; the Payment row and its entry stay visible, and the payment's
+    audit trail gets a record with the reason "payment_cancelled".
 
     Raises BooksError `payment_cancelled` (409) when it was cancelled already.
     """
@@ -287,6 +288,9 @@ def payment_cancel(*, payment: Payment) -> LedgerEntry:
         raise BooksError("payment_cancelled", _("This payment was cancelled already."), status=409)
     reversal = _reversal(entry, reason=REASON_PAYMENT_CANCELLED, booked_on=timezone.localdate())
     reversal.save()
+    # The audit trail records the cancellation (who and when) on the payment itself.
+    payment._change_reason = REASON_PAYMENT_CANCELLED
+    payment.save()
     return reversal
 
 

@@ -234,3 +234,17 @@ def test_an_outsider_cannot_see_another_clubs_evening_history(client, club):
     outsider_member = MemberFactory(club=ClubFactory(name="Anderer Club"), name="Olaf")
     _login(client, outsider_member, secretary=True)
     assert client.get(reverse("audit_evening", args=[_evening(club).pk])).status_code == 404
+
+
+def test_the_history_shows_who_cancelled_a_payment(client, secretary, club):
+    dieter = Member.objects.get(club=club, name="Dieter Hahn")
+    client.post(
+        reverse("payment_create"),
+        {"member": dieter.pk, "amount": "2,00", "paid_on": "2026-10-10", "method": "cash"},
+    )
+    client.post(reverse("payment_cancel", args=[Payment.objects.get().pk]))
+    lines = client.get(reverse("audit_member", args=[dieter.pk])).context["lines"]
+    cancelled = [line for line in lines if line.reason == "payment_cancelled"]
+    assert [(line.who, line.reason_label) for line in cancelled] == [
+        ("Bernd Krause", "Zahlung storniert")
+    ]
