@@ -42,6 +42,7 @@ REASON_ATTENDANCE_CHANGED = "attendance_changed"
 REASON_SEASON_CHANGED = "season_changed"
 REASON_EVENING_DELETED = "evening_deleted"
 REASON_PAYMENT_CANCELLED = "payment_cancelled"
+REASON_MARK_VALUE_CHANGED = "mark_value_changed"
 
 
 def game_source_key(game_id: int) -> str:
@@ -140,7 +141,8 @@ def ledger_sync_evening(*, evening_id: int) -> dict[str, int]:
     Charges implied: 1 Mark per game to its loser ("game:<id>"), 6 Marks per absent club
     member ("absence:<evening>:<member>"), in the evening's season and currency, booked on
     the evening's date. A standing charge that no longer holds (game deleted, loser
-    corrected, attendance changed, evening moved to another season) gets a reversal entry
+    corrected, attendance changed, evening moved to another season, the season's Mark
+    value changed) gets a reversal entry
     booked today; a new charge is added for what is new. Returns {"charged": n,
     "reversed": n}. Never updates or deletes an entry.
     """
@@ -156,6 +158,7 @@ def ledger_sync_evening(*, evening_id: int) -> dict[str, int]:
             and charge.member_id == entry.member_id
             and charge.marks == entry.marks
             and entry.season_id == evening.season_id
+            and entry.amount == marks_to_money(charge.marks, evening.season.mark_value)
         )
         if same:
             kept.add(entry.source_key)
@@ -168,6 +171,8 @@ def ledger_sync_evening(*, evening_id: int) -> dict[str, int]:
             )
         elif entry.season_id != evening.season_id:
             reason = REASON_SEASON_CHANGED
+        elif charge.member_id == entry.member_id:
+            reason = REASON_MARK_VALUE_CHANGED
         elif entry.kind == LedgerEntry.Kind.GAME_LOST:
             reason = REASON_LOSER_CHANGED
         else:
@@ -305,6 +310,7 @@ def _reason_label(code: str) -> str:
         REASON_SEASON_CHANGED: _("evening moved to another season"),
         REASON_EVENING_DELETED: _("evening deleted"),
         REASON_PAYMENT_CANCELLED: _("payment cancelled"),
+        REASON_MARK_VALUE_CHANGED: _("value of the Mark changed"),
     }.get(code, code)
 
 

@@ -270,3 +270,12 @@ def test_dm_and_eur_seasons_are_never_added_together(sample_entered, sample_even
     assert old.season.currency == "DM"
     statement = member_statement(member=people["Frank Roth"])
     assert statement.balance_by_currency == {"DM": Decimal("6.00"), "EUR": Decimal("3.00")}
+
+
+def test_a_changed_mark_value_is_rebooked_at_the_next_sync(sample_entered):
+    evening, people = sample_entered
+    evening.season.mark_value = Decimal("1.00")
+    evening.season.save()
+    ledger_sync_evening(evening_id=evening.pk)
+    assert member_balance(member=people["Frank Roth"], season=evening.season) == Decimal("6.00")
+    assert LedgerEntry.objects.filter(description="mark_value_changed").count() == 26
