@@ -167,15 +167,16 @@ def runde_reason_text(reason: str | None, ordinal: int, total: int) -> str:
 
 
 def season_payments(*, season: Season) -> dict[int, Decimal]:
-    """Money paid per member id in a season (sum of Payment.amount, season currency).
+    """Money paid per member id in a season (Decimal, season currency).
 
-    Uses the ledger's `payments_by_member(season=)` when the ledger service offers it;
-    otherwise sums the Payment rows. One query.
+    From the kitty ledger (`league.services.ledger.club_balances`: payments less cancelled
+    ones) when the ledger offers it; otherwise the sum of the season's Payment rows.
     """
     from league.services import ledger
 
-    if hasattr(ledger, "payments_by_member"):
-        return {k: Decimal(v) for k, v in ledger.payments_by_member(season=season).items()}
+    if hasattr(ledger, "club_balances"):
+        balances = ledger.club_balances(club=season.club, season=season)
+        return {row.member.pk: round_money(row.paid) for row in balances.rows}
     rows = (
         Payment.objects.filter(season=season)
         .values("member_id")

@@ -7,8 +7,8 @@ from decimal import Decimal
 import pytest
 
 from games.services.evenings import evening_create, game_record
-from league.models import Payment
 from league.selectors import season_standings
+from league.services.ledger import payment_cancel, payment_record
 from league.services.reports import club_records, season_report_data
 from league.services.seasons import member_create, season_get_or_create
 from tests.factories import ClubFactory
@@ -70,14 +70,7 @@ def test_points_series_has_one_value_per_evening(sample_evening):
 
 def test_paid_and_open_come_from_the_payments(sample_evening):
     evening, people = enter_sample_evening(sample_evening)
-    Payment.objects.create(
-        club=evening.club,
-        season=evening.season,
-        member=people["Dieter Hahn"],
-        amount=Decimal("2.00"),
-        currency="EUR",
-        paid_on=evening.date,
-    )
+    payment_record(member=people["Dieter Hahn"], amount=Decimal("2.00"), paid_on=evening.date)
     report = season_report_data(season=evening.season)
     dieter = next(d for d in report.dues if d.member.name == "Dieter Hahn")
     assert (dieter.money, dieter.paid, dieter.open) == (
@@ -164,3 +157,14 @@ def test_report_data_takes_as_many_queries_for_three_evenings_as_for_one(sample_
     with CaptureQueriesContext(connection) as three:
         season_report_data(season=evening.season)
     assert len(three) == len(one)
+
+
+def test_a_cancelled_payment_is_not_counted_as_paid(sample_evening):
+    evening, people = enter_sample_evening(sample_evening)
+    payment = payment_record(
+        member=people["Anna Becker"], amount=Decimal("2.00"), paid_on=evening.date
+    )
+    payment_cancel(payment=payment)
+    report = season_report_data(season=evening.season)
+    anna = next(d for d in report.dues if d.member.name == "Anna Becker")
+    assert anna.paid == Decimal("0.00")

@@ -108,17 +108,10 @@ def test_dues_csv_uses_the_decimal_comma_and_ends_with_the_total(member_client, 
 def test_dues_csv_counts_payments_as_paid(member_client, sample_season):
     from decimal import Decimal
 
-    from league.models import Payment
+    from league.services.ledger import payment_record
 
     anna = sample_season.club.members.get(name="Anna Becker")
-    Payment.objects.create(
-        club=sample_season.club,
-        season=sample_season.season,
-        member=anna,
-        amount=Decimal("1.50"),
-        currency="EUR",
-        paid_on=sample_season.date,
-    )
+    payment_record(member=anna, amount=Decimal("1.50"), paid_on=sample_season.date)
     rows = read_csv(member_client.get(reverse("season_csv", args=[2026, "kasse"])))
     line = next(r for r in rows if r[0] == "Anna Becker")
     assert line[3:6] == ["2,00", "1,50", "0,50"]
