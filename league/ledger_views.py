@@ -10,6 +10,7 @@ import datetime
 import hashlib
 import secrets
 import shutil
+import time
 from pathlib import Path
 
 from django import forms
@@ -260,6 +261,17 @@ def _upload_dir(token: str) -> Path:
     return Path(settings.MEDIA_ROOT) / "club-book-uploads" / token
 
 
+def _forget_old_uploads(max_age_hours: int = 24) -> None:
+    """Remove dry-run uploads that were never confirmed (older than a day)."""
+    root = Path(settings.MEDIA_ROOT) / "club-book-uploads"
+    if not root.is_dir():
+        return
+    limit = time.time() - max_age_hours * 3600
+    for folder in root.iterdir():
+        if folder.is_dir() and folder.stat().st_mtime < limit:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
 @secretary_required
 def club_book_upload(request: HttpRequest) -> HttpResponse:
     """Upload the two files; a dry run shows what would be created and the recomputed
@@ -283,6 +295,7 @@ def club_book_upload(request: HttpRequest) -> HttpResponse:
             )
             context["result"] = result
             if result.ok and result.changed:
+                _forget_old_uploads()
                 token = secrets.token_hex(16)
                 folder = _upload_dir(token)
                 folder.mkdir(parents=True)

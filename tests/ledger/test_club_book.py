@@ -307,3 +307,27 @@ def test_an_evening_of_the_import_can_be_corrected_like_any_other():
     game_update(game=game, loser=Member.objects.get(name="Anna Becker"))
     assert LedgerEntry.objects.filter(kind="reversal", game_id_ref=game.pk).count() == 1
     assert datetime.date(2026, 10, 9) == game.evening.date
+
+
+def test_a_book_over_two_seasons_reports_each_in_its_currency():
+    attendance = ATTENDANCE + ATTENDANCE.split(b"\r\n", 1)[1].replace(b"2026-10-09", b"2001-12-28")
+    games = GAMES + GAMES.split(b"\r\n", 1)[1].replace(b"2026-10-09", b"2001-12-28")
+    result = _import(attendance, games)
+    got = [(s.year, s.currency, s.money_total) for s in result.seasons]
+    assert got == [(2001, "DM", Decimal("31.00")), (2026, "EUR", Decimal("15.50"))]
+
+
+def test_the_import_command_records_the_user_in_the_audit_trail():
+    from tests.factories import UserFactory
+
+    user = UserFactory(username="kassenwart")
+    call_command(
+        "import_club_book",
+        str(SAMPLES / "club-book-attendance.csv"),
+        str(SAMPLES / "club-book-games.csv"),
+        "--club",
+        CLUB,
+        "--user",
+        "kassenwart",
+    )
+    assert set(Game.history.values_list("history_user", flat=True)) == {user.pk}

@@ -1,4 +1,4 @@
-"""manage.py import_club_book ATTENDANCE.csv GAMES.csv [--club NAME] [--dry-run]
+"""manage.py import_club_book ATTENDANCE.csv GAMES.csv [--club NAME] [--dry-run] [--user NAME]
 
 Imports the club book (issue 6.3) all or nothing; prints every bad row as file:line: reason,
 or what was (or, with --dry-run, would be) created and the recomputed totals per season.
@@ -7,6 +7,7 @@ or what was (or, with --dry-run, would be) created and the recomputed totals per
 from pathlib import Path
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from league.money import format_money
@@ -25,13 +26,22 @@ class Command(BaseCommand):
             help="The club's name (created if missing).",
         )
         parser.add_argument("--dry-run", action="store_true", help="Check and count only.")
+        parser.add_argument(
+            "--user", help="Username recorded as the author in the audit trail (optional)."
+        )
 
     def handle(self, *args, **options):
         paths = options["attendance"], options["games"]
         for path in paths:
             if not path.is_file():
                 raise CommandError(f"{path}: no such file")
+        user = None
+        if options["user"]:
+            user = get_user_model().objects.filter(username=options["user"]).first()
+            if user is None:
+                raise CommandError(f"No user named {options['user']!r}.")
         result = club_book_import(
+            user=user,
             club_name=options["club"],
             attendance=paths[0].read_bytes(),
             games=paths[1].read_bytes(),
