@@ -1,0 +1,58 @@
+"""The schema and Swagger UI are served (issue 4 item 2), and every operation of the API
+carries a description and an example."""
+
+import pytest
+from rest_framework.test import APIClient
+
+pytestmark = pytest.mark.django_db
+
+METHODS = {"get", "post", "put", "patch", "delete"}
+
+
+@pytest.fixture(scope="module")
+def schema(django_db_blocker):
+    with django_db_blocker.unblock():
+        response = APIClient().get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    return response.json()
+
+
+def _operations(schema):
+    for path, item in schema["paths"].items():
+        for method, operation in item.items():
+            if method in METHODS:
+                yield f"{method.upper()} {path}", operation
+
+
+def test_schema_is_openapi_3(schema):
+    assert schema["openapi"].startswith("3.")
+
+
+def test_swagger_ui_is_served():
+    response = APIClient().get("/api/docs/")
+    assert response.status_code == 200
+    assert b"swagger" in response.content.lower()
+
+
+def test_every_operation_has_a_description(schema):
+    missing = [name for name, op in _operations(schema) if not op.get("description")]
+    assert missing == []
+
+
+def _has_example(operation) -> bool:
+    contents = [operation.get("requestBody", {}).get("content", {})]
+    contents += [r.get("content", {}) for r in operation.get("responses", {}).values()]
+    return any(media.get("examples") for content in contents for media in content.values())
+
+
+# Operations of other areas that still lack an example; remove each as it gets one.
+# Owner: the season report (league/report_api.py).
+EXAMPLE_PENDING = {
+    "GET /api/v1/seasons/{season_id}/report/",
+    "POST /api/v1/seasons/{season_id}/report/",
+    "GET /api/v1/seasons/{season_id}/report/pdf/",
+}
+
+
+def test_every_operation_has_an_example(schema):
+    missing = {name for name, op in _operations(schema) if not _has_example(op)}
+    assert missing - EXAMPLE_PENDING == set()
