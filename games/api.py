@@ -299,6 +299,7 @@ def _game_queryset():
         examples=[_example("Sample evening", SUMMARY_EXAMPLE, response_only=True)],
     ),
 )
+@extend_schema(tags=["Evenings"])
 class EveningViewSet(ClubScopedMixin, viewsets.ModelViewSet):
     """The club's evenings with their attendance; their books (`summary`)."""
 
@@ -557,6 +558,7 @@ def _evening_of_club(request, evening_id: int) -> Evening:
         ],
     ),
 )
+@extend_schema(tags=["Games"])
 class GameViewSet(ClubScopedMixin, viewsets.ModelViewSet):
     """The club's games; recording, correcting and deleting them; their rounds."""
 
@@ -773,6 +775,7 @@ RUNDE_EXAMPLE = {
         ],
     ),
 )
+@extend_schema(tags=["Runden"])
 class RundeViewSet(ClubScopedMixin, viewsets.GenericViewSet):
     """Runden owed, identified by their Schock-Aus; marking them given."""
 
@@ -831,6 +834,7 @@ class RundeViewSet(ClubScopedMixin, viewsets.GenericViewSet):
         return Response(RundeGivenResultSerializer(given).data, status=status.HTTP_201_CREATED)
 
 
+@extend_schema(tags=["Rules"])
 class RulesEvaluateView(APIView):
     """POST /api/v1/rules/evaluate/: what a throw is worth, or whether a turn could have
     happened at the table, under a preset (the pages' live feedback)."""

@@ -155,6 +155,7 @@ def _example(name: str, value, **kwargs) -> OpenApiExample:
         examples=[_example("Club", CLUB_EXAMPLE, response_only=True)],
     ),
 )
+@extend_schema(tags=["Club and login"])
 class ClubViewSet(ClubScopedMixin, viewsets.ReadOnlyModelViewSet):
     """The own club (read only: clubs are set up in the admin)."""
 
@@ -225,6 +226,7 @@ class ClubViewSet(ClubScopedMixin, viewsets.ReadOnlyModelViewSet):
         examples=[_example("Runden", [RUNDE_EXAMPLE], response_only=True)],
     ),
 )
+@extend_schema(tags=["Seasons"])
 class SeasonViewSet(ClubScopedMixin, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     """The club's seasons; standings and Runden owed per season."""
 
@@ -316,6 +318,7 @@ class SeasonViewSet(ClubScopedMixin, mixins.CreateModelMixin, viewsets.ReadOnlyM
         examples=[_example("Dues of an absent member", DUES_EXAMPLE, response_only=True)],
     ),
 )
+@extend_schema(tags=["Members"])
 class MemberViewSet(ClubScopedMixin, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     """The people of the club (members and guests); their dues."""
 
@@ -378,6 +381,7 @@ class TokenSerializer(serializers.Serializer):
     token = serializers.CharField()
 
 
+@extend_schema(tags=["Club and login"])
 class TokenView(ObtainAuthToken):
     """POST /api/v1/auth/token/: exchange username and password for the login's token."""
 
@@ -399,6 +403,7 @@ class TokenView(ObtainAuthToken):
         return super().post(request, *args, **kwargs)
 
 
+@extend_schema(tags=["Club and login"])
 class MeView(APIView):
     """GET /api/v1/me/: the requesting person, club and role."""
 
