@@ -2,13 +2,57 @@
 fallback (staff users only). Models with an audit trail use SimpleHistoryAdmin.
 
 The admin writes rows directly, not through the services: the database still refuses what
-must never happen (constraints and triggers, games migration 0002).
+must never happen (constraints and triggers, games migration 0002), and every save or
+delete of an evening, attendance, game or Schock-Aus runs the services' `books_changed`
+afterwards, so versions, stale reports and the kitty ledger follow an admin correction
+exactly as they follow one made on the pages.
 """
 
 from django.contrib import admin
+from django.db import transaction
 from simple_history.admin import SimpleHistoryAdmin
 
 from games.models import Attendance, Evening, Game, Round, RoundThrow, RundeGiven, SchockAus
+from games.services.evenings import books_changed
+from league.services.ledger import ledger_sync_evening_deleted
+
+
+def _evening_id(obj) -> int:
+    if isinstance(obj, Evening):
+        return obj.pk
+    if isinstance(obj, SchockAus):
+        return Game.objects.values_list("evening_id", flat=True).get(pk=obj.game_id)
+    return obj.evening_id
+
+
+class BooksAdminMixin:
+    """Runs `books_changed` for the evening an admin change touched (in the same
+    transaction as the change)."""
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        books_changed(evening=Evening.objects.get(pk=_evening_id(form.instance)))
+
+    @transaction.atomic
+    def delete_model(self, request, obj):
+        evening_id = _evening_id(obj)
+        super().delete_model(request, obj)
+        self._after_delete(evening_id)
+
+    @transaction.atomic
+    def delete_queryset(self, request, queryset):
+        evening_ids = {_evening_id(obj) for obj in queryset}
+        super().delete_queryset(request, queryset)
+        for evening_id in evening_ids:
+            self._after_delete(evening_id)
+
+    @staticmethod
+    def _after_delete(evening_id: int) -> None:
+        evening = Evening.objects.filter(pk=evening_id).first()
+        if evening is None:
+            ledger_sync_evening_deleted(evening_id=evening_id)
+        else:
+            books_changed(evening=evening)
 
 
 class AttendanceInline(admin.TabularInline):
@@ -29,7 +73,7 @@ class RoundThrowInline(admin.TabularInline):
 
 
 @admin.register(Evening)
-class EveningAdmin(SimpleHistoryAdmin):
+class EveningAdmin(BooksAdminMixin, SimpleHistoryAdmin):
     list_display = ("date", "club", "season", "secretary", "version")
     list_filter = ("club", "season")
     search_fields = ("club__name", "secretary__name", "notes")
@@ -41,7 +85,7 @@ class EveningAdmin(SimpleHistoryAdmin):
 
 
 @admin.register(Attendance)
-class AttendanceAdmin(SimpleHistoryAdmin):
+class AttendanceAdmin(BooksAdminMixin, SimpleHistoryAdmin):
     list_display = ("evening", "member", "role")
     list_filter = ("role", "evening__club")
     search_fields = ("member__name",)
@@ -50,7 +94,7 @@ class AttendanceAdmin(SimpleHistoryAdmin):
 
 
 @admin.register(Game)
-class GameAdmin(SimpleHistoryAdmin):
+class GameAdmin(BooksAdminMixin, SimpleHistoryAdmin):
     list_display = ("evening", "number", "vorleger", "loser", "entry_mode")
     list_filter = ("evening__club", "entry_mode", "evening__season")
     search_fields = ("loser__name", "vorleger__name")
@@ -61,7 +105,7 @@ class GameAdmin(SimpleHistoryAdmin):
 
 
 @admin.register(SchockAus)
-class SchockAusAdmin(SimpleHistoryAdmin):
+class SchockAusAdmin(BooksAdminMixin, SimpleHistoryAdmin):
     list_display = ("game", "position", "thrower")
     list_filter = ("game__evening__club",)
     search_fields = ("thrower__name",)

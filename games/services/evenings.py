@@ -6,6 +6,7 @@ path that forgets a check still cannot write what must never happen.
 """
 
 import datetime
+from collections import Counter
 from collections.abc import Sequence
 
 from django.db import IntegrityError, transaction
@@ -13,6 +14,7 @@ from django.db.models import F
 from django.utils.translation import gettext as _
 
 from games.models import Attendance, Evening, Game, SchockAus
+from games.rules import PRESETS
 from league.errors import BooksError
 from league.models import Club, Member, Season
 from league.services.ledger import ledger_sync_evening, ledger_sync_evening_deleted
@@ -292,6 +294,22 @@ def _check_people(
             _("%(name)s was not present at this evening.") % {"name": vorleger.name},
             field="vorleger",
         )
+    # RULES.md 4: a Schock-Aus ends the game (single format) or its half or final (halves)
+    # once its round is complete, and everyone throws once per round: so a person throws
+    # at most one Schock-Aus per game, or one per half and final.
+    parts = 1 if PRESETS[evening.season.rule_preset].format == "single" else 3
+    counts = Counter(t.pk for t in throwers)
+    for thrower in throwers:
+        if counts[thrower.pk] > parts:
+            if parts == 1:
+                message = _("%(name)s cannot throw more than one Schock-Aus in one game.")
+            else:
+                message = _("%(name)s cannot throw more Schock-Aus than a game has parts.")
+            raise BooksError(
+                "schock_aus_twice",
+                message % {"name": thrower.name},
+                field="schock_aus",
+            )
 
 
 def next_vorleger(*, evening: Evening, number: int) -> Member:

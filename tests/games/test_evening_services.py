@@ -182,3 +182,32 @@ def test_every_change_raises_the_evening_version(evening):
     game = game_record(evening=evening, loser=person(evening.club, "Anna Becker"))
     game_delete(game=game)
     assert Evening.objects.get(pk=evening.pk).version == before + 2
+
+
+def test_one_person_twice_in_a_single_format_games_schock_aus_is_refused(evening):
+    carla = person(evening.club, "Carla Vogt")
+    with refused_with("schock_aus_twice") as info:
+        game_record(
+            evening=evening,
+            loser=person(evening.club, "Anna Becker"),
+            schock_aus_throwers=[carla, carla],
+        )
+    assert info.value.field == "schock_aus"
+    assert Game.objects.count() == 0
+
+
+def test_a_halves_game_allows_one_schock_aus_per_half_and_final(club):
+    season = club.seasons.get(year=2026)
+    season.rule_preset = "regelwerk2019"
+    season.save()
+    evening = evening_create(
+        club=club,
+        date=DAY,
+        secretary=person(club, "Bernd Krause"),
+        present_members=[person(club, n) for n in ("Anna Becker", "Bernd Krause")],
+    )
+    anna = person(club, "Anna Becker")
+    game = game_record(
+        evening=evening, loser=person(club, "Bernd Krause"), schock_aus_throwers=[anna, anna]
+    )
+    assert game.schock_aus.count() == 2
