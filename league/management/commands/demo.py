@@ -7,6 +7,7 @@ the pages use. Running it again changes nothing and prints the logins.
 
 import datetime
 import random
+from decimal import Decimal
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
@@ -16,6 +17,7 @@ from games.rules import PRESETS
 from games.rules.simulator import simulate_evening
 from games.services.evenings import evening_create, game_record
 from league.models import Club, Member
+from league.services.ledger import member_balance, payment_record
 from league.services.seasons import season_get_or_create
 
 CLUB = "Schockclub Demo"
@@ -83,8 +85,35 @@ class Command(BaseCommand):
         for year in (today.year - 1, today.year):
             season = season_get_or_create(club=club, year=year)
             rules = PRESETS[season.rule_preset]
-            for date in club_fridays(year, today):
+            dates = club_fridays(year, today)
+            for date in dates:
                 self.play_evening(club, people, rules, date, rng)
+            self.pay_dues(season, people, dates, rng, settle=year < today.year)
+
+    def pay_dues(self, season, people, dates, rng: random.Random, *, settle: bool) -> None:
+        """Payments as a club makes them: a past season settled in full at its last
+        evening; the current one paid in part (some members pay round sums, some not yet)."""
+        if not dates:
+            return
+        for member in people.values():
+            owed = member_balance(member=member, season=season)
+            if owed <= 0:
+                continue
+            if settle:
+                amount, paid_on = owed, dates[-1]
+            elif rng.random() < 0.6:
+                amount = min(owed, Decimal(rng.choice([5, 10, 20, 25])))
+                paid_on = dates[len(dates) // 2]
+            else:
+                continue
+            payment_record(
+                member=member,
+                amount=amount,
+                paid_on=paid_on,
+                season=season,
+                method=rng.choice(["cash", "transfer"]),
+                note="Saisonabrechnung" if settle else "Abschlag",
+            )
 
     def play_evening(self, club, people, rules, date, rng: random.Random) -> None:
         others = [n for n in MEMBERS if n != SECRETARY]
