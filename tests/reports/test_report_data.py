@@ -34,12 +34,14 @@ def duo():
             present_members=present,
             absent_members=list(absent),
         )
-        for number, loser in enumerate(losers, start=1):
+        # One Schock-Aus per thrower and game: each thrower gets a game of its own; the
+        # losers take turns over as many games as needed.
+        for number in range(1, max(len(losers), len(throwers)) + 1):
             game_record(
                 evening=ev,
                 number=number,
-                loser=loser,
-                schock_aus_throwers=list(throwers) if number == 1 else [],
+                loser=losers[(number - 1) % len(losers)],
+                schock_aus_throwers=[throwers[number - 1]] if number <= len(throwers) else [],
             )
         return ev
 
