@@ -178,6 +178,28 @@ MATRIX = [
     ("game rounds", "get", lambda c: f"/api/v1/games/{c.games[0].pk}/rounds/", None, OWN_ONLY),
     ("game by rounds", "post", lambda c: "/api/v1/games/rounds/", _rounds_body, _write(201, 400)),
     (
+        "rounds preview",
+        "post",
+        lambda c: "/api/v1/games/rounds/preview/",
+        _rounds_body,
+        {"member": 200, "secretary": 200, "outsider": 400, "nobody": 400},
+    ),
+    ("runden list", "get", lambda c: "/api/v1/runden/?status=all", None, OK),
+    (
+        "runde given",
+        "post",
+        lambda c: f"/api/v1/runden/{_schock_aus(c).pk}/given/",
+        lambda c: {"given_on": "2026-10-16"},
+        _object_write(201),
+    ),
+    (
+        "runde taken back",
+        "delete",
+        lambda c: f"/api/v1/runden/{_given(c).schock_aus_id}/given/",
+        None,
+        _object_write(204),
+    ),
+    (
         "rules evaluate",
         "post",
         lambda c: "/api/v1/rules/evaluate/",
