@@ -187,6 +187,8 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
 }
 
+# Database sessions; a malformed session cookie is no session rather than a server error.
+SESSION_ENGINE = "league.session_store"
 SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
 

@@ -270,3 +270,21 @@ def test_rounds_preview_saves_nothing(cast, secretary):
     }
     secretary.post("/api/v1/games/rounds/preview/", body, format="json")
     assert secretary.get(f"/api/v1/games/?evening={cast.evening.pk}").json()["count"] == 2
+
+
+@pytest.mark.parametrize("cookie", ["abc\x00defghijk", "ÿÉÈPµ§Å¹xxxxxxxx", "x" * 33])
+def test_malformed_session_cookie_is_not_logged_in(cast, cookie):
+    from django.core.signals import request_finished, request_started
+    from django.core.wsgi import get_wsgi_application
+    from django.db import close_old_connections
+    from werkzeug.test import Client
+
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        client = Client(get_wsgi_application(), use_cookies=False)
+        response = client.get("/api/v1/clubs/", headers={"Cookie": f"sessionid={cookie}"})
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
+    assert response.status_code == 401
