@@ -188,6 +188,7 @@ ROUND_EXAMPLE = {
             "attempts": 3,
             "natural": False,
             "turn": [{"rolled": [1, 4, 5], "keep": [1], "umwandlung": 0}],
+            "muss_regel": False,
         }
     ],
 }

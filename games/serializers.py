@@ -224,13 +224,14 @@ class EveningSummarySerializer(serializers.Serializer):
 
 
 class RoundThrowSerializer(serializers.ModelSerializer):
-    """A player's final throw in a round, with the attempts when entered in detail."""
+    """A player's final throw in a round, with the attempts when entered in detail, and
+    whether the Muss-Regel applied to the turn."""
 
     dice = serializers.SerializerMethodField()
 
     class Meta:
         model = RoundThrow
-        fields = ["position", "player", "dice", "attempts", "natural", "turn"]
+        fields = ["position", "player", "dice", "attempts", "natural", "turn", "muss_regel"]
         read_only_fields = fields
 
     def get_dice(self, throw: RoundThrow) -> list[int]:

@@ -239,3 +239,13 @@ def test_game_20_last_round_previewed_ends_the_game_with_its_loser(sample_evenin
     assert preview["schock_aus"] == [
         ids["people"][n] for n in expected["schock_aus_in_throwing_order"]
     ]
+
+
+def test_game_20_rounds_endpoint_keeps_the_muss_regel_per_throw(sample_evening):
+    client, ids = _enter(sample_evening, game_20_by_rounds=True)
+    game = _ok(client.get(f"/api/v1/games/?evening={ids['evening']}&number=20"))["results"][0]
+    (last_round,) = _ok(client.get(f"/api/v1/games/{game['id']}/rounds/"))
+    names = {v: k for k, v in ids["people"].items()}
+    got = {names[t["player"]]: t["muss_regel"] for t in last_round["throws"]}
+    expected = sample_evening["evening"]["game_20_last_round"]["expected"]
+    assert got == expected["muss_regel_applies"]
