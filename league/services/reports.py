@@ -16,16 +16,17 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.db.models import Count, Sum
+from django.db.models import Count
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
 from games.models import Attendance, Evening, Game, SchockAus
 from games.rules import runden_owed
 from games.selectors import EveningBooks, evening_books
-from league.models import Club, Member, Payment, Season
+from league.models import Club, Member, Season
 from league.money import marks_to_money, round_money
 from league.selectors import SeasonStandings, season_standings
+from league.services.ledger import club_balances
 
 REPORT_LANGUAGE = "de"
 
@@ -167,23 +168,10 @@ def runde_reason_text(reason: str | None, ordinal: int, total: int) -> str:
 
 
 def season_payments(*, season: Season) -> dict[int, Decimal]:
-    """Money paid per member id in a season (Decimal, season currency).
-
-    From the kitty ledger (`league.services.ledger.club_balances`: payments less cancelled
-    ones) when the ledger offers it; otherwise the sum of the season's Payment rows.
-    """
-    from league.services import ledger
-
-    if hasattr(ledger, "club_balances"):
-        balances = ledger.club_balances(club=season.club, season=season)
-        return {row.member.pk: round_money(row.paid) for row in balances.rows}
-    rows = (
-        Payment.objects.filter(season=season)
-        .values("member_id")
-        .annotate(total=Sum("amount"))
-        .values_list("member_id", "total")
-    )
-    return {member_id: round_money(total) for member_id, total in rows}
+    """Money paid per member id in a season (Decimal, season currency), from the kitty
+    ledger (`league.services.ledger.club_balances`: payments less cancelled ones)."""
+    balances = club_balances(club=season.club, season=season)
+    return {row.member.pk: round_money(row.paid) for row in balances.rows}
 
 
 def season_dues(*, season: Season, standings: SeasonStandings | None = None) -> list[DuesRow]:
