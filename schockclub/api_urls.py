@@ -9,6 +9,14 @@ from rest_framework.routers import DefaultRouter
 
 from games.api import EveningViewSet, GameViewSet, RulesEvaluateView, RundeViewSet
 from league.api import ClubViewSet, MemberViewSet, MeView, SeasonViewSet, TokenView
+from league.ledger_api import (
+    BalancesView,
+    ClubBookExportView,
+    ClubBookImportView,
+    HistoryView,
+    MemberStatementView,
+    PaymentViewSet,
+)
 from league.report_api import SeasonReportPdfView, SeasonReportView
 
 router = DefaultRouter()
@@ -18,6 +26,7 @@ router.register("members", MemberViewSet, basename="member")
 router.register("evenings", EveningViewSet, basename="evening")
 router.register("games", GameViewSet, basename="game")
 router.register("runden", RundeViewSet, basename="runde")
+router.register("payments", PaymentViewSet, basename="payment")
 
 urlpatterns: list = [
     path("me/", MeView.as_view(), name="api-me"),
@@ -30,5 +39,24 @@ urlpatterns: list = [
         SeasonReportPdfView.as_view(),
         name="api-season-report-pdf",
     ),
+    # Kitty, club book and audit trail (issue 6, league/ledger_api.py).
+    path(
+        "members/<int:member_id>/statement/",
+        MemberStatementView.as_view(),
+        name="api-member-statement",
+    ),
+    path("balances/", BalancesView.as_view(), name="api-balances"),
+    path("club-book/import/", ClubBookImportView.as_view(), name="api-club-book-import"),
+    path(
+        "club-book/export/attendance.csv",
+        ClubBookExportView.as_view(which="attendance"),
+        name="api-club-book-export-attendance",
+    ),
+    path(
+        "club-book/export/games.csv",
+        ClubBookExportView.as_view(which="games"),
+        name="api-club-book-export-games",
+    ),
+    path("history/", HistoryView.as_view(), name="api-history"),
     *router.urls,
 ]
