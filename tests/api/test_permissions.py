@@ -7,11 +7,13 @@ club's objects do not exist for him, 404; a body naming them is a 400).
 """
 
 import datetime
+from decimal import Decimal
 
 import pytest
 
 from games.services.evenings import evening_create
 from games.services.runden import runde_mark_given
+from league.services.ledger import payment_record
 from tests.api.conftest import ROLES, client_for
 
 pytestmark = pytest.mark.django_db
@@ -43,6 +45,12 @@ def _schock_aus(c):
 
 def _given(c):
     return runde_mark_given(schock_aus=_schock_aus(c), given_on=datetime.date(2026, 10, 16))
+
+
+def _payment(c):
+    return payment_record(
+        member=c.member, amount=Decimal("15.50"), paid_on=datetime.date(2026, 10, 16)
+    )
 
 
 def _ids(*people):
@@ -205,6 +213,81 @@ MATRIX = [
         lambda c: "/api/v1/rules/evaluate/",
         lambda c: {"dice": [1, 1, 5], "attempts": 2},
         OK,
+    ),
+    # Kitty, club book and audit trail (league/ledger_api.py; the multipart import's
+    # roles: tests/api/test_club_book_api.py).
+    ("payments list", "get", lambda c: "/api/v1/payments/", None, OK),
+    (
+        "payment detail",
+        "get",
+        lambda c: f"/api/v1/payments/{_payment(c).pk}/",
+        None,
+        OWN_ONLY,
+    ),
+    (
+        "payment create",
+        "post",
+        lambda c: "/api/v1/payments/",
+        lambda c: {"member": c.member.pk, "amount": "15.50", "paid_on": "2026-10-16"},
+        _write(201, 400),
+    ),
+    (
+        "payment cancel",
+        "post",
+        lambda c: f"/api/v1/payments/{_payment(c).pk}/cancel/",
+        None,
+        _object_write(200),
+    ),
+    (
+        "own statement",
+        "get",
+        lambda c: f"/api/v1/members/{c.member.pk}/statement/",
+        None,
+        OWN_ONLY,
+    ),
+    (
+        "another member's statement",
+        "get",
+        lambda c: f"/api/v1/members/{c.carla.pk}/statement/?season={c.season.pk}",
+        None,
+        {"member": 403, "secretary": 200, "outsider": 404, "nobody": 404},
+    ),
+    ("balances", "get", lambda c: "/api/v1/balances/", None, _write(200, 200)),
+    (
+        "balances of a season",
+        "get",
+        lambda c: f"/api/v1/balances/?season={c.season.pk}",
+        None,
+        _write(200, 404),
+    ),
+    (
+        "club book export attendance",
+        "get",
+        lambda c: "/api/v1/club-book/export/attendance.csv",
+        None,
+        _write(200, 200),
+    ),
+    (
+        "club book export games",
+        "get",
+        lambda c: "/api/v1/club-book/export/games.csv",
+        None,
+        _write(200, 200),
+    ),
+    ("history", "get", lambda c: "/api/v1/history/", None, _write(200, 200)),
+    (
+        "history of an evening",
+        "get",
+        lambda c: f"/api/v1/history/?evening={c.evening.pk}",
+        None,
+        _write(200, 404),
+    ),
+    (
+        "history of a member",
+        "get",
+        lambda c: f"/api/v1/history/?member={c.member.pk}",
+        None,
+        _write(200, 404),
     ),
     (
         "me",
