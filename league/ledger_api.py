@@ -18,13 +18,14 @@ every season (the page's "alle"); the kitty totals are always over all seasons.
 """
 
 import django_filters
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
     OpenApiResponse,
+    PolymorphicProxySerializer,
     extend_schema,
     extend_schema_view,
 )
@@ -39,6 +40,7 @@ from rest_framework.views import APIView
 from games.models import Evening
 from league.api_common import (
     ClubScopedMixin,
+    ErrorSerializer,
     error_responses,
     is_secretary,
     request_club,
@@ -384,7 +386,7 @@ class MemberStatementView(APIView):
         club = request_club(request)
         person = Member.objects.filter(club=club, pk=member_id).first() if club else None
         if person is None:
-            raise BooksError("not_found", _("Not found."), status=404)
+            raise Http404
         if not is_secretary(request) and request_member(request).pk != person.pk:
             raise BooksError(
                 "own_dues_only", _("Members see only their own statement."), status=403
@@ -446,7 +448,11 @@ class ClubBookImportView(APIView):
         responses={
             200: ImportResultSerializer,
             400: OpenApiResponse(
-                BadRowsSerializer,
+                PolymorphicProxySerializer(
+                    component_name="ClubBookImportRefusal",
+                    serializers=[BadRowsSerializer, ErrorSerializer],
+                    resource_type_field_name=None,
+                ),
                 description="`bad_rows` (with `errors`: file, line, code, reason) or an "
                 "invalid request (`required`, `file_too_large`, ...).",
                 examples=[
@@ -556,12 +562,12 @@ class HistoryView(GenericAPIView):
                 or Evening.history.filter(id=evening_id, club=club).exists()
             )
             if not known:
-                raise BooksError("not_found", _("Not found."), field="evening", status=404)
+                raise Http404
             lines = evening_audit(evening_id=evening_id)
         elif member_id is not None:
             person = Member.objects.filter(pk=member_id, club=club).first()
             if person is None:
-                raise BooksError("not_found", _("Not found."), field="member", status=404)
+                raise Http404
             lines = member_audit(member=person)
         else:
             lines = club_audit_recent(club=club)

@@ -9,6 +9,7 @@ a float; Marks charged are integers, a balance in Marks is a decimal string ("1.
 """
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -24,7 +25,9 @@ class MoneyStringField(serializers.DecimalField):
     (`amount_not_string`), so no float ever reaches the books."""
 
     default_error_messages = {
-        "amount_not_string": 'Send the amount as a string with a decimal point, e.g. "15.50".',
+        "amount_not_string": gettext_lazy(
+            'Send the amount as a string with a decimal point, e.g. "15.50".'
+        ),
     }
 
     def to_internal_value(self, data):

@@ -180,3 +180,10 @@ def test_outsiders_import_goes_into_his_own_club(cast):
     client.post("/api/v1/club-book/import/", _files(SMALL_A, SMALL_G), format="multipart")
     assert Evening.objects.filter(club=cast.other_club, date="2026-10-23").exists()
     assert not Evening.objects.filter(club=cast.club, date="2026-10-23").exists()
+
+
+def test_bad_rows_message_is_in_german(sample_club):
+    _club, client = sample_club
+    response = _import(client, attendance=ATTENDANCE + b"2026-10-09,Hanna Neu,chef\r\n")
+    assert response.json()["message"] != "The files have bad rows; nothing was imported."
+    assert "nichts" in response.json()["message"]

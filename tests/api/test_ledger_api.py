@@ -201,3 +201,8 @@ def test_balances_owed_per_currency_is_the_sum_of_the_debts(api, cast):
     balances = api("secretary").get("/api/v1/balances/").json()
     debts = sum(Decimal(r["balance"]) for r in balances["owing"])
     assert balances["owed"] == [{"currency": "EUR", "amount": str(debts)}]
+
+
+def test_refusal_of_a_number_amount_speaks_german(api, cast):
+    message = _pay(api, cast, amount=15.5).json()["message"]
+    assert "Betrag" in message
