@@ -382,9 +382,9 @@ class MemberStatementView(APIView):
         responses={200: MemberStatementSerializer, **error_responses(400, 403)},
         examples=[_example("Statement", STATEMENT_EXAMPLE, response_only=True)],
     )
-    def get(self, request, member_id: int):
+    def get(self, request, id: int):  # named like the path parameter of members/{id}/
         club = request_club(request)
-        person = Member.objects.filter(club=club, pk=member_id).first() if club else None
+        person = Member.objects.filter(club=club, pk=id).first() if club else None
         if person is None:
             raise Http404
         if not is_secretary(request) and request_member(request).pk != person.pk:

@@ -41,7 +41,7 @@ urlpatterns: list = [
     ),
     # Kitty, club book and audit trail (issue 6, league/ledger_api.py).
     path(
-        "members/<int:member_id>/statement/",
+        "members/<int:id>/statement/",
         MemberStatementView.as_view(),
         name="api-member-statement",
     ),

@@ -71,7 +71,14 @@ def test_history_names_who_changed_it(api, cast):
         format="json",
     )
     first = _history(api, f"evening={cast.evening.pk}").json()["results"][0]
-    assert first["who"] == evening_audit(evening_id=cast.evening.pk)[0].who != ""
+    assert first["who"] == cast.secretary.name
+
+
+def test_payment_recorded_through_the_api_names_the_secretary(api, cast):
+    body = {"member": cast.member.pk, "amount": "2.00", "paid_on": "2026-10-16"}
+    api("secretary").post("/api/v1/payments/", body, format="json")
+    first = _history(api, f"member={cast.member.pk}").json()["results"][0]
+    assert (first["action"], first["who"]) == ("+", cast.secretary.name)
 
 
 def test_another_clubs_evening_history_does_not_exist(api, cast):
