@@ -158,7 +158,15 @@ BALANCES_EXAMPLE = {
 IMPORT_EXAMPLE = {
     "dry_run": True,
     "changed": True,
-    "created": {"seasons": 1, "members": 7, "evenings": 1, "games": 25, "schock_aus": 9},
+    "created": {
+        "members": 6,
+        "seasons": 1,
+        "evenings": 1,
+        "attendances": 7,
+        "games": 25,
+        "schock_aus": 5,
+        "ledger_entries": 26,
+    },
     "skipped": 0,
     "seasons": [
         {
@@ -167,10 +175,10 @@ IMPORT_EXAMPLE = {
             "evenings": 1,
             "new_evenings": 1,
             "games": 25,
-            "schock_aus": 9,
+            "schock_aus": 5,
             "runden": 3,
-            "marks_total": 37,
-            "money_total": "18.50",
+            "marks_total": 31,
+            "money_total": "15.50",
         }
     ],
 }
