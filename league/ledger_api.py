@@ -519,6 +519,16 @@ class ClubBookExportView(APIView):
             ),
             **error_responses(403),
         },
+        examples=[
+            _example(
+                "Attendance file",
+                "date,name,role\r\n2026-10-09,Anna Becker,member\r\n"
+                "2026-10-09,Bernd Krause,secretary\r\n",
+                response_only=True,
+                media_type="text/csv",
+                status_codes=["200"],
+            )
+        ],
     )
     def get(self, request):
         _secretary_only(request)
