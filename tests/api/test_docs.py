@@ -4,7 +4,16 @@ carries a description and an example."""
 import pytest
 from rest_framework.test import APIClient
 
+from tests.factories import UserFactory
+
 pytestmark = pytest.mark.django_db
+
+
+def _client() -> APIClient:
+    client = APIClient()
+    client.force_authenticate(UserFactory(username="docs-reader"))
+    return client
+
 
 METHODS = {"get", "post", "put", "patch", "delete"}
 
@@ -12,7 +21,8 @@ METHODS = {"get", "post", "put", "patch", "delete"}
 @pytest.fixture(scope="module")
 def schema(django_db_blocker):
     with django_db_blocker.unblock():
-        response = APIClient().get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+        response = _client().get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+        UserFactory._meta.model.objects.filter(username="docs-reader").delete()
     return response.json()
 
 
@@ -28,9 +38,14 @@ def test_schema_is_openapi_3(schema):
 
 
 def test_swagger_ui_is_served():
-    response = APIClient().get("/api/docs/")
+    response = _client().get("/api/docs/")
     assert response.status_code == 200
     assert b"swagger" in response.content.lower()
+
+
+@pytest.mark.parametrize("path", ["/api/docs/", "/api/schema/"])
+def test_anonymous_visitors_see_no_api_docs(path):
+    assert APIClient().get(path).status_code in (401, 403)
 
 
 def test_every_operation_has_a_description(schema):
