@@ -13,7 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 
-from league.models import Club, Member
+from league.models import Member
 
 
 def member_for_user(user) -> Member | None:
@@ -21,11 +21,6 @@ def member_for_user(user) -> Member | None:
     if not user or not user.is_authenticated:
         return None
     return Member.objects.select_related("club").filter(user=user).first()
-
-
-def club_for_user(user) -> Club | None:
-    member = member_for_user(user)
-    return member.club if member else None
 
 
 def member_required(view: Callable) -> Callable:

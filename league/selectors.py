@@ -3,7 +3,7 @@ RULES.md section 5). A fixed number of queries, whatever the number of evenings 
 """
 
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 
 from django.db.models import Count
@@ -55,7 +55,6 @@ class SeasonStandings:
     marks_total: int
     money_total: Decimal
     currency: str
-    extra: dict = field(default_factory=dict)
 
     @property
     def everyone(self) -> list[StandingRow]:

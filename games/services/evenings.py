@@ -21,15 +21,16 @@ from league.services.ledger import ledger_sync_evening, ledger_sync_evening_dele
 from league.services.seasons import season_touch
 
 # Stable codes raised by the database triggers (games migration 0002) and constraints.
+# What the database says (trigger code or constraint name) -> (our code, field, status).
 _DB_CODES = {
-    "evening_outside_season": ("date", 400),
-    "person_of_other_club": (None, 400),
-    "loser_not_present": ("loser", 400),
-    "vorleger_not_present": ("vorleger", 400),
-    "thrower_not_present": ("schock_aus", 400),
-    "attendance_in_use": ("attendance", 409),
-    "game_unique_number": ("number", 409),
-    "evening_unique_date_per_club": ("date", 409),
+    "evening_outside_season": ("evening_outside_season", "date", 400),
+    "person_of_other_club": ("person_of_other_club", None, 400),
+    "loser_not_present": ("loser_not_present", "loser", 400),
+    "vorleger_not_present": ("vorleger_not_present", "vorleger", 400),
+    "thrower_not_present": ("thrower_not_present", "schock_aus", 400),
+    "attendance_in_use": ("attendance_in_use", "attendance", 409),
+    "game_unique_number": ("duplicate_game_number", "number", 409),
+    "evening_unique_date_per_club": ("evening_exists", "date", 409),
 }
 
 
@@ -52,13 +53,9 @@ def _messages() -> dict[str, str]:
 def books_error_from_integrity(exc: IntegrityError) -> BooksError:
     """Translate a refusal by the database into a BooksError with its stable code."""
     text = str(exc)
-    for code, (field, status) in _DB_CODES.items():
-        if code in text:
-            code_out = {
-                "game_unique_number": "duplicate_game_number",
-                "evening_unique_date_per_club": "evening_exists",
-            }.get(code, code)
-            return BooksError(code_out, _messages()[code], field=field, status=status)
+    for db_code, (code, field, status) in _DB_CODES.items():
+        if db_code in text:
+            return BooksError(code, _messages()[db_code], field=field, status=status)
     return BooksError("conflict", _("The change conflicts with the stored books."), status=409)
 
 

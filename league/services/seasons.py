@@ -3,6 +3,7 @@
 import datetime
 
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils.translation import gettext as _
 
 from league.errors import BooksError
@@ -75,6 +76,4 @@ def member_create(
 
 def season_touch(*, season_id: int) -> None:
     """Mark a season's data as changed (stored reports become stale)."""
-    from django.db.models import F
-
     Season.objects.filter(pk=season_id).update(data_version=F("data_version") + 1)
