@@ -355,6 +355,15 @@ def _longest_runs(
     return best
 
 
+def _counts(queryset, *fields: str) -> dict:
+    """Rows per value of `fields`, counted in the database: {value: n} for one field,
+    {(value, value, ...): n} for several. One query."""
+    rows = queryset.values(*fields).annotate(n=Count("id")).values_list(*fields, "n")
+    if len(fields) == 1:
+        return dict(rows)
+    return {tuple(row[:-1]): row[-1] for row in rows}
+
+
 def club_records(*, club: Club, up_to_year: int) -> tuple[list[Record], list[Champion], int | None]:
     """The club's all-time records over its seasons up to and including `up_to_year`
     (club members only; guests are not ranked, RULES.md 5), the roll of honour (the
@@ -373,39 +382,13 @@ def club_records(*, club: Club, up_to_year: int) -> tuple[list[Record], list[Cha
     games = Game.objects.filter(evening__season__in=list(seasons))
     names = dict(Member.objects.filter(club=club).values_list("pk", "name"))
 
-    per_season = {
-        (m, s): n
-        for m, s, n in sa.filter(thrower__kind=member)
-        .values("thrower_id", "game__evening__season_id")
-        .annotate(n=Count("id"))
-        .values_list("thrower_id", "game__evening__season_id", "n")
-    }
-    per_person_evening = {
-        (m, d): n
-        for m, d, n in sa.filter(thrower__kind=member)
-        .values("thrower_id", "game__evening__date")
-        .annotate(n=Count("id"))
-        .values_list("thrower_id", "game__evening__date", "n")
-    }
-    per_evening = dict(
-        sa.values("game__evening__date")
-        .annotate(n=Count("id"))
-        .values_list("game__evening__date", "n")
+    per_season = _counts(sa.filter(thrower__kind=member), "thrower_id", "game__evening__season_id")
+    per_person_evening = _counts(
+        sa.filter(thrower__kind=member), "thrower_id", "game__evening__date"
     )
-    lost_evening = {
-        (m, d): n
-        for m, d, n in games.filter(loser__kind=member)
-        .values("loser_id", "evening__date")
-        .annotate(n=Count("id"))
-        .values_list("loser_id", "evening__date", "n")
-    }
-    lost_season = {
-        (m, s): n
-        for m, s, n in games.filter(loser__kind=member)
-        .values("loser_id", "evening__season_id")
-        .annotate(n=Count("id"))
-        .values_list("loser_id", "evening__season_id", "n")
-    }
+    per_evening = _counts(sa, "game__evening__date")
+    lost_evening = _counts(games.filter(loser__kind=member), "loser_id", "evening__date")
+    lost_season = _counts(games.filter(loser__kind=member), "loser_id", "evening__season_id")
     attendance = list(
         Attendance.objects.filter(evening__season__in=list(seasons), member__kind=member)
         .exclude(role=Attendance.Role.GUEST)
