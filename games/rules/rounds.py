@@ -44,7 +44,8 @@ def resolve_round(throws: Sequence[Throw], rules: RuleSet = _CLUB) -> RoundResul
     """Rank the throws of one round, given in throwing order (RULES.md section 2).
 
     Throws that rank equal by section 1 are decided by: the Königswurf (``koenigswurf``: a
-    natural Schock-Aus beats a collected one), then fewer attempts
+    natural Schock-Aus beats a collected one), then (variant ``natural_wins_ties``) a
+    natural throw beats a collected one, then fewer attempts
     (``fewer_attempts_win_ties``), then the earlier thrower ("Mit ist Schitt": the later
     player only joined in).
 
@@ -81,6 +82,7 @@ def resolve_round(throws: Sequence[Throw], rules: RuleSet = _CLUB) -> RoundResul
 
     evaluations, ranks = _tables(rules)
     koenigswurf = rules.koenigswurf
+    natural_wins = rules.natural_wins_ties
     fewer = rules.fewer_attempts_win_ties
     keys = []
     schock_aus = []
@@ -92,6 +94,7 @@ def resolve_round(throws: Sequence[Throw], rules: RuleSet = _CLUB) -> RoundResul
             (
                 ranks[throw._key],
                 1 if (koenigswurf and is_schock_aus and throw.natural) else 0,
+                1 if (natural_wins and throw.natural) else 0,
                 -throw.attempts if fewer else 0,
                 -index,
             )

@@ -190,16 +190,30 @@ class Evaluation:
     label: str
 
 
-def _classify(a: int, b: int, c: int, natural: bool, deckel_total: int) -> Evaluation:
-    """Evaluate dice sorted high to low; a collected General or Straße is a Hausnummer."""
+#: Deckel a Jule (4-2-1, ``RuleSet.jule``) is worth (papr/schocken-discord-bot, VARIANTS.md).
+JULE_DECKEL = 7
+JULE_DICE = (4, 2, 1)
+
+
+def _classify(a: int, b: int, c: int, natural: bool, rules: RuleSet) -> Evaluation:
+    """Evaluate dice sorted high to low (RULES.md section 1 and the variant flags).
+
+    A collected General or Straße is a Hausnummer unless ``collected_general_counts`` /
+    ``collected_strasse_counts``. **Decision** (section 7 keeps five categories): a Jule
+    (``rules.jule``, natural 4-2-1 only, as papr/schocken-discord-bot reads it "aus der
+    Hand") is ``Category.SCHOCK`` with value and Deckel 7 and the label "Jule": papr ranks
+    it exactly as a "Schock 7" (priority 4.07 between Schock 6 at 4.06 and Schock-Aus).
+    """
     if a == b == c == 1:
-        return Evaluation(Category.SCHOCK_AUS, 1, deckel_total, "Schock-Aus")
+        return Evaluation(Category.SCHOCK_AUS, 1, rules.deckel_total, "Schock-Aus")
     if b == c == 1:
         label = "Schock Doof" if a == 2 else f"Schock {a}"
         return Evaluation(Category.SCHOCK, a, a, label)
-    if natural and a == b == c:
+    if rules.jule and natural and (a, b, c) == JULE_DICE:
+        return Evaluation(Category.SCHOCK, JULE_DECKEL, JULE_DECKEL, "Jule")
+    if (natural or rules.collected_general_counts) and a == b == c:
         return Evaluation(Category.GENERAL, a, 3, f"General {a}")
-    if natural and a - 1 == b and b - 1 == c:
+    if (natural or rules.collected_strasse_counts) and a - 1 == b and b - 1 == c:
         return Evaluation(Category.STRASSE, a, 2, f"Straße {c}{b}{a}")
     number = 100 * a + 10 * b + c
     return Evaluation(Category.HAUSNUMMER, number, 1, str(number))
@@ -209,7 +223,7 @@ def _classify(a: int, b: int, c: int, natural: bool, deckel_total: int) -> Evalu
 _BAND_STRASSE = 1000
 _BAND_SCHOCK_DOOF_LOW = 1500  # below every General: general_beats_schock_doof on
 _BAND_GENERAL = 2000
-_BAND_SCHOCK = 3000
+_BAND_SCHOCK = 3000  # + x for Schock x; + 7 for the Jule, just below the Schock-Aus
 _BAND_SCHOCK_AUS = 4000
 
 
@@ -239,7 +253,7 @@ def _build_tables(rules: RuleSet) -> tuple[list, list]:
         for natural in (False, True):
             key = _key_of(a, b, c, natural)
             if evaluations[key] is None:
-                evaluation = _classify(a, b, c, natural, rules.deckel_total)
+                evaluation = _classify(a, b, c, natural, rules)
                 evaluations[key] = evaluation
                 ranks[key] = _rank_of(evaluation, rules)
     # Cached on the (frozen) instance itself: looked up without hashing the rule set.
@@ -293,15 +307,19 @@ def rank(throw: Throw, rules: RuleSet = _CLUB) -> int:
         return _tables(rules)[1][throw._key]
 
 
-def round_key(throw: Throw, position: int, rules: RuleSet = _CLUB) -> tuple[int, int, int, int]:
+def round_key(
+    throw: Throw, position: int, rules: RuleSet = _CLUB
+) -> tuple[int, int, int, int, int]:
     """Return the sort key of ``throw`` within a round; larger is better (RULES.md 2).
 
     ``position`` is the 0-based place in the throwing order. The key orders by section-1
     rank, then (``koenigswurf``) a natural Schock-Aus before a collected one, then
+    (``natural_wins_ties``, a variant flag) any natural throw before a collected one, then
     (``fewer_attempts_win_ties``) fewer attempts, then the earlier thrower. Keys of two
     different positions are never equal, so a round always has one winner and one loser.
     """
     r = rank(throw, rules)
     koenig = 1 if (rules.koenigswurf and r == _BAND_SCHOCK_AUS and throw.natural) else 0
+    natural = 1 if (rules.natural_wins_ties and throw.natural) else 0
     fewer = -throw.attempts if rules.fewer_attempts_win_ties else 0
-    return (r, koenig, fewer, -position)
+    return (r, koenig, natural, fewer, -position)
