@@ -120,6 +120,7 @@ def validate_turn(
             ``too_many_attempts``, ``rolled_after_schock_aus``, ``wrong_number_of_dice``,
             ``die_out_of_range``, ``umwandlung_out_of_range``, ``umwandlung_without_sixes``,
             ``umwandlung_on_last_attempt``, ``turn_ends_after_umwandlung``,
+            ``umwandlung_not_allowed`` (rule set without ``umwandlung``),
             ``keep_not_rolled``, ``keep_not_one``, ``keep_all_dice``,
             ``keep_on_last_attempt``, ``muss_regel_broken``.
         TypeError: an item of ``attempts`` is not an ``Attempt``.
@@ -131,6 +132,10 @@ def validate_turn(
             "no_attempts", "Ein Zug braucht mindestens einen Versuch.", None, _R_ATTEMPTS
         )
     muss = bool(muss_regel) and rules.muss_regel
+    # Without Umwandlung two sixes oblige nobody to anything (RULES.md 3, Muss-Regel).
+    muss_sixes = 2 if rules.umwandlung else 4
+    keepable = _keepable(rules)
+    keepable_text = "Einsen und Sechsen" if 6 in keepable else "Einsen"
     total = len(attempts)
     laid_out: list[int] = []
     for number, attempt in enumerate(attempts, start=1):
@@ -170,6 +175,13 @@ def validate_turn(
             )
         sixes = rolled.count(6)
         if umwandlung:
+            if not rules.umwandlung:
+                raise RuleViolation(
+                    "umwandlung_not_allowed",
+                    "Nach diesen Regeln werden keine Sechsen in Einsen umgewandelt.",
+                    number,
+                    _R_UMWANDLUNG,
+                )
             if number >= cap:
                 raise RuleViolation(
                     "umwandlung_on_last_attempt",
@@ -234,11 +246,11 @@ def validate_turn(
                 number,
                 _R_KEEP,
             )
-        if rules.keep_only_ones and any(die != 1 for die in keep):
+        if rules.keep_only_ones and any(die not in keepable for die in keep):
             raise RuleViolation(
                 "keep_not_one",
-                f"Nach diesen Regeln dürfen nur Einsen rausgelegt werden, rausgelegt wurde "
-                f"{_dice_text(keep)}.",
+                f"Nach diesen Regeln dürfen nur {keepable_text} rausgelegt werden, "
+                f"rausgelegt wurde {_dice_text(keep)}.",
                 number,
                 _R_KEEP_ONLY_ONES,
             )
@@ -252,14 +264,14 @@ def validate_turn(
             )
 
         # Muss-Regel (seed 003): only while an attempt is left and the turn is not over.
-        if muss and attempt_left and (1 in showing or sixes >= 2):
+        if muss and attempt_left and (1 in showing or sixes >= muss_sixes):
             ones_rolled = rolled.count(1)
             if is_last:
                 raise RuleViolation(
                     "muss_regel_broken",
                     _muss_reason(showing, sixes)
                     + " Der Spieler musste "
-                    + _muss_duties(ones_rolled, sixes)
+                    + _muss_duties(ones_rolled, sixes if rules.umwandlung else 0)
                     + f"weiterwürfeln (noch {cap - number} Versuch"
                     + ("e" if cap - number > 1 else "")
                     + " offen).",
@@ -275,7 +287,7 @@ def validate_turn(
                     number,
                     _R_MUSS,
                 )
-            if sixes >= 2 and not umwandlung:
+            if sixes >= muss_sixes and not umwandlung:
                 raise RuleViolation(
                     "muss_regel_broken",
                     _muss_reason(showing, sixes)
@@ -289,6 +301,11 @@ def validate_turn(
         laid_out.extend(keep)
         laid_out.extend([1] * umwandlung)
     raise AssertionError("unreachable: the last attempt returns")  # pragma: no cover
+
+
+def _keepable(rules: RuleSet) -> frozenset[int]:
+    """Dice that may be laid out under ``keep_only_ones`` (RULES.md 3; ``keep_sixes``)."""
+    return frozenset((1, 6)) if rules.keep_sixes else frozenset((1,))
 
 
 def _muss_reason(showing: list[int], sixes: int) -> str:
@@ -318,27 +335,30 @@ def validate_throw(
 ) -> Throw:
     """Check a final throw entered without its attempts; return it unchanged.
 
-    Refuses every final throw that could not have come about at the table (RULES.md 3, 7):
+    Refuses every final throw that could not have come about at the table (RULES.md 3, 7),
+    checked in this order:
 
     - ``too_many_attempts``: more attempts than ``max_attempts`` (the Vorleger's cap) or
       ``rules.max_attempts``;
     - ``collected_in_one_attempt``: collected (``natural=False``) in one attempt: nothing
-      can be laid out before the first roll;
-    - ``collected_without_one``: under ``keep_only_ones``, a collected throw without a one
-      whose dice read as a General or Straße pattern (see the decision below);
+      can be laid out before the first roll, whatever the dice, a 1-1-1 included
+      (issue 11: the Schock-Aus shortcut used to run before this check);
+    - ``collected_without_one``: under ``keep_only_ones`` a collected throw must show a
+      laid-out one (or, with ``keep_sixes``, a one or a six): only those are laid out, and
+      Umwandlung makes ones. RULES.md 3: "a final throw without a one is natural or
+      impossible". At a cap of 2 this refuses 35 throws (every multiset of 2..6, attempts
+      2), 27 of which read as a Hausnummer either way (5-3-2, ...); at a cap of 3, 70 and
+      54 (attempts 2 and 3);
     - ``muss_regel_broken`` (only with ``muss_regel=True`` and ``rules.muss_regel``, an
       extension beyond RULES.md 7): the player stopped with an attempt left although a one
-      was showing, or (natural) two sixes were showing.
+      was showing, or (natural, with ``umwandlung``) two sixes were showing.
 
-    A Schock-Aus is fine natural or collected.
+    A Schock-Aus is fine natural or collected (collected from the second attempt on).
 
-    **Decision** (the lead's; sample evening 2026-10-09, game 20): Anna Becker's final throw
-    is 6-5-5 in 3 attempts, ``natural=False``, under the club rules. Under
-    ``keep_only_ones`` nothing but ones can be laid out, so strictly a collected throw
-    without a one is impossible; but for a Hausnummer the flag changes nothing, and the
-    secretary wrote it down that way. So a collected throw without a one is ACCEPTED when
-    its dice read as a Hausnummer anyway, and REFUSED when they would read as a General or
-    Straße: then the flag decides the result and the entry contradicts itself.
+    The former lead decision that accepted a collected Hausnummer without a one (sample
+    evening 2026-10-09, game 20, Anna Becker's 6-5-5 in 3 attempts, ``natural=False``)
+    is withdrawn by RULES.md 3 and issue 11: under the club rules that entry is
+    impossible and has to be entered as natural.
 
     Raises:
         RuleViolation as listed; TypeError when ``throw`` is not a ``Throw``.
@@ -353,9 +373,6 @@ def validate_throw(
             None,
             _R_ATTEMPTS,
         )
-    a, b, c = throw.dice
-    if throw.dice == (1, 1, 1):
-        return throw
     if not throw.natural:
         if throw.attempts == 1:
             raise RuleViolation(
@@ -365,18 +382,23 @@ def validate_throw(
                 None,
                 _R_NATURAL,
             )
-        pattern = a == b == c or (a - 1 == b and b - 1 == c)
-        if rules.keep_only_ones and 1 not in throw.dice and pattern:
+        keepable = _keepable(rules)
+        if rules.keep_only_ones and not any(die in keepable for die in throw.dice):
+            shown = "keine Eins und keine Sechs" if 6 in keepable else "keine Eins"
+            allowed = "Einsen und Sechsen" if 6 in keepable else "Einsen"
             raise RuleViolation(
                 "collected_without_one",
-                f"{_dice_text(throw.dice)} ist als zusammengeworfen eingetragen, enthält aber "
-                "keine Eins; nach diesen Regeln wird nur mit Einsen gesammelt. Als Wurf "
-                "'Natur' wäre es ein General oder eine Straße: bitte prüfen.",
+                f"{_dice_text(throw.dice)} ist als zusammengeworfen eingetragen, zeigt aber "
+                f"{shown}; nach diesen Regeln werden nur {allowed} rausgelegt. Ein Wurf "
+                "ohne sie kann nur 'Natur' (aus der Hand) sein.",
                 None,
                 _R_KEEP_ONLY_ONES,
             )
+    if throw.dice == (1, 1, 1):
+        return throw
     if muss_regel and rules.muss_regel and throw.attempts < cap:
-        if 1 in throw.dice or (throw.natural and throw.dice.count(6) >= 2):
+        sixes = rules.umwandlung and throw.natural and throw.dice.count(6) >= 2
+        if 1 in throw.dice or sixes:
             raise RuleViolation(
                 "muss_regel_broken",
                 f"Muss-Regel: mit {_dice_text(throw.dice)} nach {throw.attempts} von {cap} "

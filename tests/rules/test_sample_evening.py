@@ -1,4 +1,10 @@
-"""Game 20's last round of the sample evening 2026-10-09 (shared/samples), club rules."""
+"""Game 20's last round of the sample evening 2026-10-09 (shared/samples), club rules.
+
+Anna Becker's final throw is written down as 6-5-5 in 3 attempts, ``natural=false``. Under
+``keep_only_ones`` only ones are laid out, so that entry is impossible (RULES.md 3, issue
+11) and ``validate_throw`` refuses it; the tests read it as the natural 6-5-5 it must have
+been (the same Hausnummer 655, so every expected figure of the sample stays as it is).
+"""
 
 import json
 from pathlib import Path
@@ -8,7 +14,9 @@ import pytest
 from games.rules import (
     PRESETS,
     Attempt,
+    RuleViolation,
     Throw,
+    evaluate,
     muss_regel_applies,
     resolve_round,
     validate_throw,
@@ -49,7 +57,7 @@ def throws(last_round):
     erik = validate_turn(attempts_of(last_round, "Erik Lange"), CLUB, muss_regel=False)
     anna_entry = last_round["turns"]["Anna Becker"]
     anna = validate_throw(
-        Throw(anna_entry["final_dice"], anna_entry["attempts"], anna_entry["natural"]),
+        Throw(anna_entry["final_dice"], anna_entry["attempts"], natural=True),
         CLUB,
         max_attempts=erik.attempts,
     )
@@ -71,13 +79,21 @@ def test_bernd_throws_a_natural_schock_aus_in_his_second_attempt(throws):
     assert throws[2] == Throw((1, 1, 1), attempts=2, natural=True)
 
 
-def test_anna_collected_hausnummer_without_a_one_is_accepted(throws):
-    assert throws[1] == Throw((6, 5, 5), attempts=3, natural=False)
-
-
-def test_anna_throw_is_accepted_under_the_muss_regel_too(last_round):
+def test_anna_collected_hausnummer_without_a_one_is_refused_as_written(last_round):
     entry = last_round["turns"]["Anna Becker"]
     throw = Throw(entry["final_dice"], entry["attempts"], entry["natural"])
+    with pytest.raises(RuleViolation) as caught:
+        validate_throw(throw, CLUB, max_attempts=3)
+    assert caught.value.code == "collected_without_one"
+
+
+def test_anna_throw_read_as_natural_is_the_same_hausnummer(throws):
+    assert (throws[1], evaluate(throws[1], CLUB).label) == (Throw((6, 5, 5), 3), "655")
+
+
+def test_anna_natural_throw_is_accepted_under_the_muss_regel_too(last_round):
+    entry = last_round["turns"]["Anna Becker"]
+    throw = Throw(entry["final_dice"], entry["attempts"], natural=True)
     assert validate_throw(throw, CLUB, max_attempts=3, muss_regel=True) == throw
 
 

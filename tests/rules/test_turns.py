@@ -339,10 +339,9 @@ def test_club_refuses_a_collected_general_or_strasse_pattern_without_a_one(dice)
     assert throw_violation(Throw(dice, 2, natural=False)) == "collected_without_one"
 
 
-def test_club_accepts_a_collected_hausnummer_without_a_one_lead_decision():
-    # Sample evening, game 20: Anna Becker's 6-5-5 in 3, natural=false.
-    throw = Throw((6, 5, 5), 3, natural=False)
-    assert validate_throw(throw) == throw
+def test_club_refuses_a_collected_hausnummer_without_a_one():
+    # Sample evening, game 20: Anna Becker's 6-5-5 in 3, natural=false (RULES.md 3).
+    assert throw_violation(Throw((6, 5, 5), 3, natural=False)) == "collected_without_one"
 
 
 @pytest.mark.parametrize(
