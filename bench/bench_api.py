@@ -67,9 +67,9 @@ def _fridays(year: int) -> list[datetime.date]:
 def generate(club, people: dict, years: range, rng: random.Random) -> dict:
     """Bulk-create the seasons of `years` with their evenings, attendance, games and
     Schock-Aus. Returns counts."""
-    from games.models import Attendance, Evening, Game, SchockAus
-    from league.models import Season
-    from league.money import default_mark_value
+    from games.evenings.models import Attendance, Evening, Game, SchockAus
+    from league.club.models import Season
+    from league.club.money import default_mark_value
 
     counts = {"evenings": 0, "games": 0, "schock_aus": 0}
     members = [people[n] for n in ROSTER]
@@ -147,8 +147,8 @@ def run() -> None:
     from django.test import Client
     from rest_framework.authtoken.models import Token
 
-    from games.models import Evening
-    from league.models import Club, Member, Season
+    from games.evenings.models import Evening
+    from league.club.models import Club, Member, Season
 
     print(f"database: {connection.vendor} ({connection.settings_dict['NAME']})")
     rng = random.Random(1979)

@@ -74,7 +74,7 @@ def club_book(seed: int = 1979) -> tuple[bytes, bytes, dict]:
     canonical order of the export. About 40 Friday evenings a season; a roster of seven
     club members (one leaves and a new one joins every few years), each present with
     probability 0.72; now and then a guest; five games per present club member."""
-    from league.services.club_book import name_key
+    from league.clubbook.services import name_key
 
     rng = random.Random(seed)
     names = [f"{first} {last}" for last in LAST_NAMES for first in FIRST_NAMES]
@@ -145,9 +145,9 @@ def run() -> None:
     from django.test import Client
     from django.urls import reverse
 
-    from league.models import Club, Member, Season
-    from league.selectors import season_standings
-    from league.services.club_book import club_book_export, club_book_import
+    from league.club.models import Club, Member, Season
+    from league.clubbook.services import club_book_export, club_book_import
+    from league.standings.selectors import season_standings
 
     start = time.perf_counter()
     attendance, games, figures = club_book()

@@ -42,9 +42,9 @@ def setup_django() -> str:
 def generate(evenings: int, seed: int = 5):
     """A club with `evenings` evenings in 2026 and 20 in each of 2024 and 2025. Returns
     the 2026 season. Written through the services, like the secretary's pages."""
-    from games.services.evenings import evening_create, game_record
-    from league.models import Club
-    from league.services.seasons import member_create, season_get_or_create
+    from games.evenings.services import evening_create, game_record
+    from league.club.models import Club
+    from league.club.services import member_create, season_get_or_create
 
     rng = random.Random(seed)
     club = Club.objects.create(name=f"Bench-Club {time.time_ns()}")
@@ -91,7 +91,7 @@ def main() -> None:
     db = setup_django()
     from django.db import transaction
 
-    from league.services.reports import build_season_report_pdf
+    from league.reports.services import build_season_report_pdf
 
     started = time.perf_counter()
     with transaction.atomic():  # one commit: SQLite would otherwise sync every write

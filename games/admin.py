@@ -12,9 +12,11 @@ from django.contrib import admin
 from django.db import transaction
 from simple_history.admin import SimpleHistoryAdmin
 
-from games.models import Attendance, Evening, Game, Round, RoundThrow, RundeGiven, SchockAus
-from games.services.evenings import books_changed
-from league.services.ledger import ledger_sync_evening_deleted
+from games.evenings.models import Attendance, Evening, Game, SchockAus
+from games.evenings.services import evening_changed
+from games.rounds.models import Round, RoundThrow
+from league.ledger.services import ledger_sync_evening_deleted
+from league.runden.models import RundeGiven
 
 
 def _evening_id(obj) -> int:
@@ -31,7 +33,7 @@ class BooksAdminMixin:
 
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)
-        books_changed(evening=Evening.objects.get(pk=_evening_id(form.instance)))
+        evening_changed(evening=Evening.objects.get(pk=_evening_id(form.instance)))
 
     @transaction.atomic
     def delete_model(self, request, obj):
@@ -52,7 +54,7 @@ class BooksAdminMixin:
         if evening is None:
             ledger_sync_evening_deleted(evening_id=evening_id)
         else:
-            books_changed(evening=evening)
+            evening_changed(evening=evening)
 
 
 class AttendanceInline(admin.TabularInline):

@@ -7,7 +7,9 @@ read in the admin. The kitty ledger is append-only: entries are read-only here.
 from django.contrib import admin
 from simple_history.admin import SimpleHistoryAdmin
 
-from league.models import Club, LedgerEntry, Member, Payment, ReportBuild, Season
+from league.club.models import Club, Member, Season
+from league.ledger.models import LedgerEntry, Payment
+from league.reports.models import ReportBuild
 
 
 @admin.register(Club)

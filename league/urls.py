@@ -1,13 +1,13 @@
-"""League pages: home, season standings, Marks and Runden per person."""
+"""The league's pages, one URL conf per package, in the order Django tries them."""
 
-from django.urls import path
-
-from . import views
+from django.urls import include, path
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("saison/neu/", views.season_new, name="season_create"),
-    path("saison/<int:year>/", views.standings, name="season_standings"),
-    path("marken/", views.my_dues, name="my_dues"),
-    path("saison/<int:year>/marken/<int:member_id>/", views.dues, name="member_dues"),
+    path("", include("league.club.urls")),
+    path("", include("league.standings.urls")),
+    path("", include("league.ledger.urls")),
+    path("", include("league.runden.urls")),
+    path("", include("league.clubbook.urls")),
+    path("", include("league.audit.urls")),
+    path("", include("league.reports.urls")),
 ]

@@ -7,17 +7,15 @@ Add a viewset with one `router.register(...)` line below; plain views go into
 from django.urls import path
 from rest_framework.routers import DefaultRouter
 
-from games.api import EveningViewSet, GameViewSet, RulesEvaluateView, RundeViewSet
-from league.api import ClubViewSet, MemberViewSet, MeView, SeasonViewSet, TokenView
-from league.ledger_api import (
-    BalancesView,
-    ClubBookExportView,
-    ClubBookImportView,
-    HistoryView,
-    MemberStatementView,
-    PaymentViewSet,
-)
-from league.report_api import SeasonReportPdfView, SeasonReportView
+from games.evenings.api import EveningViewSet
+from games.rounds.api import GameViewSet, RulesEvaluateView
+from league.audit.api import HistoryView
+from league.club.api import ClubViewSet, MeView, TokenView
+from league.clubbook.api import ClubBookExportView, ClubBookImportView
+from league.ledger.api import BalancesView, MemberStatementView, PaymentViewSet
+from league.reports.api import SeasonReportPdfView, SeasonReportView
+from league.runden.api import RundeViewSet
+from league.standings.api import MemberViewSet, SeasonViewSet
 
 router = DefaultRouter()
 router.register("clubs", ClubViewSet, basename="club")

@@ -82,7 +82,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
-                "league.context_processors.membership",
+                "league.club.context_processors.membership",
             ],
         },
     },
@@ -154,7 +154,7 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "celery")
 
 # REST API (issue 4, owner: API). Token first, so that an anonymous request is a 401 with
-# `WWW-Authenticate: Token`; every refusal is `{code, message, field}` (league.api_common).
+# `WWW-Authenticate: Token`; every refusal is `{code, message, field}` (league.club.api_common).
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
@@ -168,9 +168,9 @@ REST_FRAMEWORK = {
     ],
     # JSON only: the API is strict; the token endpoint keeps its form parsers.
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
-    "DEFAULT_PAGINATION_CLASS": "league.api_common.ApiPagination",
+    "DEFAULT_PAGINATION_CLASS": "league.club.api_common.ApiPagination",
     "PAGE_SIZE": 50,
-    "EXCEPTION_HANDLER": "league.api_common.api_exception_handler",
+    "EXCEPTION_HANDLER": "league.club.api_common.api_exception_handler",
 }
 
 SPECTACULAR_SETTINGS = {
@@ -192,7 +192,7 @@ SPECTACULAR_SETTINGS = {
 }
 
 # Database sessions; a malformed session cookie is no session rather than a server error.
-SESSION_ENGINE = "league.session_store"
+SESSION_ENGINE = "league.club.session_store"
 SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
 

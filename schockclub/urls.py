@@ -14,7 +14,4 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("", include("league.urls")),
     path("", include("games.urls")),
-    path("", include("games.rounds_urls")),
-    path("", include("league.ledger_urls")),
-    path("", include("league.report_urls")),
 ]

@@ -6,7 +6,7 @@ from decimal import Decimal
 import factory
 from django.contrib.auth import get_user_model
 
-from league.models import Club, Member, Season
+from league.club.models import Club, Member, Season
 
 
 class UserFactory(factory.django.DjangoModelFactory):

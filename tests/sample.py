@@ -3,9 +3,9 @@
 
 import datetime
 
-from games.services.evenings import evening_create, game_record
-from league.models import Club, Member
-from league.services.seasons import season_get_or_create
+from games.evenings.services import evening_create, game_record
+from league.club.models import Club, Member
+from league.club.services import season_get_or_create
 
 
 def sample_club(sample: dict) -> tuple[Club, dict[str, Member]]:

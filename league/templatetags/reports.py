@@ -2,8 +2,8 @@
 
 from django import template
 
-from league.models import Season
-from league.services.report_builds import report_state
+from league.club.models import Season
+from league.reports.builds import report_state
 
 register = template.Library()
 

@@ -4,7 +4,7 @@ from decimal import Decimal
 
 from django import template
 
-from league.money import format_money
+from league.club.money import format_money
 
 register = template.Library()
 

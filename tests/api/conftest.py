@@ -9,10 +9,10 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games.models import Evening, Game
-from games.services.evenings import evening_create, game_record
-from league.models import Club, Member, Season
-from league.services.seasons import member_create, season_create
+from games.evenings.models import Evening, Game
+from games.evenings.services import evening_create, game_record
+from league.club.models import Club, Member, Season
+from league.club.services import member_create, season_create
 from tests.factories import UserFactory
 
 DATE = datetime.date(2026, 10, 9)

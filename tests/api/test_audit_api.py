@@ -6,9 +6,9 @@ from decimal import Decimal
 
 import pytest
 
-from games.services.evenings import evening_create, evening_delete, game_update
-from league.audit import club_audit_recent, evening_audit, member_audit
-from league.services.ledger import payment_record
+from games.evenings.services import evening_create, evening_delete, game_update
+from league.audit.selectors import club_audit_recent, evening_audit, member_audit
+from league.ledger.services import payment_record
 
 pytestmark = pytest.mark.django_db
 

@@ -9,10 +9,11 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games.models import Attendance, Evening, Game, SchockAus
-from league.models import Club, LedgerEntry, Member, Season
-from league.services.club_book import club_book_export
-from league.services.seasons import member_create
+from games.evenings.models import Attendance, Evening, Game, SchockAus
+from league.club.models import Club, Member, Season
+from league.club.services import member_create
+from league.clubbook.services import club_book_export
+from league.ledger.models import LedgerEntry
 from tests.api.conftest import ROLES, client_for
 from tests.conftest import SAMPLES
 from tests.factories import UserFactory

@@ -9,7 +9,7 @@ import threading
 import pytest
 from django.db import connection
 
-from games.models import Game
+from games.evenings.models import Game
 from tests.api.conftest import client_for
 
 pytestmark = [

@@ -7,8 +7,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games.services.evenings import evening_create, game_record
-from league.services.seasons import season_create
+from games.evenings.services import evening_create, game_record
+from league.club.services import season_create
 from tests.api.conftest import client_for
 
 pytestmark = pytest.mark.django_db
@@ -112,7 +112,7 @@ def test_lists_are_paginated_with_page_size(cast, member):
 
 
 def test_page_size_is_capped(cast, member):
-    from league.api_common import ApiPagination
+    from league.club.api_common import ApiPagination
 
     response = member.get(f"/api/v1/members/?page_size={ApiPagination.max_page_size + 1}")
     assert response.status_code == 200

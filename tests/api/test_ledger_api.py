@@ -6,8 +6,8 @@ from decimal import Decimal
 
 import pytest
 
-from league.models import LedgerEntry, Payment
-from league.services.ledger import member_balance, payment_record
+from league.ledger.models import LedgerEntry, Payment
+from league.ledger.services import member_balance, payment_record
 
 pytestmark = pytest.mark.django_db
 

@@ -11,9 +11,9 @@ from decimal import Decimal
 
 import pytest
 
-from games.services.evenings import evening_create
-from games.services.runden import runde_mark_given
-from league.services.ledger import payment_record
+from games.evenings.services import evening_create
+from league.ledger.services import payment_record
+from league.runden.services import runde_mark_given
 from tests.api.conftest import ROLES, client_for
 
 pytestmark = pytest.mark.django_db

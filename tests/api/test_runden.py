@@ -80,7 +80,7 @@ def test_runden_filter_by_unknown_season_is_400(cast):
 
 
 def test_outsider_sees_only_the_runden_of_his_own_club(cast):
-    from games.services.evenings import game_record
+    from games.evenings.services import game_record
 
     game_record(
         evening=cast.other_evening,

@@ -9,7 +9,7 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from league.models import Club, Member
+from league.club.models import Club, Member
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

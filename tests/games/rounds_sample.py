@@ -13,7 +13,7 @@ Seating (clockwise): Erik, Anna, Bernd, Carla, Dieter, Gustav.
 - Round 4 (Erik opens): the sample's last round.
 """
 
-from games.services.rounds import RoundInput, ThrowInput
+from games.rounds.services import RoundInput, ThrowInput
 
 SEATING = ["Erik Lange", "Anna Becker", "Bernd Krause", "Carla Vogt", "Dieter Hahn", "Gustav Meier"]
 

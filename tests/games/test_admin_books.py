@@ -6,8 +6,8 @@ import pytest
 from django.contrib import admin
 from django.test import RequestFactory
 
-from games.models import Evening, Game
-from league.models import LedgerEntry
+from games.evenings.models import Evening, Game
+from league.ledger.models import LedgerEntry
 from tests.sample import enter_sample_evening
 
 pytestmark = pytest.mark.django_db

@@ -6,7 +6,7 @@ import datetime
 import pytest
 from django.db import IntegrityError, transaction
 
-from games.models import Attendance, Evening, Game, SchockAus
+from games.evenings.models import Attendance, Evening, Game, SchockAus
 from tests.factories import ClubFactory, MemberFactory, SeasonFactory
 
 pytestmark = pytest.mark.django_db

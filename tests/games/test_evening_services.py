@@ -4,15 +4,15 @@ import datetime
 
 import pytest
 
-from games.models import Attendance, Evening, Game, SchockAus
-from games.services.evenings import (
+from games.evenings.models import Attendance, Evening, Game, SchockAus
+from games.evenings.services import (
     evening_create,
     evening_update,
     game_delete,
     game_record,
     game_update,
 )
-from league.errors import BooksError
+from league.club.errors import BooksError
 from tests.factories import ClubFactory, MemberFactory, SeasonFactory
 
 pytestmark = pytest.mark.django_db

@@ -6,7 +6,7 @@ from fractions import Fraction
 import pytest
 from django.urls import reverse
 
-from games.rounds_selectors import odds_overview, season_schock_aus_stats
+from games.rounds.selectors import odds_overview, season_schock_aus_stats
 from games.rules import PRESETS
 from games.rules.odds import attempt_odds, turn_schock_aus_probability
 from tests.factories import ClubFactory, MemberFactory, UserFactory

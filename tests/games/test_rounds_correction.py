@@ -2,8 +2,8 @@
 
 import pytest
 
-from games.services.evenings import game_delete, game_update
-from league.errors import BooksError
+from games.evenings.services import game_delete, game_update
+from league.club.errors import BooksError
 from tests.games.test_rounds_service import _evening
 
 pytestmark = pytest.mark.django_db

@@ -2,9 +2,9 @@
 
 import pytest
 
-from games.rounds_forms import NotationError, parse_dice, parse_turn, turn_text
+from games.rounds.feedback import muss_regel_for, throw_feedback
+from games.rounds.forms import NotationError, parse_dice, parse_turn, turn_text
 from games.rules import PRESETS
-from games.services.throw_feedback import muss_regel_for, throw_feedback
 
 CLUB = PRESETS["club"]
 

@@ -5,9 +5,9 @@ import datetime
 
 import pytest
 
-from games.models import Round
-from games.services.evenings import evening_create
-from games.services.rounds import RoundInput, ThrowInput, game_record_rounds
+from games.evenings.services import evening_create
+from games.rounds.models import Round
+from games.rounds.services import RoundInput, ThrowInput, game_record_rounds
 from tests.factories import ClubFactory, MemberFactory, SeasonFactory
 
 pytestmark = pytest.mark.django_db

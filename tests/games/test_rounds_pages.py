@@ -6,8 +6,9 @@ import datetime
 import pytest
 from django.urls import reverse
 
-from games.models import Game, RoundThrow
-from games.rounds_forms import turn_text
+from games.evenings.models import Game
+from games.rounds.forms import turn_text
+from games.rounds.models import RoundThrow
 from tests.factories import ClubFactory, MemberFactory, SeasonFactory, UserFactory
 from tests.games.rounds_sample import game_20_rounds
 from tests.games.test_rounds_service import _evening
@@ -271,7 +272,7 @@ def test_a_stale_page_keeps_the_typed_rounds_and_saves_on_the_second_try(
 def test_a_game_entered_in_the_browser_gives_the_books_of_the_short_entry(
     secretary_client, table, sample_evening
 ):
-    from games.services.evenings import game_record
+    from games.evenings.services import game_record
     from tests.games.test_rounds_service import _books_figures
 
     evening, people = table

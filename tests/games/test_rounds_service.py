@@ -4,14 +4,15 @@ import datetime
 
 import pytest
 
-from games.models import Game, Round, RoundThrow
-from games.selectors import evening_books
-from games.services.evenings import evening_create, game_record
-from games.services.rounds import RoundInput, ThrowInput, game_record_rounds, game_rounds_play
-from league.errors import BooksError
-from league.models import Member
-from league.selectors import season_standings
-from league.services.seasons import season_get_or_create
+from games.evenings.models import Game
+from games.evenings.selectors import evening_books
+from games.evenings.services import evening_create, game_record
+from games.rounds.models import Round, RoundThrow
+from games.rounds.services import RoundInput, ThrowInput, game_record_rounds, game_rounds_play
+from league.club.errors import BooksError
+from league.club.models import Member
+from league.club.services import season_get_or_create
+from league.standings.selectors import season_standings
 from tests.games.rounds_sample import game_20_rounds
 from tests.sample import sample_club
 
@@ -301,7 +302,7 @@ def test_the_game_vorleger_is_the_first_rounds_first_thrower(sample_evening):
 
 
 def test_a_stored_games_rounds_are_read_in_three_queries(sample_evening, django_assert_num_queries):
-    from games.rounds_selectors import game_rounds_detail
+    from games.rounds.selectors import game_rounds_detail
 
     evening, _ = _evening(sample_evening)
     game = Game.objects.select_related("evening__season").get(evening=evening, number=20)
@@ -311,7 +312,7 @@ def test_a_stored_games_rounds_are_read_in_three_queries(sample_evening, django_
 
 
 def test_rounds_of_a_game_corrected_afterwards_are_flagged(sample_evening):
-    from games.rounds_selectors import game_rounds_detail
+    from games.rounds.selectors import game_rounds_detail
 
     evening, people = _evening(sample_evening)
     game = evening.games.get(number=20)

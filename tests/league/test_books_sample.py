@@ -5,8 +5,8 @@ from decimal import Decimal
 
 import pytest
 
-from games.selectors import evening_books
-from league.selectors import season_standings
+from games.evenings.selectors import evening_books
+from league.standings.selectors import season_standings
 from tests.sample import enter_sample_evening
 
 pytestmark = pytest.mark.django_db

@@ -7,11 +7,12 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from games.models import Attendance, Evening, Game, SchockAus
-from league.models import Club, LedgerEntry, Member, Season
-from league.selectors import season_standings
-from league.services.club_book import club_book_export, club_book_import
-from league.services.ledger import ledger_sync_evening
+from games.evenings.models import Attendance, Evening, Game, SchockAus
+from league.club.models import Club, Member, Season
+from league.clubbook.services import club_book_export, club_book_import
+from league.ledger.models import LedgerEntry
+from league.ledger.services import ledger_sync_evening
+from league.standings.selectors import season_standings
 from tests.conftest import SAMPLES
 
 pytestmark = pytest.mark.django_db
@@ -300,7 +301,7 @@ def test_the_dry_run_command_writes_nothing():
 
 
 def test_an_evening_of_the_import_can_be_corrected_like_any_other():
-    from games.services.evenings import game_update
+    from games.evenings.services import game_update
 
     _import()
     game = Game.objects.get(number=1)

@@ -6,8 +6,8 @@ from decimal import Decimal
 import pytest
 from django.db.models import Sum
 
-from games.models import Attendance
-from games.services.evenings import (
+from games.evenings.models import Attendance
+from games.evenings.services import (
     evening_create,
     evening_delete,
     evening_update,
@@ -15,9 +15,10 @@ from games.services.evenings import (
     game_record,
     game_update,
 )
-from league.errors import BooksError
-from league.models import LedgerEntry
-from league.services.ledger import (
+from league.club.errors import BooksError
+from league.club.services import season_get_or_create
+from league.ledger.models import LedgerEntry
+from league.ledger.services import (
     club_balances,
     ledger_sync_evening,
     member_balance,
@@ -25,7 +26,6 @@ from league.services.ledger import (
     payment_cancel,
     payment_record,
 )
-from league.services.seasons import season_get_or_create
 
 pytestmark = pytest.mark.django_db
 

@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.django import TestCase
 
-from games.models import Evening, Game
-from games.services.evenings import (
+from games.evenings.models import Evening, Game
+from games.evenings.services import (
     evening_create,
     evening_delete,
     evening_update,
@@ -18,12 +18,13 @@ from games.services.evenings import (
     game_record,
     game_update,
 )
-from league.errors import BooksError
-from league.models import Club, LedgerEntry, Member, Payment, Season
-from league.money import marks_to_money
-from league.selectors import season_standings
-from league.services.ledger import member_balance, payment_cancel, payment_record
-from league.services.seasons import season_get_or_create
+from league.club.errors import BooksError
+from league.club.models import Club, Member, Season
+from league.club.money import marks_to_money
+from league.club.services import season_get_or_create
+from league.ledger.models import LedgerEntry, Payment
+from league.ledger.services import member_balance, payment_cancel, payment_record
+from league.standings.selectors import season_standings
 
 DATES = [
     datetime.date(2001, 11, 2),

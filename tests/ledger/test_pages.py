@@ -8,9 +8,11 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from games.models import Evening, RundeGiven, SchockAus
-from league.models import Club, Member, Payment
-from league.services.club_book import club_book_import
+from games.evenings.models import Evening, SchockAus
+from league.club.models import Club, Member
+from league.clubbook.services import club_book_import
+from league.ledger.models import Payment
+from league.runden.models import RundeGiven
 from tests.conftest import SAMPLES
 from tests.factories import ClubFactory, MemberFactory, UserFactory
 
@@ -127,7 +129,7 @@ def test_a_payment_without_a_season_is_refused_on_the_form(client, secretary, cl
 
 
 def test_the_secretary_cancels_a_payment_visibly(client, secretary, club):
-    from league.services.ledger import payment_record
+    from league.ledger.services import payment_record
 
     dieter = Member.objects.get(club=club, name="Dieter Hahn")
     payment = payment_record(
@@ -207,7 +209,7 @@ def test_the_export_downloads_the_club_book(client, secretary):
 
 
 def test_the_evening_history_shows_who_changed_a_loser(client, secretary, club):
-    from games.services.evenings import game_update
+    from games.evenings.services import game_update
 
     game = _evening(club).games.get(number=1)
     game_update(game=game, loser=Member.objects.get(club=club, name="Anna Becker"))

@@ -7,10 +7,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games.services.evenings import game_delete
-from games.services.runden import runden_overview
-from league.audit import evening_audit, member_audit
-from league.services.ledger import club_balances, member_statement, payment_record
+from games.evenings.services import game_delete
+from league.audit.selectors import evening_audit, member_audit
+from league.ledger.services import club_balances, member_statement, payment_record
+from league.runden.services import runden_overview
 from tests.sample import enter_sample_evening
 
 pytestmark = pytest.mark.django_db

@@ -4,10 +4,11 @@ import datetime
 
 import pytest
 
-from games.models import RundeGiven, SchockAus
-from games.services.evenings import game_delete, game_update
-from games.services.runden import runde_mark_given, runde_unmark, runden_overview
-from league.errors import BooksError
+from games.evenings.models import SchockAus
+from games.evenings.services import game_delete, game_update
+from league.club.errors import BooksError
+from league.runden.models import RundeGiven
+from league.runden.services import runde_mark_given, runde_unmark, runden_overview
 
 pytestmark = pytest.mark.django_db
 

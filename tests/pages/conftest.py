@@ -5,9 +5,9 @@ import datetime
 
 import pytest
 
-from games.services.evenings import evening_create, game_record
-from league.models import Member
-from league.services.seasons import season_get_or_create
+from games.evenings.services import evening_create, game_record
+from league.club.models import Member
+from league.club.services import season_get_or_create
 from tests.factories import ClubFactory, MemberFactory, UserFactory
 
 

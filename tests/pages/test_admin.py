@@ -23,8 +23,11 @@ def every_record(evening, season, member, secretary):
     import datetime
     from decimal import Decimal
 
-    from games.models import Round, RoundThrow, RundeGiven, SchockAus
-    from league.models import Payment, ReportBuild
+    from games.evenings.models import SchockAus
+    from games.rounds.models import Round, RoundThrow
+    from league.ledger.models import Payment
+    from league.reports.models import ReportBuild
+    from league.runden.models import RundeGiven
 
     Payment.objects.create(
         club=season.club,

@@ -6,8 +6,8 @@ import datetime
 import pytest
 from django.urls import reverse
 
-from games.models import Attendance, Evening, Game, SchockAus
-from league.models import Member
+from games.evenings.models import Attendance, Evening, Game, SchockAus
+from league.club.models import Member
 
 pytestmark = pytest.mark.django_db
 
@@ -125,7 +125,7 @@ def test_date_without_season_is_refused_at_the_date(secretary_client, season, se
 
 
 def test_date_outside_a_shortened_season_is_refused_at_the_date(secretary_client, club, secretary):
-    from league.services.seasons import season_create
+    from league.club.services import season_create
 
     season_create(club=club, year=2027, starts_on=datetime.date(2027, 3, 1))
     before = _counts()

@@ -7,8 +7,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games.models import Game
-from games.services.evenings import evening_create
+from games.evenings.models import Game
+from games.evenings.services import evening_create
 from tests.pages.html import page_text
 
 pytestmark = pytest.mark.django_db

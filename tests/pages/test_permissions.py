@@ -4,7 +4,7 @@ club, the secretary also writes it, and another club's evenings and games do not
 import pytest
 from django.urls import reverse
 
-from games.models import Game
+from games.evenings.models import Game
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games.services.evenings import evening_create, game_record
+from games.evenings.services import evening_create, game_record
 
 pytestmark = pytest.mark.django_db
 

@@ -9,10 +9,10 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from games.models import Evening
-from league.models import Member
-from league.money import format_money
-from league.services.seasons import season_get_or_create
+from games.evenings.models import Evening
+from league.club.models import Member
+from league.club.money import format_money
+from league.club.services import season_get_or_create
 from tests.factories import ClubFactory, MemberFactory, UserFactory
 from tests.pages.html import page_text
 

@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from league.models import Season
+from league.club.models import Season
 
 pytestmark = pytest.mark.django_db
 

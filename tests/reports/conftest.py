@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 from pypdf import PdfReader
 
-from league.services import report_builds
+from league.reports import builds as report_builds
 from schockclub.celery import app
 from tests.factories import ClubFactory, MemberFactory, SeasonFactory, UserFactory
 from tests.sample import enter_sample_evening

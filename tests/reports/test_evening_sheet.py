@@ -8,8 +8,8 @@ import pytest
 from django.utils import translation
 from django.utils.translation import gettext
 
-from league.money import format_money, marks_to_money
-from league.services.reports import build_evening_sheet_pdf
+from league.club.money import format_money, marks_to_money
+from league.reports.services import build_evening_sheet_pdf
 from tests.reports.conftest import pdf_pages
 
 pytestmark = pytest.mark.django_db
@@ -85,8 +85,8 @@ def test_sheet_lists_every_game_with_its_loser(sample_evening, sheet):
 def test_sheet_of_a_long_evening_stays_on_one_page(db):
     import datetime
 
-    from games.services.evenings import evening_create, game_record
-    from league.services.seasons import member_create, season_get_or_create
+    from games.evenings.services import evening_create, game_record
+    from league.club.services import member_create, season_get_or_create
     from tests.factories import ClubFactory
 
     club = ClubFactory(name="Lange Nacht")

@@ -6,11 +6,11 @@ from decimal import Decimal
 
 import pytest
 
-from games.services.evenings import evening_create, game_record
-from league.selectors import season_standings
-from league.services.ledger import payment_cancel, payment_record
-from league.services.reports import club_records, season_report_data
-from league.services.seasons import member_create, season_get_or_create
+from games.evenings.services import evening_create, game_record
+from league.club.services import member_create, season_get_or_create
+from league.ledger.services import payment_cancel, payment_record
+from league.reports.services import club_records, season_report_data
+from league.standings.selectors import season_standings
 from tests.factories import ClubFactory
 from tests.sample import enter_sample_evening
 

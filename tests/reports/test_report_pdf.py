@@ -8,9 +8,9 @@ import pytest
 from django.utils import translation
 from django.utils.translation import gettext
 
-from league.money import format_money
-from league.selectors import season_standings
-from league.services.reports import build_season_report_pdf
+from league.club.money import format_money
+from league.reports.services import build_season_report_pdf
+from league.standings.selectors import season_standings
 from tests.reports.conftest import pdf_pages, pdf_text
 from tests.sample import enter_sample_evening
 
@@ -119,8 +119,8 @@ def _chart_page_size(season, monkeypatch=None) -> int:
 
 def test_charts_are_drawn_on_the_chart_page(two_evenings, monkeypatch):
     with_charts = _chart_page_size(two_evenings)
-    monkeypatch.setattr("league.services.report_charts.points_chart_svg", lambda *a: "")
-    monkeypatch.setattr("league.services.report_charts.schock_aus_chart_svg", lambda *a: "")
+    monkeypatch.setattr("league.reports.charts.points_chart_svg", lambda *a: "")
+    monkeypatch.setattr("league.reports.charts.schock_aus_chart_svg", lambda *a: "")
     without_charts = _chart_page_size(two_evenings)
     assert with_charts > 5 * without_charts
 

@@ -8,8 +8,8 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
 
-from league.models import ReportBuild
-from league.services.report_builds import broker_available, report_build_request, report_state
+from league.reports.builds import broker_available, report_build_request, report_state
+from league.reports.models import ReportBuild
 from schockclub.celery import app
 
 pytestmark = pytest.mark.django_db
@@ -75,7 +75,7 @@ def test_request_page_while_redis_is_down_answers_with_the_report_page(redis_dow
 def test_request_is_queued_again_when_redis_is_back(
     redis_down, sample_season, django_capture_on_commit_callbacks
 ):
-    from league.services import report_builds
+    from league.reports import builds as report_builds
 
     with django_capture_on_commit_callbacks(execute=True):
         first = report_build_request(season=sample_season.season)

@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from league.selectors import season_standings
+from league.standings.selectors import season_standings
 
 pytestmark = pytest.mark.django_db
 
@@ -108,7 +108,7 @@ def test_dues_csv_uses_the_decimal_comma_and_ends_with_the_total(member_client, 
 def test_dues_csv_counts_payments_as_paid(member_client, sample_season):
     from decimal import Decimal
 
-    from league.services.ledger import payment_record
+    from league.ledger.services import payment_record
 
     anna = sample_season.club.members.get(name="Anna Becker")
     payment_record(member=anna, amount=Decimal("1.50"), paid_on=sample_season.date)

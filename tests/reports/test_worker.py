@@ -22,10 +22,10 @@ from django.db import connection
 from django.urls import reverse
 from pypdf import PdfReader
 
-from league.models import ReportBuild
-from league.money import format_money
-from league.selectors import season_standings
-from league.services import report_builds
+from league.club.money import format_money
+from league.reports import builds as report_builds
+from league.reports.models import ReportBuild
+from league.standings.selectors import season_standings
 from schockclub.celery import app
 from tests.sample import enter_sample_evening
 

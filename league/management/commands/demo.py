@@ -13,12 +13,12 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from games.evenings.services import evening_create, game_record
 from games.rules import PRESETS
 from games.rules.simulator import simulate_evening
-from games.services.evenings import evening_create, game_record
-from league.models import Club, Member
-from league.services.ledger import member_balance, payment_record
-from league.services.seasons import season_get_or_create
+from league.club.models import Club, Member
+from league.club.services import season_get_or_create
+from league.ledger.services import member_balance, payment_record
 
 CLUB = "Schockclub Demo"
 MEMBERS = [

@@ -8,8 +8,8 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from league.models import Club
-from league.services.club_book import club_book_export
+from league.club.models import Club
+from league.clubbook.services import club_book_export
 
 
 class Command(BaseCommand):

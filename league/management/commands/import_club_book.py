@@ -10,8 +10,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from league.money import format_money
-from league.services.club_book import club_book_import
+from league.club.money import format_money
+from league.clubbook.services import club_book_import
 
 
 class Command(BaseCommand):

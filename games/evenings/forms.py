@@ -1,0 +1,267 @@
+"""The secretary's forms: an evening with its attendance, and a game (issue 2 item 6).
+
+Each form parses input, calls exactly one service in `save()`, and turns a refused change
+(`BooksError`) into an error on the field the service names, so the German message appears
+where it was typed. Services run in one transaction: nothing is saved half.
+"""
+
+from django import forms
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from games.evenings.models import Attendance, Evening, Game
+from games.evenings.services import evening_create, evening_update, game_record, game_update
+from league.club.errors import BooksError
+from league.club.forms import BooksErrorMixin
+from league.club.models import Member
+from league.club.services import member_create
+
+# What the attendance list offers for each club member. "none" leaves the member out of
+# the evening altogether (neither games nor the absence charge).
+ROLE_PRESENT, ROLE_ABSENT, ROLE_NONE = "member", "absent", "none"
+ROLE_CHOICES = [
+    (ROLE_PRESENT, _("present")),
+    (ROLE_ABSENT, _("absent")),
+    (ROLE_NONE, _("not counted")),
+]
+
+
+class PersonChoiceField(forms.ModelChoiceField):
+    """A person of the club, by primary key. An id that is not a person of the club is
+    refused as unknown; whether the person was there is the service's question."""
+
+    default_error_messages = {"invalid_choice": _("Unknown person.")}
+
+    def label_from_instance(self, obj: Member) -> str:
+        return obj.name
+
+
+class OrderedSelectsWidget(forms.Widget):
+    """Several inputs of one name whose order matters (the Schock-Aus in throwing order).
+    The page renders the selects itself; this widget only reads them back in order."""
+
+    def value_from_datadict(self, data, files, name):
+        if hasattr(data, "getlist"):
+            return data.getlist(name)
+        value = data.get(name, [])
+        return value if isinstance(value, list | tuple) else [value]
+
+
+class ThrowersField(forms.Field):
+    """The Schock-Aus throwers of a game in throwing order: a list of club persons (empty
+    slots skipped). Nobody can throw two Schock-Aus in one game: a Schock-Aus ends the game
+    once its round is complete, and everyone throws once per round (RULES.md 4.4)."""
+
+    widget = OrderedSelectsWidget
+    default_error_messages = {
+        "invalid_choice": _("Unknown person."),
+        "twice": _("%(name)s is listed twice: one Schock-Aus per person and game."),
+    }
+
+    def __init__(self, *, queryset=None, **kwargs):
+        kwargs.setdefault("required", False)
+        super().__init__(**kwargs)
+        self.queryset = queryset
+
+    def to_python(self, value) -> list[Member]:
+        ids = [str(v).strip() for v in (value or []) if str(v).strip()]
+        if not all(v.isdigit() for v in ids):
+            raise forms.ValidationError(self.error_messages["invalid_choice"], "invalid_choice")
+        people = self.queryset.in_bulk([int(v) for v in ids])
+        throwers = []
+        for v in ids:
+            person = people.get(int(v))
+            if person is None:
+                raise forms.ValidationError(self.error_messages["invalid_choice"], "invalid_choice")
+            if person in throwers:
+                raise forms.ValidationError(
+                    self.error_messages["twice"], "twice", params={"name": person.name}
+                )
+            throwers.append(person)
+        return throwers
+
+
+class GameForm(BooksErrorMixin, forms.Form):
+    """A game of an evening: number, Vorleger, loser and Schock-Aus throwers in throwing
+    order. Records a new game (`game_record`) or corrects one (`game_update`)."""
+
+    number = forms.IntegerField(label=_("Game"), min_value=1)
+    vorleger = PersonChoiceField(
+        label=_("Vorleger"), queryset=Member.objects.none(), required=False
+    )
+    loser = PersonChoiceField(
+        label=_("Loser"),
+        queryset=Member.objects.none(),
+        error_messages={"required": _("Please choose who lost the game.")},
+    )
+    schock_aus = ThrowersField(label=_("Schock-Aus in throwing order"))
+    version = forms.IntegerField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args, evening: Evening, game: Game | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.evening, self.game = evening, game
+        people = Member.objects.filter(club_id=evening.club_id)
+        for name in ("vorleger", "loser"):
+            self.fields[name].queryset = people
+        self.fields["schock_aus"].queryset = people
+
+    # The people present, in name order: set by the page that renders the form (the radio
+    # buttons, the selects and the number of Schock-Aus slots follow them).
+    present: list[Member] = []
+
+    def thrower_slots(self) -> list[dict]:
+        """The Schock-Aus selects: one per present person (at least 3), each with its 1-based
+        `index` and the `value` chosen so far (a string, "" for none)."""
+        chosen = [str(getattr(v, "pk", v)) for v in (self["schock_aus"].value() or [])]
+        count = max(3, len(self.present), len(chosen))
+        chosen += [""] * (count - len(chosen))
+        return [{"index": i, "value": v} for i, v in enumerate(chosen, start=1)]
+
+    def save(self) -> Game | None:
+        """Record or correct the game; None (and errors on the form) when refused."""
+        data = self.cleaned_data
+        try:
+            if self.game is None:
+                return game_record(
+                    evening=self.evening,
+                    number=data["number"],
+                    loser=data["loser"],
+                    vorleger=data["vorleger"],
+                    schock_aus_throwers=data["schock_aus"],
+                )
+            return game_update(
+                game=self.game,
+                number=data["number"],
+                loser=data["loser"],
+                vorleger=data["vorleger"],
+                schock_aus_throwers=data["schock_aus"],
+                expected_version=data["version"],
+            )
+        except BooksError as exc:
+            self.add_books_error(exc)
+            return None
+
+
+class EveningForm(BooksErrorMixin, forms.Form):
+    """An evening with its attendance: date, secretary, a role for every club member
+    (present / absent / not counted), guests (existing ones ticked, new ones typed).
+
+    `role_<member id>` fields are made for the active club members (and, when editing,
+    for everyone already in the evening's attendance). New guest names become guest
+    Members in the same transaction as the evening (nothing saved half).
+    """
+
+    group_errors = ("attendance",)
+    field_aliases = {"present_members": "attendance", "name": "new_guests"}
+
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    secretary = PersonChoiceField(label=_("Secretary"), queryset=Member.objects.none())
+    guests = forms.ModelMultipleChoiceField(
+        label=_("Guests"),
+        queryset=Member.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={
+            "invalid_choice": _("Unknown person."),
+            "invalid_pk_value": _("Unknown person."),
+        },
+    )
+    new_guests = forms.CharField(
+        label=_("New guests"),
+        required=False,
+        max_length=300,
+        help_text=_("Names of guests who are here for the first time, separated by commas."),
+    )
+    notes = forms.CharField(
+        label=_("Notes"), required=False, widget=forms.Textarea(attrs={"rows": 2})
+    )
+    version = forms.IntegerField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args, club, evening: Evening | None = None, secretary=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.club, self.evening = club, evening
+        people = list(Member.objects.filter(club=club).order_by("name"))
+        current = {}
+        if evening is not None:
+            current = dict(evening.attendances.values_list("member_id", "role"))
+        self.members = [
+            p for p in people if p.kind == Member.Kind.MEMBER and (p.active or p.pk in current)
+        ]
+        self.fields["secretary"].queryset = Member.objects.filter(club=club)
+        self.fields["guests"].queryset = Member.objects.filter(club=club, kind=Member.Kind.GUEST)
+        for person in self.members:
+            self.fields[f"role_{person.pk}"] = forms.ChoiceField(
+                label=person.name,
+                choices=ROLE_CHOICES,
+                widget=forms.RadioSelect,
+                required=False,
+                initial=current.get(person.pk, ROLE_NONE if evening else ROLE_PRESENT),
+            )
+        if evening is None:
+            self.fields["date"].initial = timezone.localdate()
+            self.fields["secretary"].initial = secretary.pk if secretary else None
+        else:
+            self.fields["date"].initial = evening.date
+            self.fields["secretary"].initial = evening.secretary_id
+            self.fields["notes"].initial = evening.notes
+            self.fields["version"].initial = evening.version
+            self.fields["guests"].initial = [
+                pk for pk, role in current.items() if role == Attendance.Role.GUEST
+            ]
+
+    def role_fields(self) -> list:
+        """The bound role fields, one per club member, in name order."""
+        return [self[f"role_{p.pk}"] for p in self.members]
+
+    def _new_guest_names(self) -> list[str]:
+        return [
+            n
+            for n in (" ".join(s.split()) for s in self.cleaned_data["new_guests"].split(","))
+            if n
+        ]
+
+    def _attendance(self, new_guests: list[Member]) -> dict:
+        groups = {ROLE_PRESENT: [], ROLE_ABSENT: []}
+        for person in self.members:
+            role = self.cleaned_data[f"role_{person.pk}"] or ROLE_NONE
+            if role in groups:
+                groups[role].append(person)
+        return {
+            "present_members": groups[ROLE_PRESENT],
+            "absent_members": groups[ROLE_ABSENT],
+            "guests": [*self.cleaned_data["guests"], *new_guests],
+        }
+
+    @transaction.atomic
+    def save(self) -> Evening | None:
+        """Create or update the evening (and new guests); None with form errors if refused."""
+        data = self.cleaned_data
+        try:
+            with transaction.atomic():
+                existing = {g.name.casefold(): g for g in self.fields["guests"].queryset}
+                new_guests = [
+                    existing.get(name.casefold())
+                    or member_create(club=self.club, name=name, kind=Member.Kind.GUEST)
+                    for name in self._new_guest_names()
+                ]
+                people = self._attendance(new_guests)
+                if self.evening is None:
+                    return evening_create(
+                        club=self.club,
+                        date=data["date"],
+                        secretary=data["secretary"],
+                        notes=data["notes"],
+                        **people,
+                    )
+                return evening_update(
+                    evening=self.evening,
+                    date=data["date"],
+                    secretary=data["secretary"],
+                    notes=data["notes"],
+                    expected_version=data["version"],
+                    **people,
+                )
+        except BooksError as exc:
+            self.add_books_error(exc)
+            return None

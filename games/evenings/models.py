@@ -1,0 +1,146 @@
+"""Evenings, attendance, games, Schock-Aus, rounds and throws, and Runden given.
+
+What must never happen is refused by the database itself (constraints here, triggers in
+migration 0002): two games with one number in an evening, a loser, Vorleger or thrower who
+was not present that evening, an evening outside its season's dates or of another club,
+a person of another club. Source: issue 2, RULES.md sections 4 and 5.
+"""
+
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+from league.club.models import Club, Member, Season
+
+
+class Evening(models.Model):
+    """One club night (Schockabend): its date, season, secretary (Buchführer) and attendance.
+
+    `version` rises with every change to the evening, its attendance or its games; a
+    client that sends a stale version is refused (optimistic locking, issue 4).
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="evenings")
+    season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="evenings")
+    date = models.DateField(_("date"))
+    secretary = models.ForeignKey(
+        Member, on_delete=models.PROTECT, related_name="+", verbose_name=_("secretary")
+    )
+    notes = models.TextField(_("notes"), blank=True)
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("evening")
+        verbose_name_plural = _("evenings")
+        ordering = ["-date"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "date"], name="evening_unique_date_per_club"),
+        ]
+        indexes = [models.Index(fields=["season", "date"])]
+
+    def __str__(self) -> str:
+        return f"{self.club} {self.date:%d.%m.%Y}"
+
+
+class Attendance(models.Model):
+    """Who was at an evening and as what: a present club member, a guest, or an absent
+    club member (who pays 6 Mark, RULES.md section 5)."""
+
+    class Role(models.TextChoices):
+        MEMBER = "member", _("present member")
+        GUEST = "guest", _("guest")
+        ABSENT = "absent", _("absent member")
+
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="attendances")
+    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="attendances")
+    role = models.CharField(_("role"), max_length=10, choices=Role.choices)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("attendance")
+        verbose_name_plural = _("attendances")
+        ordering = ["evening", "member__name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["evening", "member"], name="attendance_unique_member_per_evening"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.member} ({self.get_role_display()})"
+
+    @property
+    def present(self) -> bool:
+        return self.role != self.Role.ABSENT
+
+
+class Game(models.Model):
+    """One game (Spiel) of an evening: its number, Vorleger and loser.
+
+    A game is entered either short (loser plus Schock-Aus throwers) or round by round
+    (`entry_mode = "rounds"`, with `Round` rows from which loser and Schock-Aus are derived).
+    Both count alike in the books.
+    """
+
+    class EntryMode(models.TextChoices):
+        SHORT = "short", _("loser and Schock-Aus")
+        ROUNDS = "rounds", _("round by round")
+
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveIntegerField(_("number"))
+    vorleger = models.ForeignKey(
+        Member,
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+        verbose_name=_("Vorleger"),
+    )
+    loser = models.ForeignKey(
+        Member, on_delete=models.PROTECT, related_name="games_lost", verbose_name=_("loser")
+    )
+    entry_mode = models.CharField(max_length=10, choices=EntryMode.choices, default="short")
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        ordering = ["evening", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["evening", "number"], name="game_unique_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="game_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.evening} #{self.number}"
+
+
+class SchockAus(models.Model):
+    """A Schock-Aus (1-1-1) thrown in a game; `position` is its place in throwing order
+    within the game (1, 2, ...). The evening's ordinals follow game number, then position."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="schock_aus")
+    thrower = models.ForeignKey(
+        Member, on_delete=models.PROTECT, related_name="schock_aus", verbose_name=_("thrower")
+    )
+    position = models.PositiveIntegerField(_("position"))
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("Schock-Aus")
+        verbose_name_plural = _("Schock-Aus")
+        ordering = ["game", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="schock_aus_unique_pos"),
+            models.CheckConstraint(condition=Q(position__gte=1), name="schock_aus_pos_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Schock-Aus {self.thrower} ({self.game})"

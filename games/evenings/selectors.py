@@ -1,0 +1,210 @@
+"""Reading an evening's books (issue 2 item 5; RULES.md section 5).
+
+Everything here is computed from the records (attendance, games, Schock-Aus) in a fixed
+number of queries, whatever the size of the evening.
+"""
+
+from collections import Counter
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.utils.translation import gettext as _
+
+from games.evenings.models import Attendance, Evening, Game, SchockAus
+from games.rules import runden_owed
+from league.club.models import Member
+from league.club.money import marks_to_money
+
+GAMES_PER_MEMBER = 5  # seed 003: "Pro teilnehmenden Vereinsmitglied werden fünf Spiele"
+ABSENCE_MARKS = 6  # seed 003: the average of five games plus one penalty Mark
+
+
+@dataclass(frozen=True)
+class SchockAusLine:
+    """One Schock-Aus of an evening: `ordinal` 1..n in throwing order, game number, thrower."""
+
+    ordinal: int
+    game: int
+    thrower: Member
+    schock_aus_id: int
+
+
+@dataclass(frozen=True)
+class RundeLine:
+    """One Runde owed: the Schock-Aus `ordinal`, its thrower, reason first/fifth/last."""
+
+    ordinal: int
+    thrower: Member
+    reason: str
+    schock_aus_id: int
+
+
+@dataclass
+class PersonLine:
+    """One person's figures for an evening. `marks` are integer Marks; `money` is in the
+    season's currency (Decimal)."""
+
+    member: Member
+    role: str
+    games_lost: int = 0
+    schock_aus: int = 0
+    marks: int = 0
+    money: Decimal = Decimal("0.00")
+    runden: int = 0
+
+    @property
+    def guest(self) -> bool:
+        return self.role == Attendance.Role.GUEST
+
+    @property
+    def absent(self) -> bool:
+        return self.role == Attendance.Role.ABSENT
+
+    @property
+    def points(self) -> int | None:
+        """Championship points (+1 per Schock-Aus, -1 per lost game); None for guests."""
+        return None if self.guest else self.schock_aus - self.games_lost
+
+
+@dataclass
+class EveningBooks:
+    """The books of one evening, as the sheet shows them."""
+
+    evening: Evening
+    games: list[Game]
+    games_expected: int
+    schock_aus: list[SchockAusLine]
+    runden: list[RundeLine]
+    people: list[PersonLine]
+    marks_total: int
+    money_total: Decimal
+    currency: str
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def games_entered(self) -> int:
+        return len(self.games)
+
+
+def evening_schock_aus_order(schock_aus: list[SchockAus]) -> list[SchockAus]:
+    """The evening's Schock-Aus in throwing order: by game number, then position."""
+    return sorted(schock_aus, key=lambda sa: (sa.game.number, sa.position))
+
+
+def evening_books(*, evening: Evening) -> EveningBooks:
+    """Compute an evening's books: games expected (5 per present club member) and entered,
+    Schock-Aus with ordinals, Runden owed with reasons, Marks and money per person (lost
+    games; 6 Marks per absent club member), totals and warnings. Four queries.
+    """
+    evening = Evening.objects.select_related("season", "secretary", "club").get(pk=evening.pk)
+    attendances = list(evening.attendances.select_related("member").order_by("member__name"))
+    games = list(evening.games.select_related("loser", "vorleger").order_by("number"))
+    game_by_id = {g.pk: g for g in games}
+    schock_aus = list(SchockAus.objects.filter(game__evening=evening).select_related("thrower"))
+    for sa in schock_aus:
+        sa.game = game_by_id[sa.game_id]
+    ordered = evening_schock_aus_order(schock_aus)
+    sa_lines = [
+        SchockAusLine(i, sa.game.number, sa.thrower, sa.pk) for i, sa in enumerate(ordered, 1)
+    ]
+    runden = [
+        RundeLine(r.ordinal, r.thrower, r.reason, ordered[r.ordinal - 1].pk)
+        for r in runden_owed([sa.thrower for sa in ordered])
+    ]
+    lost = Counter(g.loser_id for g in games)
+    thrown = Counter(sa.thrower_id for sa in ordered)
+    runden_count = Counter(r.thrower.pk for r in runden)
+    season = evening.season
+    people = []
+    for a in attendances:
+        line = PersonLine(member=a.member, role=a.role)
+        if a.role == Attendance.Role.ABSENT:
+            line.marks = ABSENCE_MARKS
+        else:
+            line.games_lost = lost[a.member_id]
+            line.schock_aus = thrown[a.member_id]
+            line.marks = line.games_lost
+            line.runden = runden_count[a.member_id]
+        line.money = marks_to_money(line.marks, season.mark_value)
+        people.append(line)
+    present_members = sum(1 for a in attendances if a.role == Attendance.Role.MEMBER)
+    games_expected = GAMES_PER_MEMBER * present_members
+    marks_total = sum(p.marks for p in people)
+    books = EveningBooks(
+        evening=evening,
+        games=games,
+        games_expected=games_expected,
+        schock_aus=sa_lines,
+        runden=runden,
+        people=people,
+        marks_total=marks_total,
+        money_total=marks_to_money(marks_total, season.mark_value),
+        currency=season.currency,
+    )
+    books.warnings = _warnings(books)
+    return books
+
+
+def _warnings(books: EveningBooks) -> list[str]:
+    warnings = []
+    entered, expected = books.games_entered, books.games_expected
+    if entered < expected:
+        warnings.append(
+            _("%(missing)s of %(expected)s games are still missing.")
+            % {"missing": expected - entered, "expected": expected}
+        )
+    elif entered > expected:
+        warnings.append(
+            _(
+                "%(entered)s games entered, but only %(expected)s are played (five per present "
+                "club member)."
+            )
+            % {"entered": entered, "expected": expected}
+        )
+    numbers = [g.number for g in books.games]
+    gaps = sorted(set(range(1, max(numbers, default=0) + 1)) - set(numbers))
+    if gaps:
+        warnings.append(
+            _("Game numbers missing: %(numbers)s.") % {"numbers": ", ".join(map(str, gaps))}
+        )
+    by_number = {g.number: g for g in books.games}
+    for game in books.games:
+        previous = by_number.get(game.number - 1)
+        if previous and game.vorleger_id and game.vorleger_id != previous.loser_id:
+            warnings.append(
+                _(
+                    "Game %(number)s: Vorleger %(vorleger)s, but game %(previous)s was lost by "
+                    "%(loser)s."
+                )
+                % {
+                    "number": game.number,
+                    "vorleger": game.vorleger,
+                    "previous": previous.number,
+                    "loser": previous.loser,
+                }
+            )
+    return warnings
+
+
+def evening_list(*, season) -> list[dict]:
+    """The season's evenings, newest first, with counts: games, Schock-Aus, present people.
+    Three queries."""
+    from django.db.models import Count, Q
+
+    evenings = list(
+        Evening.objects.filter(season=season)
+        .annotate(
+            n_games=Count("games", distinct=True),
+            n_present=Count("attendances", filter=~Q(attendances__role="absent"), distinct=True),
+        )
+        .order_by("-date")
+    )
+    sa = Counter(
+        SchockAus.objects.filter(game__evening__season=season).values_list(
+            "game__evening_id", flat=True
+        )
+    )
+    return [
+        {"evening": e, "games": e.n_games, "present": e.n_present, "schock_aus": sa[e.pk]}
+        for e in evenings
+    ]

@@ -1,0 +1,222 @@
+"""REST API shapes of evenings, attendance, games, Schock-Aus, rounds, an evening's summary
+and the rules' live check (issue 4).
+
+Serializers translate only (STYLE.md 3): a person is named by id or by exact name and
+becomes a Member of the requesting user's club (anything else: 400 `unknown_person`); then
+the view makes one service call. Every rule lives in games/rules and the services.
+"""
+
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from games.evenings.models import Attendance, Evening, Game
+from league.club.models import Member
+from league.club.serializers import MONEY, PersonRefSerializer
+
+PERSON_SCHEMA = {
+    "oneOf": [
+        {"type": "integer", "minimum": 1, "description": "Member id"},
+        {"type": "string", "minLength": 1, "maxLength": 100, "description": "Exact name"},
+    ],
+    "description": "A person of your club, by id or by exact name.",
+}
+
+
+def _people(context: dict) -> tuple[dict[int, Member], dict[str, Member]]:
+    """The club's people by id and by name, loaded once per request (one query)."""
+    if "_people" not in context:
+        club = context["club"]
+        members = list(Member.objects.filter(club=club)) if club is not None else []
+        context["_people"] = ({m.pk: m for m in members}, {m.name: m for m in members})
+    return context["_people"]
+
+
+@extend_schema_field(PERSON_SCHEMA)
+class PersonField(serializers.Field):
+    """A person of the requesting user's club, given as id (int) or exact name (str).
+
+    Raises a validation error with code `unknown_person` for anything else, including a
+    person of another club (which does not exist for the caller).
+    """
+
+    def to_internal_value(self, data) -> Member:
+        by_id, by_name = _people(self.context)
+        person = None
+        if isinstance(data, int) and not isinstance(data, bool):
+            person = by_id.get(data)
+        elif isinstance(data, str):
+            person = by_name.get(" ".join(data.split()))
+        if person is None:
+            raise serializers.ValidationError(
+                _("Unknown person: %(value)s.") % {"value": str(data)[:100]},
+                code="unknown_person",
+            )
+        return person
+
+    def to_representation(self, value) -> int:
+        return value.pk
+
+
+class AttendanceSerializer(serializers.ModelSerializer):
+    """One person at an evening: present club member, guest, or absent club member."""
+
+    name = serializers.CharField(source="member.name")
+
+    class Meta:
+        model = Attendance
+        fields = ["member", "name", "role"]
+        read_only_fields = fields
+
+
+class EveningSerializer(serializers.ModelSerializer):
+    """An evening with its attendance and `version` (send it back when changing it)."""
+
+    attendance = AttendanceSerializer(source="attendances", many=True, read_only=True)
+    present_members = serializers.SerializerMethodField()
+    guests = serializers.SerializerMethodField()
+    absent_members = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Evening
+        fields = [
+            "id",
+            "club",
+            "season",
+            "date",
+            "secretary",
+            "notes",
+            "version",
+            "present_members",
+            "guests",
+            "absent_members",
+            "attendance",
+            "created_at",
+            "updated_at",
+        ]
+        read_only_fields = fields
+
+    def _ids(self, evening: Evening, role: str) -> list[int]:
+        return [a.member_id for a in evening.attendances.all() if a.role == role]
+
+    def get_present_members(self, evening: Evening) -> list[int]:
+        return self._ids(evening, Attendance.Role.MEMBER)
+
+    def get_guests(self, evening: Evening) -> list[int]:
+        return self._ids(evening, Attendance.Role.GUEST)
+
+    def get_absent_members(self, evening: Evening) -> list[int]:
+        return self._ids(evening, Attendance.Role.ABSENT)
+
+
+class EveningWriteSerializer(serializers.Serializer):
+    """Input of `evening_create` / `evening_update`. The season follows from the date. The
+    secretary of the evening defaults to the requesting secretary. On update `version`
+    (or the `If-Match` header) is required; PATCH keeps what is not sent."""
+
+    date = serializers.DateField()
+    secretary = PersonField(required=False)
+    present_members = serializers.ListField(child=PersonField(), max_length=200)
+    guests = serializers.ListField(child=PersonField(), required=False, max_length=200)
+    absent_members = serializers.ListField(child=PersonField(), required=False, max_length=200)
+    notes = serializers.CharField(required=False, allow_blank=True, max_length=5000)
+    version = serializers.IntegerField(required=False, min_value=1, max_value=999_999_999)
+
+
+class SchockAusSerializer(serializers.Serializer):
+    """A Schock-Aus of a game: its thrower and place in throwing order within the game."""
+
+    thrower = serializers.IntegerField(source="thrower_id")
+    position = serializers.IntegerField()
+
+
+class GameSerializer(serializers.ModelSerializer):
+    """A game: number, Vorleger, loser, the Schock-Aus throwers in throwing order (ids),
+    how it was entered, and `version` (send it back when changing it)."""
+
+    schock_aus = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Game
+        fields = [
+            "id",
+            "evening",
+            "number",
+            "vorleger",
+            "loser",
+            "schock_aus",
+            "entry_mode",
+            "version",
+            "created_at",
+            "updated_at",
+        ]
+        read_only_fields = fields
+
+    def get_schock_aus(self, game: Game) -> list[int]:
+        return [sa.thrower_id for sa in sorted(game.schock_aus.all(), key=lambda s: s.position)]
+
+
+class GameWriteSerializer(serializers.Serializer):
+    """Input of `game_record` / `game_update`: the loser and the Schock-Aus throwers in
+    throwing order; `number` defaults to the next free one, `vorleger` to the previous
+    game's loser. Create: `evening` (id) and optionally `evening_version` (412 if the
+    evening changed). Update: `version` (or If-Match) required; PATCH keeps what is not
+    sent."""
+
+    evening = serializers.IntegerField(min_value=1, required=False)
+    number = serializers.IntegerField(min_value=1, max_value=9999, required=False)
+    loser = PersonField()
+    schock_aus = serializers.ListField(child=PersonField(), required=False, max_length=20)
+    vorleger = PersonField(required=False, allow_null=True)
+    evening_version = serializers.IntegerField(required=False, min_value=1, max_value=999_999_999)
+    version = serializers.IntegerField(required=False, min_value=1, max_value=999_999_999)
+
+
+class SchockAusLineSerializer(serializers.Serializer):
+    """A Schock-Aus of the evening: ordinal 1..n in throwing order, game number, thrower."""
+
+    ordinal = serializers.IntegerField()
+    game = serializers.IntegerField()
+    thrower = PersonRefSerializer()
+
+
+class RundeLineSerializer(serializers.Serializer):
+    """A Runde owed: the Schock-Aus ordinal, its thrower, why (first, fifth, last)."""
+
+    ordinal = serializers.IntegerField()
+    thrower = PersonRefSerializer()
+    reason = serializers.ChoiceField(choices=["first", "fifth", "last"])
+    schock_aus = serializers.IntegerField(source="schock_aus_id")
+
+
+class PersonLineSerializer(serializers.Serializer):
+    """One person's figures for the evening. `points` is null for guests."""
+
+    member = PersonRefSerializer()
+    role = serializers.ChoiceField(choices=Attendance.Role.choices)
+    games_lost = serializers.IntegerField()
+    schock_aus = serializers.IntegerField()
+    points = serializers.IntegerField(allow_null=True)
+    runden = serializers.IntegerField()
+    marks = serializers.IntegerField()
+    money = serializers.DecimalField(**MONEY)
+    guest = serializers.BooleanField()
+    absent = serializers.BooleanField()
+
+
+class EveningSummarySerializer(serializers.Serializer):
+    """An evening's books (games.selectors.evening_books)."""
+
+    evening = serializers.IntegerField(source="evening.pk")
+    date = serializers.DateField(source="evening.date")
+    season = serializers.IntegerField(source="evening.season_id")
+    version = serializers.IntegerField(source="evening.version")
+    games_expected = serializers.IntegerField()
+    games_entered = serializers.IntegerField()
+    schock_aus = SchockAusLineSerializer(many=True)
+    runden = RundeLineSerializer(many=True)
+    people = PersonLineSerializer(many=True)
+    marks_total = serializers.IntegerField()
+    money_total = serializers.DecimalField(**MONEY)
+    currency = serializers.CharField()
+    warnings = serializers.ListField(child=serializers.CharField())

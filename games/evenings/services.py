@@ -1,0 +1,440 @@
+"""Writing evenings, attendance and games (issue 2; RULES.md sections 4 and 5).
+
+Every service runs in one transaction and refuses bad input with a BooksError (nothing is
+saved half). The database refuses the same things again (constraints and triggers), so a
+path that forgets a check still cannot write what must never happen.
+"""
+
+import datetime
+from collections import Counter
+from collections.abc import Sequence
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils.translation import gettext as _
+
+from games.evenings.models import Attendance, Evening, Game, SchockAus
+from games.rules import PRESETS
+from league.club.books import books_changed
+from league.club.errors import (
+    BooksError,
+    books_error_from_integrity,
+    check_version,
+    db_refusal_messages,
+)
+from league.club.models import Club, Member, Season
+
+
+def season_for_date(*, club: Club, date: datetime.date) -> Season:
+    """The club's season whose dates contain `date`.
+
+    Raises BooksError `no_season` when there is none.
+    """
+    season = Season.objects.filter(club=club, starts_on__lte=date, ends_on__gte=date).first()
+    if season is None:
+        raise BooksError(
+            "no_season",
+            _("There is no season for %(date)s. Create the season first.")
+            % {"date": date.strftime("%d.%m.%Y")},
+            field="date",
+        )
+    return season
+
+
+def evening_changed(*, evening: Evening, reason: str = "evening") -> None:
+    """After every change of an evening's records (attendance, games, Schock-Aus, rounds):
+    bump the evening's version (its ETag) and raise the one books-changed event
+    (league.club.books), which moves the season's data version and brings the kitty
+    ledger in line. Runs inside the writer's transaction."""
+    Evening.objects.filter(pk=evening.pk).update(version=F("version") + 1)
+    evening.refresh_from_db(fields=["version"])
+    books_changed(season_id=evening.season_id, evening_id=evening.pk, reason=reason)
+
+
+def _attendance_roles(
+    *,
+    club: Club,
+    secretary: Member,
+    present_members: Sequence[Member],
+    guests: Sequence[Member],
+    absent_members: Sequence[Member],
+) -> dict[Member, str]:
+    roles: dict[Member, str] = {}
+    groups = (
+        (present_members, Attendance.Role.MEMBER),
+        (guests, Attendance.Role.GUEST),
+        (absent_members, Attendance.Role.ABSENT),
+    )
+    for people, role in groups:
+        for person in people:
+            if person.club_id != club.pk:
+                raise BooksError(
+                    "person_of_other_club",
+                    db_refusal_messages()["person_of_other_club"],
+                    field="attendance",
+                )
+            if person in roles:
+                raise BooksError(
+                    "person_twice",
+                    _("%(name)s is listed twice in the attendance.") % {"name": person.name},
+                    field="attendance",
+                )
+            if role == Attendance.Role.GUEST and person.kind != Member.Kind.GUEST:
+                raise BooksError(
+                    "member_as_guest",
+                    _("%(name)s is a club member, not a guest.") % {"name": person.name},
+                    field="guests",
+                )
+            if role != Attendance.Role.GUEST and person.kind == Member.Kind.GUEST:
+                raise BooksError(
+                    "guest_as_member",
+                    _("%(name)s is a guest, not a club member.") % {"name": person.name},
+                    field="attendance",
+                )
+            roles[person] = role
+    if secretary.club_id != club.pk:
+        raise BooksError(
+            "person_of_other_club", db_refusal_messages()["person_of_other_club"], field="secretary"
+        )
+    if roles.get(secretary) not in (Attendance.Role.MEMBER, Attendance.Role.GUEST):
+        raise BooksError(
+            "secretary_not_present",
+            _("The secretary of the evening must be present."),
+            field="secretary",
+        )
+    if not any(role == Attendance.Role.MEMBER for role in roles.values()):
+        raise BooksError(
+            "no_members_present",
+            _("At least one club member must be present."),
+            field="present_members",
+        )
+    return roles
+
+
+@transaction.atomic
+def evening_create(
+    *,
+    club: Club,
+    date: datetime.date,
+    secretary: Member,
+    present_members: Sequence[Member],
+    guests: Sequence[Member] = (),
+    absent_members: Sequence[Member] = (),
+    notes: str = "",
+) -> Evening:
+    """Create an evening with its attendance (present club members, guests, absent club
+    members) in the season that contains `date`.
+
+    Raises BooksError: no_season, evening_exists (409), person_of_other_club, person_twice,
+    member_as_guest, guest_as_member, secretary_not_present, no_members_present.
+    """
+    season = season_for_date(club=club, date=date)
+    roles = _attendance_roles(
+        club=club,
+        secretary=secretary,
+        present_members=present_members,
+        guests=guests,
+        absent_members=absent_members,
+    )
+    if Evening.objects.filter(club=club, date=date).exists():
+        raise BooksError(
+            "evening_exists",
+            db_refusal_messages()["evening_unique_date_per_club"],
+            field="date",
+            status=409,
+        )
+    try:
+        with transaction.atomic():
+            evening = Evening.objects.create(
+                club=club, season=season, date=date, secretary=secretary, notes=notes
+            )
+            Attendance.objects.bulk_create(
+                [Attendance(evening=evening, member=m, role=r) for m, r in roles.items()]
+            )
+    except IntegrityError as exc:
+        raise books_error_from_integrity(exc) from exc
+    evening_changed(evening=evening)
+    return evening
+
+
+@transaction.atomic
+def evening_update(
+    *,
+    evening: Evening,
+    date: datetime.date,
+    secretary: Member,
+    present_members: Sequence[Member],
+    guests: Sequence[Member] = (),
+    absent_members: Sequence[Member] = (),
+    notes: str = "",
+    expected_version: int | None = None,
+) -> Evening:
+    """Change an evening's date, secretary, notes and attendance. Attendance rows are
+    changed, added and removed one by one (so the audit trail shows each change).
+
+    Raises BooksError as `evening_create`, plus stale_version (412) and attendance_in_use
+    (409) when a person who lost or threw in this evening's games would be made absent
+    or removed.
+    """
+    evening = Evening.objects.select_for_update().get(pk=evening.pk)
+    check_version(evening, expected_version)
+    season = season_for_date(club=evening.club, date=date)
+    roles = _attendance_roles(
+        club=evening.club,
+        secretary=secretary,
+        present_members=present_members,
+        guests=guests,
+        absent_members=absent_members,
+    )
+    try:
+        with transaction.atomic():
+            evening.date, evening.season, evening.secretary = date, season, secretary
+            evening.notes = notes
+            evening.save()
+            current = {a.member_id: a for a in evening.attendances.all()}
+            wanted = {m.pk: r for m, r in roles.items()}
+            for member_id, attendance in current.items():
+                if member_id not in wanted:
+                    attendance.delete()
+                elif attendance.role != wanted[member_id]:
+                    attendance.role = wanted[member_id]
+                    attendance.save()
+            for member_id, role in wanted.items():
+                if member_id not in current:
+                    Attendance.objects.create(evening=evening, member_id=member_id, role=role)
+    except IntegrityError as exc:
+        raise books_error_from_integrity(exc) from exc
+    evening_changed(evening=evening)
+    return evening
+
+
+@transaction.atomic
+def evening_delete(*, evening: Evening, expected_version: int | None = None) -> None:
+    """Delete an evening that has no games yet. An evening with games is refused
+    (`evening_has_games`, 409): delete its games first, so that every charge they caused
+    is reversed visibly."""
+    evening = Evening.objects.select_for_update().get(pk=evening.pk)
+    check_version(evening, expected_version)
+    if evening.games.exists():
+        raise BooksError("evening_has_games", _("Delete the evening's games first."), status=409)
+    evening.attendances.all().delete()
+    books_changed(
+        season_id=evening.season_id,
+        evening_id=evening.pk,
+        evening_deleted=True,
+        reason="evening_deleted",
+    )
+    evening.delete()
+
+
+def _present_ids(evening: Evening) -> set[int]:
+    return set(
+        evening.attendances.exclude(role=Attendance.Role.ABSENT).values_list("member_id", flat=True)
+    )
+
+
+def _check_people(
+    evening: Evening, loser: Member, throwers: Sequence[Member], vorleger: Member | None
+) -> None:
+    present = _present_ids(evening)
+    if loser.pk not in present:
+        raise BooksError(
+            "loser_not_present",
+            _("%(name)s was not present at this evening.") % {"name": loser.name},
+            field="loser",
+        )
+    for thrower in throwers:
+        if thrower.pk not in present:
+            raise BooksError(
+                "thrower_not_present",
+                _("%(name)s was not present at this evening.") % {"name": thrower.name},
+                field="schock_aus",
+            )
+    if vorleger is not None and vorleger.pk not in present:
+        raise BooksError(
+            "vorleger_not_present",
+            _("%(name)s was not present at this evening.") % {"name": vorleger.name},
+            field="vorleger",
+        )
+    # RULES.md 4: a Schock-Aus ends the game (single format) or its half or final (halves)
+    # once its round is complete, and everyone throws once per round: so a person throws
+    # at most one Schock-Aus per game, or one per half and final.
+    parts = 1 if PRESETS[evening.season.rule_preset].format == "single" else 3
+    counts = Counter(t.pk for t in throwers)
+    for thrower in throwers:
+        if counts[thrower.pk] > parts:
+            if parts == 1:
+                message = _("%(name)s cannot throw more than one Schock-Aus in one game.")
+            else:
+                message = _("%(name)s cannot throw more Schock-Aus than a game has parts.")
+            raise BooksError(
+                "schock_aus_twice",
+                message % {"name": thrower.name},
+                field="schock_aus",
+            )
+
+
+def next_vorleger(*, evening: Evening, number: int) -> Member:
+    """The Vorleger of game `number` (RULES.md 4.5): the secretary opens game 1, the loser
+    of the previous game opens the next (the secretary when that game is missing)."""
+    if number > 1:
+        previous = evening.games.filter(number=number - 1).select_related("loser").first()
+        if previous is not None:
+            return previous.loser
+    return evening.secretary
+
+
+def _write_schock_aus(game: Game, throwers: Sequence[Member]) -> None:
+    SchockAus.objects.bulk_create(
+        [SchockAus(game=game, thrower=t, position=i) for i, t in enumerate(throwers, start=1)]
+    )
+
+
+@transaction.atomic
+def game_record(
+    *,
+    evening: Evening,
+    loser: Member,
+    schock_aus_throwers: Sequence[Member] = (),
+    number: int | None = None,
+    vorleger: Member | None = None,
+    expected_evening_version: int | None = None,
+    entry_mode: str = Game.EntryMode.SHORT,
+) -> Game:
+    """Record a game: its loser and its Schock-Aus throwers in throwing order.
+
+    `number` defaults to the next free number of the evening; `vorleger` to the previous
+    game's loser (the secretary for game 1). The evening's row is locked, so two clients
+    adding games at once get distinct numbers.
+
+    Raises BooksError: loser_not_present, thrower_not_present, vorleger_not_present,
+    duplicate_game_number (409), invalid_number, stale_version (412).
+    """
+    evening = Evening.objects.select_for_update().get(pk=evening.pk)
+    check_version(evening, expected_evening_version)
+    if number is None:
+        last = evening.games.order_by("-number").values_list("number", flat=True).first()
+        number = (last or 0) + 1
+    if number < 1:
+        raise BooksError("invalid_number", _("The game number must be 1 or more."), field="number")
+    if evening.games.filter(number=number).exists():
+        raise BooksError(
+            "duplicate_game_number",
+            db_refusal_messages()["game_unique_number"],
+            field="number",
+            status=409,
+        )
+    if vorleger is None:
+        vorleger = next_vorleger(evening=evening, number=number)
+    _check_people(evening, loser, schock_aus_throwers, vorleger)
+    try:
+        with transaction.atomic():
+            game = Game.objects.create(
+                evening=evening,
+                number=number,
+                loser=loser,
+                vorleger=vorleger,
+                entry_mode=entry_mode,
+            )
+            _write_schock_aus(game, schock_aus_throwers)
+    except IntegrityError as exc:
+        raise books_error_from_integrity(exc) from exc
+    evening_changed(evening=evening)
+    return game
+
+
+@transaction.atomic
+def game_update(
+    *,
+    game: Game,
+    loser: Member,
+    schock_aus_throwers: Sequence[Member] = (),
+    vorleger: Member | None = None,
+    number: int | None = None,
+    expected_version: int | None = None,
+) -> Game:
+    """Correct a game's loser, Schock-Aus throwers, Vorleger or number. The Schock-Aus rows
+    are replaced only where they changed (the audit trail keeps the old ones).
+
+    A game entered round by round takes its loser, Schock-Aus and Vorleger from its stored
+    rounds; changing them here would contradict the rounds, so it is refused
+    (`game_entered_by_rounds`, 409): delete the game and enter it again. Its number may
+    still be corrected.
+
+    Raises BooksError as `game_record`, plus stale_version (412), game_entered_by_rounds
+    (409), runde_given (409).
+    """
+    evening = Evening.objects.select_for_update().get(pk=game.evening_id)
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    check_version(game, expected_version)
+    if game.entry_mode == Game.EntryMode.ROUNDS and (
+        game.loser_id != loser.pk
+        or game.vorleger_id != (vorleger.pk if vorleger else None)
+        or list(game.schock_aus.order_by("position").values_list("thrower_id", flat=True))
+        != [t.pk for t in schock_aus_throwers]
+    ):
+        raise BooksError(
+            "game_entered_by_rounds",
+            _(
+                "This game was entered round by round: its loser and Schock-Aus come from its "
+                "rounds. Delete the game and enter it again to correct it."
+            ),
+            status=409,
+        )
+    _check_people(evening, loser, schock_aus_throwers, vorleger)
+    if number is not None and number != game.number:
+        if number < 1:
+            raise BooksError(
+                "invalid_number", _("The game number must be 1 or more."), field="number"
+            )
+        if evening.games.filter(number=number).exclude(pk=game.pk).exists():
+            raise BooksError(
+                "duplicate_game_number",
+                db_refusal_messages()["game_unique_number"],
+                field="number",
+                status=409,
+            )
+        game.number = number
+    try:
+        with transaction.atomic():
+            game.loser, game.vorleger = loser, vorleger
+            game.version += 1
+            game.save()
+            old = [sa.thrower_id for sa in game.schock_aus.order_by("position")]
+            if old != [t.pk for t in schock_aus_throwers]:
+                # A Runde marked as given protects its Schock-Aus row (issue 6.2).
+                if game.schock_aus.filter(runde_given__isnull=False).exists():
+                    raise BooksError(
+                        "runde_given",
+                        _(
+                            "A Runde for a Schock-Aus of this game was given already: "
+                            "undo that first."
+                        ),
+                        status=409,
+                    )
+                game.schock_aus.all().delete()
+                _write_schock_aus(game, schock_aus_throwers)
+    except IntegrityError as exc:
+        raise books_error_from_integrity(exc) from exc
+    evening_changed(evening=evening)
+    return game
+
+
+@transaction.atomic
+def game_delete(*, game: Game, expected_version: int | None = None) -> None:
+    """Delete a game with its Schock-Aus (and rounds). Its charge is reversed in the ledger.
+
+    Raises BooksError stale_version (412), runde_given (409) when a Runde owed for one of
+    its Schock-Aus was marked as given.
+    """
+    evening = Evening.objects.select_for_update().get(pk=game.evening_id)
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    check_version(game, expected_version)
+    if SchockAus.objects.filter(game=game, runde_given__isnull=False).exists():
+        raise BooksError(
+            "runde_given",
+            _("A Runde for a Schock-Aus of this game was given already: undo that first."),
+            status=409,
+        )
+    game.delete()
+    evening_changed(evening=evening)

@@ -1,0 +1,16 @@
+"""Evening pages: the list, the sheet, the secretary's attendance and game entry."""
+
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("abende/", views.evening_index, name="evening_list"),
+    path("abende/neu/", views.evening_create, name="evening_create"),
+    path("abende/<int:pk>/", views.evening_detail, name="evening_detail"),
+    path("abende/<int:pk>/bearbeiten/", views.evening_edit, name="evening_edit"),
+    path("abende/<int:pk>/loeschen/", views.evening_delete, name="evening_delete"),
+    path("abende/<int:pk>/spiele/", views.game_entry, name="game_entry"),
+    path("abende/<int:pk>/spiele/<int:game_pk>/", views.game_edit, name="game_edit"),
+    path("abende/<int:pk>/spiele/<int:game_pk>/loeschen/", views.game_delete, name="game_delete"),
+]

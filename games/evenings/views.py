@@ -1,0 +1,177 @@
+"""Evening pages (issue 2 item 6): the evening sheet for members, and for the secretary the
+evening's attendance and the fast entry of its games (Post/Redirect/Get).
+
+Lookups are scoped to `request.club`, so another club's evening or game is a 404.
+"""
+
+from django.contrib import messages
+from django.db.models import Max
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from games.evenings import services as evening_services
+from games.evenings.forms import EveningForm, GameForm
+from games.evenings.models import Attendance, Evening, Game
+from games.evenings.selectors import EveningBooks, evening_books, evening_list
+from league.club.access import member_required, secretary_required
+from league.club.errors import BooksError
+from league.club.models import Member, Season
+from league.club.selectors import club_season
+
+
+def _game_rows(books: EveningBooks) -> list[dict]:
+    """The games with their Schock-Aus (ordinal and thrower) for the games table."""
+    by_game: dict[int, list] = {}
+    for line in books.schock_aus:
+        by_game.setdefault(line.game, []).append(line)
+    return [{"game": g, "schock_aus": by_game.get(g.number, [])} for g in books.games]
+
+
+def _next_game_form(evening: Evening) -> GameForm:
+    """The entry form for the evening's next game: next number, Vorleger pre-filled."""
+    number = (evening.games.aggregate(n=Max("number"))["n"] or 0) + 1
+    vorleger = evening_services.next_vorleger(evening=evening, number=number)
+    return GameForm(evening=evening, initial={"number": number, "vorleger": vorleger.pk})
+
+
+def _evening_page(request: HttpRequest, evening: Evening, form: GameForm | None):
+    books = evening_books(evening=evening)
+    present = [p.member for p in books.people if not p.absent]
+    if form is not None:
+        form.present = present
+    context = {
+        "evening": books.evening,
+        "books": books,
+        "rows": _game_rows(books),
+        "present": present,
+        "attendance": {
+            role: [p.member.name for p in books.people if p.role == role]
+            for role in Attendance.Role.values
+        },
+        "last_game": books.games[-1] if books.games else None,
+        "form": form,
+    }
+    return render(request, "games/evening.html", context)
+
+
+@member_required
+def evening_index(request: HttpRequest) -> HttpResponse:
+    """The evenings of a season (?saison=<year>, default the current season)."""
+    year = request.GET.get("saison")
+    season = club_season(request.club, int(year) if year and year.isdigit() else None)
+    context = {
+        "season": season,
+        "seasons": Season.objects.filter(club=request.club).order_by("-year"),
+        "evenings": evening_list(season=season) if season else [],
+    }
+    return render(request, "games/evening_list.html", context)
+
+
+@member_required
+def evening_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """The evening sheet; for the secretary with the next game's entry form on top."""
+    evening = get_object_or_404(Evening, pk=pk, club=request.club)
+    form = _next_game_form(evening) if request.member.is_secretary else None
+    return _evening_page(request, evening, form)
+
+
+@secretary_required
+def game_entry(request: HttpRequest, pk: int) -> HttpResponse:
+    """Record the next game; on success back to the evening, ready for the one after."""
+    evening = get_object_or_404(Evening, pk=pk, club=request.club)
+    if request.method != "POST":
+        return _evening_page(request, evening, _next_game_form(evening))
+    form = GameForm(request.POST, evening=evening)
+    if form.is_valid() and (game := form.save()):
+        messages.success(request, _game_saved_message(game, form.cleaned_data["schock_aus"]))
+        return redirect(reverse("evening_detail", args=[evening.pk]) + "#erfassen")
+    return _evening_page(request, evening, form)
+
+
+def _game_saved_message(game: Game, throwers: list[Member]) -> str:
+    text = _("Game %(number)s saved: %(loser)s lost.") % {
+        "number": game.number,
+        "loser": game.loser.name,
+    }
+    if throwers:
+        text += " " + _("Schock-Aus: %(names)s.") % {"names": ", ".join(t.name for t in throwers)}
+    return text
+
+
+def _present(evening: Evening) -> list[Member]:
+    return [
+        a.member
+        for a in evening.attendances.exclude(role=Attendance.Role.ABSENT).select_related("member")
+    ]
+
+
+@secretary_required
+def game_edit(request: HttpRequest, pk: int, game_pk: int) -> HttpResponse:
+    """Correct a game: number, Vorleger, loser, Schock-Aus."""
+    game = get_object_or_404(Game, pk=game_pk, evening_id=pk, evening__club=request.club)
+    initial = {
+        "number": game.number,
+        "vorleger": game.vorleger_id,
+        "loser": game.loser_id,
+        "schock_aus": [sa.thrower_id for sa in game.schock_aus.order_by("position")],
+        "version": game.version,
+    }
+    form = GameForm(request.POST or None, evening=game.evening, game=game, initial=initial)
+    if request.method == "POST" and form.is_valid() and (saved := form.save()):
+        messages.success(request, _game_saved_message(saved, form.cleaned_data["schock_aus"]))
+        return redirect("evening_detail", pk=pk)
+    form.present = _present(game.evening)
+    context = {"evening": game.evening, "game": game, "form": form, "present": form.present}
+    return render(request, "games/game_form.html", context)
+
+
+@secretary_required
+def game_delete(request: HttpRequest, pk: int, game_pk: int) -> HttpResponse:
+    """Ask, then delete a game (its charge is reversed in the ledger)."""
+    game = get_object_or_404(Game, pk=game_pk, evening_id=pk, evening__club=request.club)
+    if request.method != "POST":
+        return render(request, "games/game_delete.html", {"evening": game.evening, "game": game})
+    try:
+        evening_services.game_delete(game=game)
+        messages.success(request, _("Game %(number)s deleted.") % {"number": game.number})
+    except BooksError as exc:
+        messages.error(request, exc.message)
+    return redirect("evening_detail", pk=pk)
+
+
+@secretary_required
+def evening_create(request: HttpRequest) -> HttpResponse:
+    """A new evening with its attendance; then on to the entry of its games."""
+    form = EveningForm(request.POST or None, club=request.club, secretary=request.member)
+    if request.method == "POST" and form.is_valid() and (evening := form.save()):
+        messages.success(request, _("Evening created. Enter the first game."))
+        return redirect(reverse("evening_detail", args=[evening.pk]) + "#erfassen")
+    return render(request, "games/evening_form.html", {"form": form, "evening": None})
+
+
+@secretary_required
+def evening_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    """Change an evening's date, secretary, attendance and notes."""
+    evening = get_object_or_404(Evening, pk=pk, club=request.club)
+    form = EveningForm(request.POST or None, club=request.club, evening=evening)
+    if request.method == "POST" and form.is_valid() and form.save():
+        messages.success(request, _("Evening saved."))
+        return redirect("evening_detail", pk=pk)
+    return render(request, "games/evening_form.html", {"form": form, "evening": evening})
+
+
+@secretary_required
+def evening_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    """Ask, then delete an evening without games (one with games is refused)."""
+    evening = get_object_or_404(Evening, pk=pk, club=request.club)
+    if request.method != "POST":
+        return render(request, "games/evening_delete.html", {"evening": evening})
+    try:
+        evening_services.evening_delete(evening=evening)
+    except BooksError as exc:
+        messages.error(request, exc.message)
+        return redirect("evening_detail", pk=pk)
+    messages.success(request, _("Evening deleted."))
+    return redirect("season_standings", year=evening.season.year)

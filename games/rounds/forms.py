@@ -1,0 +1,217 @@
+"""The round-by-round entry form: reading what the secretary typed (issue 3 item 3).
+
+Translation only: text in, ``RoundInput``/``ThrowInput`` out, and back for re-display. The
+rules module decides whether a throw could have happened (``games.services.rounds``).
+
+Notation of a turn entered attempt by attempt (one text field): attempts separated by
+``/``; each attempt is the dice rolled, then optionally ``:`` and what was laid out after
+it: the ones kept, and ``u`` for each one made by Umwandlung. Examples (the sample's game
+20): Erik ``145:1 / 61:1 / 1``, Bernd ``452 / 111``; two sixes turned into a one:
+``663:u / 41:1 / 5``. A final throw is typed as its dice (``655``, ``6 5 5`` or ``6-5-5``)
+with the attempts and whether it came "aus der Hand" (natural).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from django.http import QueryDict
+from django.utils.translation import gettext as _
+
+from games.rounds.services import RoundInput, ThrowInput
+from league.club.models import Member
+
+_ATTEMPT_RE = re.compile(r"^\s*([0-9][0-9\s,.\-]*?)\s*(?:[:>]\s*([0-9uU\s,.\-]*))?\s*$")
+_FIELD_RE = re.compile(r"^rounds\[(\d+)\](?:\.throws\[(\d+)\])?$")
+MAX_ROUNDS = 60
+MAX_ROWS = 12
+
+
+class NotationError(ValueError):
+    """Text that cannot be read as dice or attempts."""
+
+
+def parse_dice(text: str) -> list[int] | None:
+    """``"655"``, ``"6 5 5"``, ``"6-5-5"`` -> ``[6, 5, 5]``; empty -> None. Any number of
+    digits is returned: the rules say what is wrong with them."""
+    digits = re.findall(r"[0-9]", text or "")
+    return [int(d) for d in digits] or None
+
+
+def parse_turn(text: str) -> list[dict] | None:
+    """The attempt notation (module docstring) -> ``[{"rolled", "keep", "umwandlung"}]``;
+    empty -> None. Raises NotationError for text that is not in the notation."""
+    text = (text or "").strip()
+    if not text:
+        return None
+    attempts = []
+    for part in re.split(r"[/;\n]", text):
+        if not part.strip():
+            continue
+        match = _ATTEMPT_RE.match(part)
+        if not match:
+            raise NotationError(part.strip())
+        rolled = [int(d) for d in re.findall(r"[0-9]", match.group(1))]
+        after = match.group(2) or ""
+        attempts.append(
+            {
+                "rolled": rolled,
+                "keep": [int(d) for d in re.findall(r"[0-9]", after)],
+                "umwandlung": after.lower().count("u"),
+            }
+        )
+    if not attempts:
+        raise NotationError(text)
+    return attempts
+
+
+def turn_text(turn: list[dict] | None) -> str:
+    """The notation of a stored turn: ``[{"rolled": [1, 4, 5], "keep": [1]}, ...]`` ->
+    ``"145:1 / ..."``."""
+    if not turn:
+        return ""
+    parts = []
+    for a in turn:
+        text = "".join(str(d) for d in a.get("rolled", ()))
+        after = "".join(str(d) for d in a.get("keep", ())) + "u" * int(a.get("umwandlung") or 0)
+        parts.append(f"{text}:{after}" if after else text)
+    return " / ".join(parts)
+
+
+@dataclass
+class Row:
+    """One throw row of the form, as typed, with what the page shows beside it."""
+
+    player_id: str = ""
+    dice: str = ""
+    attempts: str = ""
+    natural: bool = True
+    turn: str = ""
+    error: str = ""
+    result: dict | None = None  # after a check: label, deckel, muss_regel
+
+    @property
+    def empty(self) -> bool:
+        """Nothing typed: a pre-filled player alone does not make a throw."""
+        return not (self.dice.strip() or self.turn.strip() or self.attempts)
+
+
+@dataclass
+class RoundBlock:
+    rows: list[Row] = field(default_factory=list)
+    error: str = ""
+    summary: dict | None = None  # after a check: loser, moved, source, stock, deckel
+    schock_aus_before: int = 0  # evening's Schock-Aus before this round (live feedback)
+
+
+@dataclass
+class RoundsEntry:
+    """The whole form: game number and the rounds typed so far."""
+
+    number: int | None
+    rounds: list[RoundBlock]
+    error: str = ""
+    version: str = ""
+
+    @classmethod
+    def initial(cls, *, number: int, order: list[Member], version: int) -> RoundsEntry:
+        return cls(number=number, rounds=[_block(order)], version=str(version))
+
+    @classmethod
+    def from_post(cls, data: QueryDict) -> RoundsEntry:
+        try:
+            number = int(data.get("number", ""))
+        except ValueError:
+            number = None
+        rounds = []
+        count = _int(data.get("rounds"), 1, MAX_ROUNDS)
+        for i in range(count):
+            block = RoundBlock()
+            for j in range(_int(data.get(f"r{i}_n"), 0, MAX_ROWS)):
+                p = f"r{i}_{j}_"
+                block.rows.append(
+                    Row(
+                        player_id=data.get(p + "player", "").strip(),
+                        dice=data.get(p + "dice", "").strip(),
+                        attempts=data.get(p + "attempts", "").strip(),
+                        natural=data.get(p + "natural") in ("on", "1", "true"),
+                        turn=data.get(p + "turn", "").strip(),
+                    )
+                )
+            rounds.append(block)
+        return cls(number=number, rounds=rounds, version=data.get("version", ""))
+
+    def drop_empty(self) -> None:
+        """Forget empty rows and rounds (the secretary left them blank)."""
+        for block in self.rounds:
+            block.rows = [r for r in block.rows if not r.empty]
+        self.rounds = [b for b in self.rounds if b.rows]
+
+    def inputs(self, people: dict[int, Member]) -> list[RoundInput] | None:
+        """The rounds as service input; None when a row cannot be read (its ``error`` is
+        set). ``people``: the evening's present people by id."""
+        result, ok = [], True
+        for block in self.rounds:
+            throws = []
+            for row in block.rows:
+                thrown = _row_input(row, people)
+                if thrown is None:
+                    ok = False
+                else:
+                    throws.append(thrown)
+            result.append(RoundInput(throws=throws))
+        return result if ok else None
+
+    def attach_error(self, field_name: str | None, message: str) -> None:
+        """Show a service error (``field`` ``rounds[i].throws[j]``) at its row or round."""
+        match = _FIELD_RE.match(field_name or "")
+        if match:
+            i = int(match.group(1))
+            if i < len(self.rounds):
+                block = self.rounds[i]
+                j = match.group(2)
+                if j is not None and int(j) < len(block.rows):
+                    block.rows[int(j)].error = message
+                else:
+                    block.error = message
+                return
+        self.error = message
+
+    def add_round(self, order: list[Member]) -> None:
+        if len(self.rounds) < MAX_ROUNDS:
+            self.rounds.append(_block(order))
+
+
+def _block(order: list[Member]) -> RoundBlock:
+    return RoundBlock(rows=[Row(player_id=str(m.pk)) for m in order])
+
+
+def _int(value: str | None, low: int, high: int) -> int:
+    try:
+        return max(low, min(high, int(value or "")))
+    except ValueError:
+        return low
+
+
+def _row_input(row: Row, people: dict[int, Member]) -> ThrowInput | None:
+    try:
+        player = people.get(int(row.player_id))
+    except ValueError:
+        player = None
+    if player is None:
+        row.error = _("Choose a player who was present.")
+        return None
+    try:
+        turn = parse_turn(row.turn)
+    except NotationError as exc:
+        row.error = _("The attempts cannot be read: “%(text)s”. Example: 145:1 / 61:1 / 1") % {
+            "text": exc
+        }
+        return None
+    if turn is not None:
+        return ThrowInput(player=player, turn=turn)
+    attempts = int(row.attempts) if row.attempts in ("1", "2", "3") else None
+    return ThrowInput(
+        player=player, dice=parse_dice(row.dice), attempts=attempts, natural=row.natural
+    )

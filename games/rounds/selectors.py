@@ -1,0 +1,368 @@
+"""Reading games entered round by round, the exact odds, and the members' Schock-Aus
+statistics (issue 3 items 3 and 5).
+
+Everything Schocken-specific is answered by ``games.rules`` (the engine replays stored
+rounds, ``games.rules.odds`` gives the exact probabilities); this module only loads rows and
+shapes the answers for the pages.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import defaultdict
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+
+from django.db.models import Count
+
+from games.evenings.models import Attendance, Evening, Game, SchockAus
+from games.rounds.feedback import CATEGORY_LABELS, describe_throw
+from games.rounds.models import Round, RoundThrow
+from games.rules import PRESETS, Category, RuleSet, RuleViolation, Throw
+from games.rules.engine import ABLEGEN, AUFNAHME, RoundOutcome
+from games.rules.engine import Game as EngineGame
+from games.rules.odds import (
+    attempt_category_odds,
+    odds_rows,
+    turn_category_odds,
+    turn_schock_aus_probability,
+)
+from league.club.models import Member, Season
+
+
+def present_people(*, evening: Evening) -> list[Member]:
+    """The people present at an evening (club members and guests), by name."""
+    return [
+        a.member
+        for a in evening.attendances.exclude(role=Attendance.Role.ABSENT)
+        .select_related("member")
+        .order_by("member__name")
+    ]
+
+
+def rules_for_season(season: Season) -> RuleSet:
+    """``PRESETS[season.rule_preset]`` (RULES.md 6); the club preset for an unknown name."""
+    return PRESETS.get(season.rule_preset, PRESETS["club"])
+
+
+def round_summary(outcome: RoundOutcome, person) -> dict:
+    """What a round did, for the pages: ``person`` maps an engine player key to a Member.
+
+    Returns ``{"number", "phase", "loser", "winner", "moved", "worth", "source"
+    ("stock" | "winner" | "schock_aus"), "stock", "went_out" [Members], "deckel"
+    [(Member, n)] (players holding Deckel), "phase_loser", "finished"}``.
+    """
+    return {
+        "number": outcome.number,
+        "phase": outcome.phase,
+        "loser": person(outcome.loser),
+        "winner": person(outcome.winner),
+        "moved": outcome.moved,
+        "worth": outcome.deckel,
+        "source": {AUFNAHME: "stock", ABLEGEN: "winner"}.get(outcome.source, "schock_aus"),
+        "stock": outcome.stock,
+        "went_out": [person(p) for p in outcome.went_out],
+        "deckel": [(person(p), n) for p, n in outcome.deckel_after if n],
+        "phase_loser": person(outcome.phase_loser) if outcome.phase_loser else None,
+        "finished": outcome.finished,
+    }
+
+
+@dataclass
+class StoredThrow:
+    row: RoundThrow
+    result: dict
+
+    @property
+    def turn_text(self) -> str:
+        """The detailed turn in the entry form's notation, e.g. "145:1 / 61:1 / 1"."""
+        from games.rounds.forms import turn_text
+
+        return turn_text(self.row.turn)
+
+
+@dataclass
+class StoredRound:
+    row: Round
+    throws: list[StoredThrow]
+    summary: dict | None = None
+
+
+@dataclass
+class GameRounds:
+    """A stored game with its rounds. ``mismatch``: the rounds no longer give the game's
+    loser and Schock-Aus (the game was corrected afterwards without its rounds)."""
+
+    game: Game
+    rules: RuleSet
+    rounds: list[StoredRound] = field(default_factory=list)
+    mismatch: bool = False
+
+
+def game_rounds_detail(*, game: Game) -> GameRounds:
+    """A stored game's rounds with each throw's label and, replayed through the engine,
+    each round's Deckel flow (stock, who holds how many, who went out), and whether the
+    rounds still give the game's loser and Schock-Aus (``mismatch``). Three queries when
+    the game comes with its evening and season (``select_related("evening__season")``).
+
+    The replay uses the stored final throws with the Muss-Regel switched off: the rule only
+    restricts how a turn may be played, never how the Deckel move, and it was checked when
+    the game was entered. If a replay is refused anyway (rows edited by hand), the rounds
+    are shown without their Deckel flow.
+    """
+    rules = rules_for_season(game.evening.season)
+    rounds = list(
+        Round.objects.filter(game=game).select_related("vorleger", "loser").order_by("number")
+    )
+    throws = defaultdict(list)
+    for t in (
+        RoundThrow.objects.filter(round__game=game)
+        .select_related("player")
+        .order_by("round__number", "position")
+    ):
+        throws[t.round_id].append(t)
+    detail = GameRounds(game=game, rules=rules)
+    for r in rounds:
+        detail.rounds.append(
+            StoredRound(
+                row=r,
+                throws=[
+                    StoredThrow(
+                        t,
+                        describe_throw(
+                            Throw(t.dice, t.attempts, t.natural), rules, muss_regel=t.muss_regel
+                        ),
+                    )
+                    for t in throws[r.pk]
+                ],
+            )
+        )
+    _replay(detail, rules)
+    return detail
+
+
+def _replay(detail: GameRounds, rules: RuleSet) -> None:
+    if not detail.rounds or not detail.rounds[0].throws:
+        return
+    plain = dataclasses.replace(rules, muss_regel=False)
+    people = {}
+    for r in detail.rounds:
+        for t in r.throws:
+            people[str(t.row.player_id)] = t.row.player
+    first = detail.rounds[0].throws
+    try:
+        engine = EngineGame(
+            [str(t.row.player_id) for t in first], plain, str(first[0].row.player_id)
+        )
+        for r in detail.rounds:
+            outcome = engine.play_round(
+                [
+                    (str(t.row.player_id), Throw(t.row.dice, t.row.attempts, t.row.natural))
+                    for t in r.throws
+                ]
+            )
+            r.summary = round_summary(outcome, people.__getitem__)
+    except RuleViolation:
+        for r in detail.rounds:
+            r.summary = None
+        detail.mismatch = True
+        return
+    recorded = list(
+        detail.game.schock_aus.order_by("position").values_list("thrower_id", flat=True)
+    )
+    replayed = [int(k) for k in engine.schock_aus]
+    loser = int(engine.loser) if engine.finished else None
+    detail.mismatch = loser != detail.game.loser_id or replayed != recorded
+
+
+# -- exact odds (issue 3 item 5) ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OddsLine:
+    """One line of an odds table: what, the exact probability, and it in percent."""
+
+    label: str
+    probability: Fraction
+
+    @property
+    def percent(self) -> Decimal:
+        return Decimal(self.probability.numerator) * 100 / Decimal(self.probability.denominator)
+
+    @property
+    def fraction(self) -> str:
+        if not self.probability:
+            return "0"
+        return f"{self.probability.numerator}/{self.probability.denominator}"
+
+
+@dataclass
+class CategoryLine:
+    label: str
+    attempt: OddsLine
+    turn: OddsLine
+    turn_muss: OddsLine | None
+
+
+@dataclass
+class ThrowOddsLine:
+    """One throw label: one attempt, a turn, a turn under the Muss-Regel (or None)."""
+
+    label: str
+    attempt: OddsLine
+    turn: OddsLine
+    turn_muss: OddsLine | None
+
+
+@dataclass
+class OddsOverview:
+    """The odds of one rule set: per category and per throw label (``odds_rows``), each
+    for one attempt, a turn, and a turn under the Muss-Regel where the rule set plays it,
+    ordered best to worst."""
+
+    preset: str
+    rules: RuleSet
+    categories: list[CategoryLine]
+    throws: list[ThrowOddsLine]
+    schock_aus_attempt: OddsLine
+    schock_aus_turn: OddsLine
+
+
+def odds_overview(*, preset: str) -> OddsOverview:
+    """Exact odds for the rule set ``PRESETS[preset]`` (RULES.md 1, 3; games.rules.odds):
+    one attempt (three dice once) and a full turn of up to three attempts by the plain
+    strategy (the Vorleger's turn). Raises KeyError for an unknown preset."""
+    rules = PRESETS[preset]
+    attempt = attempt_category_odds(rules)
+    turn = turn_category_odds(rules)
+    turn_muss = turn_category_odds(rules, muss_regel=True) if rules.muss_regel else None
+    categories = [
+        CategoryLine(
+            label=CATEGORY_LABELS[c],
+            attempt=OddsLine(CATEGORY_LABELS[c], attempt[c]),
+            turn=OddsLine(CATEGORY_LABELS[c], turn[c]),
+            turn_muss=OddsLine(CATEGORY_LABELS[c], turn_muss[c]) if turn_muss else None,
+        )
+        for c in Category
+    ]
+    return OddsOverview(
+        preset=preset,
+        rules=rules,
+        categories=categories,
+        throws=[
+            ThrowOddsLine(
+                label=row.label,
+                attempt=OddsLine(row.label, row.one_attempt),
+                turn=OddsLine(row.label, row.turn),
+                turn_muss=(
+                    None
+                    if row.turn_muss_regel is None
+                    else OddsLine(row.label, row.turn_muss_regel)
+                ),
+            )
+            for row in odds_rows(rules)
+        ],
+        schock_aus_attempt=OddsLine("Schock-Aus", attempt[Category.SCHOCK_AUS]),
+        schock_aus_turn=OddsLine("Schock-Aus", turn[Category.SCHOCK_AUS]),
+    )
+
+
+# -- members' Schock-Aus statistics --------------------------------------------------------------
+
+
+@dataclass
+class MemberSchockAusStats:
+    """One person's season: ``turns`` played in games entered round by round,
+    ``schock_aus_in_turns`` thrown in those turns, ``expected`` (exact Fraction) from the
+    plain strategy's odds for each of those turns, and ``schock_aus_total`` over all the
+    season's games (short entries included)."""
+
+    member: Member
+    turns: int = 0
+    schock_aus_in_turns: int = 0
+    expected: Fraction = Fraction(0)
+    schock_aus_total: int = 0
+
+    @property
+    def expected_decimal(self) -> Decimal:
+        return Decimal(self.expected.numerator) / Decimal(self.expected.denominator)
+
+    @property
+    def ratio_percent(self) -> Decimal | None:
+        """Thrown as a percentage of expected; None without turns."""
+        if not self.expected:
+            return None
+        return Decimal(self.schock_aus_in_turns) * 100 / self.expected_decimal
+
+
+@dataclass
+class SchockAusStats:
+    season: Season
+    rules: RuleSet
+    rows: list[MemberSchockAusStats]
+    games_with_rounds: int
+    games_total: int
+
+
+def season_schock_aus_stats(*, season: Season) -> SchockAusStats:
+    """Schock-Aus thrown against the number expected, per person of a season.
+
+    **Decision**: only turns that were entered (games entered round by round) count as
+    turns played; a game entered short says nothing about how many turns each player had,
+    so it adds to ``schock_aus_total`` only. Each turn's expectation is the exact
+    probability of a Schock-Aus in a turn of the plain strategy
+    (``games.rules.odds.turn_schock_aus_probability``) with that turn's cap (3 for the
+    Vorleger, the Vorleger's attempts for the others) and whether the Muss-Regel applied.
+    Rows: every person with a turn or a Schock-Aus, by name. Five queries at most.
+    """
+    rules = rules_for_season(season)
+    games = Game.objects.filter(evening__season=season)
+    throws = list(
+        RoundThrow.objects.filter(round__game__evening__season=season)
+        .select_related("player")
+        .order_by("round_id", "position")
+    )
+    rows: dict[int, MemberSchockAusStats] = {}
+
+    def row(member: Member) -> MemberSchockAusStats:
+        if member.pk not in rows:
+            rows[member.pk] = MemberSchockAusStats(member=member)
+        return rows[member.pk]
+
+    probability = {}
+    cap = rules.max_attempts
+    for t in throws:
+        if t.position == 1:
+            cap = t.attempts
+            this_cap = rules.max_attempts
+        else:
+            this_cap = cap
+        key = (this_cap, t.muss_regel)
+        if key not in probability:
+            probability[key] = turn_schock_aus_probability(
+                rules, muss_regel=t.muss_regel, max_attempts=this_cap
+            )
+        line = row(t.player)
+        line.turns += 1
+        line.expected += probability[key]
+        if t.dice == (1, 1, 1):
+            line.schock_aus_in_turns += 1
+    totals = dict(
+        SchockAus.objects.filter(game__evening__season=season)
+        .values_list("thrower")
+        .annotate(n=Count("id"))
+    )
+    missing = Member.objects.in_bulk([m for m in totals if m not in rows])
+    for member_id, count in totals.items():
+        if member_id not in rows:
+            rows[member_id] = MemberSchockAusStats(member=missing[member_id])
+        rows[member_id].schock_aus_total = count
+    games_with_rounds = games.filter(entry_mode=Game.EntryMode.ROUNDS).count()
+    return SchockAusStats(
+        season=season,
+        rules=rules,
+        rows=sorted(rows.values(), key=lambda r: r.member.name),
+        games_with_rounds=games_with_rounds,
+        games_total=games.count(),
+    )

@@ -1,0 +1,171 @@
+"""REST API shapes of evenings, attendance, games, Schock-Aus, rounds, an evening's summary
+and the rules' live check (issue 4).
+
+Serializers translate only (STYLE.md 3): a person is named by id or by exact name and
+becomes a Member of the requesting user's club (anything else: 400 `unknown_person`); then
+the view makes one service call. Every rule lives in games/rules and the services.
+"""
+
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from games.rounds.models import Round, RoundThrow
+from games.rules import PRESETS, Category
+
+
+class RoundThrowSerializer(serializers.ModelSerializer):
+    """A player's final throw in a round, with the attempts when entered in detail, and
+    whether the Muss-Regel applied to the turn."""
+
+    dice = serializers.SerializerMethodField()
+
+    class Meta:
+        model = RoundThrow
+        fields = ["position", "player", "dice", "attempts", "natural", "turn", "muss_regel"]
+        read_only_fields = fields
+
+    def get_dice(self, throw: RoundThrow) -> list[int]:
+        return list(throw.dice)
+
+
+class RoundSerializer(serializers.ModelSerializer):
+    """One round of a game entered round by round."""
+
+    throws = RoundThrowSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Round
+        fields = ["number", "phase", "vorleger", "loser", "deckel", "throws"]
+        read_only_fields = fields
+
+
+class DeckelSerializer(serializers.Serializer):
+    """Deckel a player holds."""
+
+    player = serializers.IntegerField()
+    deckel = serializers.IntegerField()
+
+
+class RoundOutcomeSerializer(serializers.Serializer):
+    """What one round did: who opened, won and lost it, the Deckel it was worth and that
+    moved (`source` stock, winner or schock_aus), Schock-Aus throwers, the Muss-Regel per
+    player in throwing order, who went out."""
+
+    number = serializers.IntegerField()
+    phase = serializers.CharField()
+    vorleger = serializers.IntegerField()
+    winner = serializers.IntegerField()
+    loser = serializers.IntegerField()
+    deckel = serializers.IntegerField()
+    moved = serializers.IntegerField()
+    source = serializers.CharField()
+    schock_aus = serializers.ListField(child=serializers.IntegerField())
+    muss_regel = serializers.ListField(child=serializers.BooleanField())
+    went_out = serializers.ListField(child=serializers.IntegerField())
+
+
+class RoundsPreviewSerializer(serializers.Serializer):
+    """The state of a game after the rounds entered so far (nothing saved)."""
+
+    number = serializers.IntegerField()
+    finished = serializers.BooleanField()
+    loser = serializers.IntegerField(allow_null=True)
+    schock_aus = serializers.ListField(child=serializers.IntegerField())
+    stock = serializers.IntegerField()
+    deckel = DeckelSerializer(many=True)
+    next_order = serializers.ListField(child=serializers.IntegerField())
+    rounds = RoundOutcomeSerializer(many=True)
+
+
+PRESET_CHOICES = sorted(PRESETS)
+
+
+class AttemptSerializer(serializers.Serializer):
+    """One attempt (Versuch): dice rolled, dice laid out after it, ones made by
+    Umwandlung. The rules check the values (RULES.md 3)."""
+
+    rolled = serializers.ListField(child=serializers.IntegerField(), max_length=10)
+    keep = serializers.ListField(child=serializers.IntegerField(), default=list, max_length=10)
+    umwandlung = serializers.IntegerField(default=0, min_value=-99, max_value=99)
+
+
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "integer", "description": "Attempts used for a final throw (1..3)."},
+            {
+                "type": "array",
+                "maxItems": 10,
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "rolled": {"type": "array", "items": {"type": "integer"}},
+                        "keep": {"type": "array", "items": {"type": "integer"}},
+                        "umwandlung": {"type": "integer"},
+                    },
+                    "required": ["rolled"],
+                },
+                "description": "The turn, attempt by attempt.",
+            },
+        ]
+    }
+)
+class AttemptsField(serializers.Field):
+    """Either the number of attempts of a final throw, or the turn's list of attempts."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, int) and not isinstance(data, bool):
+            return data
+        if isinstance(data, list):
+            items = AttemptSerializer(data=data, many=True)
+            items.is_valid(raise_exception=True)
+            return items.validated_data
+        raise serializers.ValidationError(
+            _("A number of attempts, or a list of attempts."), code="invalid"
+        )
+
+    def to_representation(self, value):
+        return value
+
+
+class RulesEvaluateSerializer(serializers.Serializer):
+    """Input of /api/v1/rules/evaluate/: a final throw (`dice`, `attempts` as a number,
+    `natural`) or a turn (`attempts` as a list of attempts, no `dice`), under `preset`, with
+    the Vorleger's cap `max_attempts` and whether the Muss-Regel applies."""
+
+    preset = serializers.ChoiceField(choices=PRESET_CHOICES, default="club")
+    dice = serializers.ListField(child=serializers.IntegerField(), required=False, max_length=10)
+    attempts = AttemptsField(required=False)
+    natural = serializers.BooleanField(default=True)
+    max_attempts = serializers.IntegerField(default=3, min_value=1, max_value=3)
+    muss_regel = serializers.BooleanField(default=False)
+
+    def validate(self, attrs):
+        turn = isinstance(attrs.get("attempts"), list)
+        if turn and "dice" in attrs:
+            raise serializers.ValidationError(
+                {"dice": _("Send either dice or a list of attempts, not both.")},
+                code="dice_with_turn",
+            )
+        if not turn and "dice" not in attrs:
+            raise serializers.ValidationError(
+                {"dice": _("Send the dice of the final throw, or a list of attempts.")},
+                code="required",
+            )
+        attrs.setdefault("attempts", 1)
+        return attrs
+
+
+class RulesEvaluationSerializer(serializers.Serializer):
+    """What the throw is (RULES.md 1): category, value, Deckel it is worth, German label,
+    and the final throw (dice high to low, attempts, natural)."""
+
+    preset = serializers.ChoiceField(choices=PRESET_CHOICES)
+    category = serializers.ChoiceField(choices=[c.value for c in Category])
+    value = serializers.IntegerField()
+    deckel = serializers.IntegerField()
+    label = serializers.CharField()
+    dice = serializers.ListField(child=serializers.IntegerField(), min_length=3, max_length=3)
+    attempts = serializers.IntegerField()
+    natural = serializers.BooleanField()

@@ -1,0 +1,57 @@
+"""Pages of the kitty, the Runden, the club-book import/export and the audit trail (issue 6).
+
+Members read their own statement and the Runden; the secretary reads every statement and
+the overview, enters payments, marks Runden as given, imports and exports the club book
+and browses the audit trail. Another club's objects are 404 (querysets scoped to
+request.club). Figures come from services and selectors; the views parse and render.
+"""
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from games.evenings.models import Evening
+from league.audit.selectors import club_audit_recent, evening_audit, member_audit
+from league.club.access import secretary_required
+from league.club.models import Member
+
+AUDIT_LINES_SHOWN = 300
+
+
+@secretary_required
+def audit_index(request: HttpRequest) -> HttpResponse:
+    """The latest changes, and links to the trail of every evening and person."""
+    context = {
+        "lines": club_audit_recent(club=request.club),
+        "evenings": Evening.objects.filter(club=request.club).order_by("-date")[:60],
+        "people": Member.objects.filter(club=request.club).order_by("name"),
+    }
+    return render(request, "league/ledger/audit_index.html", context)
+
+
+@secretary_required
+def audit_evening(request: HttpRequest, evening_id: int) -> HttpResponse:
+    """Every change of one evening (also of a deleted one of this club)."""
+    evening = Evening.objects.filter(pk=evening_id, club=request.club).first()
+    if evening is None and not Evening.history.filter(id=evening_id, club=request.club).exists():
+        raise Http404
+    lines = evening_audit(evening_id=evening_id)
+    context = {
+        "evening": evening,
+        "evening_id": evening_id,
+        "lines": lines[:AUDIT_LINES_SHOWN],
+        "more": max(0, len(lines) - AUDIT_LINES_SHOWN),
+    }
+    return render(request, "league/ledger/audit.html", context)
+
+
+@secretary_required
+def audit_member(request: HttpRequest, member_id: int) -> HttpResponse:
+    """Every change concerning one person, newest first."""
+    person = get_object_or_404(Member, pk=member_id, club=request.club)
+    lines = member_audit(member=person)
+    context = {
+        "person": person,
+        "lines": lines[:AUDIT_LINES_SHOWN],
+        "more": max(0, len(lines) - AUDIT_LINES_SHOWN),
+    }
+    return render(request, "league/ledger/audit.html", context)

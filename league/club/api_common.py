@@ -1,0 +1,342 @@
+"""What every endpoint of the REST API shares (issue 4): the error body, the exception
+handler, the role permission, the club scoping, versions (optimistic locking), pagination
+and the schema snippets for error responses.
+
+Error body of every refusal: ``{"code": str, "message": str, "field": str | null}``, plus
+``errors`` (field -> messages) when a request had several invalid fields. ``code`` is
+stable (a BooksError or RuleViolation code, or DRF's: ``required``, ``invalid``,
+``not_authenticated``, ``permission_denied``, ``not_found``, ...); ``message`` is German
+(LANGUAGE_CODE de).
+
+Roles (league/access.py): anonymous -> 401; a logged-in user reads the own club; only the
+club's secretary writes it (403 for other members); another club's objects do not exist
+(404, querysets are scoped to the user's club).
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import ObjectDoesNotExist
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import IntegrityError
+from django.http import Http404
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse
+from rest_framework import exceptions, serializers
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.permissions import SAFE_METHODS, BasePermission
+from rest_framework.response import Response
+from rest_framework.settings import api_settings
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from games.rules import RuleViolation
+from league.club.access import member_for_user
+from league.club.errors import BooksError, books_error_from_integrity
+from league.club.models import Club, Member
+
+# --------------------------------------------------------------------------- error body
+
+
+class ErrorSerializer(serializers.Serializer):
+    """The body of every refused request."""
+
+    code = serializers.CharField(help_text="Stable snake_case code, e.g. `unknown_person`.")
+    message = serializers.CharField(help_text="German explanation for the user.")
+    field = serializers.CharField(
+        allow_null=True, help_text="The request field the error concerns, or null."
+    )
+    errors = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        required=False,
+        help_text="All invalid fields with their messages (validation errors only).",
+    )
+
+
+def error_body(code: str, message: str, field: str | None = None) -> dict:
+    return {"code": code, "message": str(message), "field": field}
+
+
+def _flatten(detail, prefix: str = "") -> list[tuple[str | None, exceptions.ErrorDetail]]:
+    """DRF's nested error detail as a list of (dotted field path or None, ErrorDetail)."""
+    out: list = []
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            name = str(key)
+            if name in (api_settings.NON_FIELD_ERRORS_KEY, "detail"):
+                path = prefix or None
+            elif isinstance(key, int):  # ListField errors are keyed by the item's index
+                path = f"{prefix}[{key}]"
+            else:
+                path = f"{prefix}.{name}" if prefix else name
+            out.extend(_flatten(value, path or ""))
+    elif isinstance(detail, list):
+        for index, value in enumerate(detail):
+            if isinstance(value, (dict, list)):
+                out.extend(_flatten(value, f"{prefix}[{index}]"))
+            else:
+                out.extend(_flatten(value, prefix))
+    else:
+        out.append((prefix or None, detail))
+    return out
+
+
+def rule_violation_field(exc: RuleViolation, *, turn: bool = False) -> str | None:
+    """The request field a RuleViolation concerns (rules evaluate endpoint)."""
+    if turn or exc.attempt is not None:
+        return "attempts"
+    return {
+        "wrong_number_of_dice": "dice",
+        "die_out_of_range": "dice",
+        "attempts_out_of_range": "attempts",
+        "too_many_attempts": "attempts",
+        "collected_in_one_attempt": "natural",
+        "collected_without_one": "natural",
+        "natural_not_bool": "natural",
+        "muss_regel_broken": "muss_regel",
+    }.get(exc.code)
+
+
+def api_exception_handler(exc: Exception, context: dict) -> Response | None:
+    """REST_FRAMEWORK["EXCEPTION_HANDLER"]: every refusal becomes `{code, message, field}`.
+
+    BooksError -> its own status (400, 404, 409, 412, 428); RuleViolation -> 400 with its
+    code; IntegrityError (the database refused) -> 409 or 400 via the services' mapping;
+    Django ValidationError -> 400; DRF exceptions keep their status and get DRF's code.
+    Anything else is a bug and stays a 500.
+    """
+    if isinstance(exc, BooksError):
+        return Response(exc.as_dict(), status=exc.status)
+    if isinstance(exc, RuleViolation):
+        return Response(error_body(exc.code, str(exc), rule_violation_field(exc)), status=400)
+    if isinstance(exc, IntegrityError):
+        err = books_error_from_integrity(exc)
+        return Response(err.as_dict(), status=err.status)
+    if isinstance(exc, DjangoValidationError):
+        exc = exceptions.ValidationError(
+            exc.message_dict if hasattr(exc, "error_dict") else exc.messages
+        )
+    if isinstance(exc, ObjectDoesNotExist) and not isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    if isinstance(exc, exceptions.APIException):
+        items = _flatten(exc.detail)
+    else:  # Http404 / PermissionDenied already converted by DRF
+        items = _flatten(response.data)
+    field, first = items[0] if items else (None, exceptions.ErrorDetail(_("Error."), "error"))
+    code = getattr(first, "code", None) or "error"
+    if isinstance(exc, exceptions.NotFound) or isinstance(exc, Http404):
+        code = "not_found"
+    body = error_body(code, str(first), field)
+    if isinstance(exc, exceptions.ValidationError):
+        grouped: dict[str, list[str]] = {}
+        for path, detail in items:
+            grouped.setdefault(path or api_settings.NON_FIELD_ERRORS_KEY, []).append(str(detail))
+        body["errors"] = grouped
+    response.data = body
+    return response
+
+
+# --------------------------------------------------------------------------- roles
+
+
+def request_member(request) -> Member | None:
+    """The requesting user's Member (club loaded), cached on the request; None if none."""
+    if not hasattr(request, "_schock_member"):
+        request._schock_member = member_for_user(request.user)
+    return request._schock_member
+
+
+def request_club(request) -> Club | None:
+    member = request_member(request)
+    return member.club if member else None
+
+
+def is_secretary(request) -> bool:
+    member = request_member(request)
+    return bool(member and member.is_secretary)
+
+
+class ClubRolePermission(BasePermission):
+    """Logged in to read (the own club only, by queryset scoping); the club's secretary to
+    write. Collection writes are checked before, object writes after the lookup, so that an
+    object of another club answers 404 and never reveals itself by a 403. A viewset's
+    `read_actions` are POSTs that write nothing (open to every member)."""
+
+    message = gettext_lazy("Only the club's secretary may change the books.")
+    code = "secretary_required"
+
+    def has_permission(self, request, view) -> bool:
+        if not (request.user and request.user.is_authenticated):
+            return False
+        if request.method in SAFE_METHODS or getattr(view, "detail", False):
+            return True
+        if getattr(view, "action", None) in getattr(view, "read_actions", ()):
+            return True  # a POST that computes and writes nothing
+        return is_secretary(request)
+
+    def has_object_permission(self, request, view, obj) -> bool:
+        if request.method in SAFE_METHODS:
+            return True
+        return is_secretary(request)
+
+
+class ClubScopedMixin:
+    """A viewset whose rows belong to the requesting user's club. `club_field` is the
+    lookup path from the model to its Club id (e.g. "club_id", "evening__club_id")."""
+
+    club_field = "club_id"
+    permission_classes = [ClubRolePermission]
+    lookup_value_regex = "[0-9]+"
+
+    def scope(self, queryset):
+        club = request_club(self.request)
+        if club is None:
+            return queryset.none()
+        return queryset.filter(**{self.club_field: club.pk})
+
+
+# --------------------------------------------------------------------------- versions
+
+
+def _parse_version(raw, field: str) -> int:
+    text = str(raw).strip()
+    if text.startswith("W/"):
+        text = text[2:]
+    text = text.strip('"')
+    if not text.isdigit() or len(text) > 9:
+        raise BooksError("invalid_version", _("The version must be a whole number."), field=field)
+    return int(text)
+
+
+def expected_version(request, body_version: int | None) -> int:
+    """The version the client last saw: the `If-Match` header (ETag `"3"` or plain `3`),
+    the body's `version`, or (for DELETE) the query parameter `?version=`.
+
+    Raises BooksError: `version_required` (428) when none is given, `invalid_version` (400),
+    `version_mismatch` (400) when header and body disagree.
+    """
+    header = request.headers.get("If-Match")
+    from_header = _parse_version(header, "If-Match") if header else None
+    if body_version is None and request.method == "DELETE":
+        raw = request.query_params.get("version")
+        body_version = _parse_version(raw, "version") if raw is not None else None
+    if from_header is not None and body_version is not None and from_header != body_version:
+        raise BooksError(
+            "version_mismatch",
+            _("If-Match and version name different versions."),
+            field="version",
+        )
+    version = from_header if from_header is not None else body_version
+    if version is None:
+        raise BooksError(
+            "version_required",
+            _("Send the version you last read (field version or header If-Match)."),
+            field="version",
+            status=428,
+        )
+    return version
+
+
+def etag(version: int) -> dict[str, str]:
+    """Response headers that carry an evening's or game's version as its ETag."""
+    return {"ETag": f'"{version}"'}
+
+
+# --------------------------------------------------------------------------- pagination
+
+
+class ApiPagination(PageNumberPagination):
+    """`?page=2&page_size=100` (default 50, at most 500)."""
+
+    page_size = 50
+    page_size_query_param = "page_size"
+    max_page_size = 500
+
+
+# --------------------------------------------------------------------------- schema
+
+
+_ERROR_TEXT = {
+    400: "Bad input: `{code, message, field}` (validation error, refused by the rules or the "
+    "books).",
+    401: "Not logged in (session or `Authorization: Token ...`).",
+    403: "Logged in, but not the club's secretary (writes), or not this member (dues).",
+    404: "Unknown, or of another club: it does not exist for you.",
+    409: "Conflict with the stored books: a duplicate, or a record still in use.",
+    412: "`stale_version`: someone changed it since you read it. Reload and send again.",
+    428: "`version_required`: send the version you last read (`version` or `If-Match`).",
+}
+
+_ERROR_EXAMPLES = {
+    400: {"code": "unknown_person", "message": "Unbekannte Person: 99.", "field": "loser"},
+    401: {"code": "not_authenticated", "message": "Anmeldedaten fehlen.", "field": None},
+    403: {
+        "code": "secretary_required",
+        "message": "Nur der Buchführer des Clubs darf die Bücher ändern.",
+        "field": None,
+    },
+    404: {"code": "not_found", "message": "Nicht gefunden.", "field": None},
+    409: {
+        "code": "duplicate_game_number",
+        "message": "Dieser Abend hat schon ein Spiel mit dieser Nummer.",
+        "field": "number",
+    },
+    412: {
+        "code": "stale_version",
+        "message": "Jemand anderes hat das inzwischen geändert. Neu laden und erneut eingeben.",
+        "field": "version",
+    },
+    428: {
+        "code": "version_required",
+        "message": "Bitte die zuletzt gelesene Version senden (Feld version oder If-Match).",
+        "field": "version",
+    },
+}
+
+
+def error_responses(*statuses: int) -> dict[int, OpenApiResponse]:
+    """Schema responses for the given error statuses (401 and 404 always included)."""
+    wanted = sorted({401, 404, *statuses})
+    return {
+        status: OpenApiResponse(
+            ErrorSerializer,
+            description=_ERROR_TEXT[status],
+            examples=[
+                OpenApiExample(
+                    f"Error {status}",
+                    value=_ERROR_EXAMPLES[status],
+                    response_only=True,
+                    status_codes=[str(status)],
+                )
+            ],
+        )
+        for status in wanted
+    }
+
+
+def api_example(name: str, value, **kwargs) -> OpenApiExample:
+    return OpenApiExample(name, value=value, **kwargs)
+
+
+def require_secretary(request) -> None:
+    """403 `secretary_required` for everyone but the club's secretary (pages:
+    @secretary_required)."""
+    if not is_secretary(request):
+        raise BooksError(
+            "secretary_required", _("Only the club's secretary may do this."), status=403
+        )
+
+
+def id_param(request, name: str) -> int | None:
+    """A query parameter naming an object by id, or None when absent (400 `invalid`)."""
+    raw = request.query_params.get(name)
+    if raw is None:
+        return None
+    if not raw.isdigit() or int(raw) > ID_MAX or int(raw) < 1:
+        raise BooksError("invalid", _("An object is named by its id."), field=name)
+    return int(raw)
+
+
+ID_MAX = 2**63 - 1

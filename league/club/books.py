@@ -1,0 +1,96 @@
+"""The one books-changed event: every writer of the books ends with it (STYLE.md 1).
+
+A writer is every service that changes what the books show: an evening, its attendance, a
+game, a Schock-Aus, a round or throw, a payment or its reversal, a Runde given or taken
+back, a club-book import, a season's Mark value, and every admin action (which goes
+through those services). It calls `books_changed` inside its own transaction, once per
+season it touched. The event
+
+1. moves the season's `data_version` by one, so every read keyed by it (the standings
+   cache, the ETags, the season report) sees the change at once and in the same
+   transaction as the change itself; and
+2. hands the change to the receivers the books layer connected at start-up (the ledger
+   brings an evening's charges in line), in the same transaction.
+
+The register cannot import the books (README "Layout": the books sit above play), so the
+books connect themselves here in `LeagueConfig.ready()`; the event itself stays one
+function that nobody can go around.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import F
+
+from league.club.models import Season
+
+__all__ = [
+    "BooksChange",
+    "BooksChangedOutsideTransaction",
+    "books_changed",
+    "books_changed_connect",
+]
+
+
+@dataclass(frozen=True)
+class BooksChange:
+    """What changed: the season, and the evening when the change was an evening's records.
+
+    Attributes:
+        season_id: primary key of the season whose books changed.
+        evening_id: primary key of the evening whose records changed, or None (a payment,
+            a Runde given, a Mark value).
+        evening_deleted: the evening itself is gone (its charges must be reversed).
+        reason: a stable snake_case word for the audit and the tests (``"game"``,
+            ``"payment"``, ``"runde_given"``, ...).
+    """
+
+    season_id: int
+    evening_id: int | None = None
+    evening_deleted: bool = False
+    reason: str = "books"
+
+
+class BooksChangedOutsideTransaction(RuntimeError):
+    """`books_changed` was called outside a transaction: a writer forgot `atomic`."""
+
+
+Receiver = Callable[[BooksChange], None]
+_receivers: list[Receiver] = []
+
+
+def books_changed_connect(receiver: Receiver) -> None:
+    """Connect a receiver of the books layer (idempotent; called from an AppConfig.ready)."""
+    if receiver not in _receivers:
+        _receivers.append(receiver)
+
+
+def books_changed(
+    *,
+    season_id: int,
+    evening_id: int | None = None,
+    evening_deleted: bool = False,
+    reason: str = "books",
+) -> BooksChange:
+    """Record that the books of `season_id` changed: move its data version, tell the books.
+
+    Must run inside the writer's transaction (`transaction.atomic`), so the version moves
+    exactly when the change commits and never without it.
+
+    Raises:
+        BooksChangedOutsideTransaction: called outside a transaction.
+    """
+    if not transaction.get_connection().in_atomic_block:
+        raise BooksChangedOutsideTransaction(
+            "books_changed must run inside the writer's transaction"
+        )
+    Season.objects.filter(pk=season_id).update(data_version=F("data_version") + 1)
+    change = BooksChange(
+        season_id=season_id, evening_id=evening_id, evening_deleted=evening_deleted, reason=reason
+    )
+    for receiver in _receivers:
+        receiver(change)
+    return change

@@ -1,0 +1,125 @@
+"""Clubs, seasons, members, and the club's money: ledger, payments, Runden given, reports.
+
+Sources: RULES.md section 5 (the club's books) and section 6 (rule sets per season).
+"""
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+# RULES.md section 6: the preset names. Kept here as plain choices so that the database
+# never depends on importing the rules module's objects.
+RULE_PRESET_CHOICES = [
+    ("club", _("Club rules (seed 003)")),
+    ("regelwerk2019", _("Regelwerk 2019 (seed 000)")),
+    ("stammtisch", _("Stammtisch (seed 001)")),
+    ("meisterschaft", _("Meisterschaft (seed 002)")),
+    ("app", _("App rules (seed 004)")),
+]
+
+
+class Currency(models.TextChoices):
+    DM = "DM", "DM"
+    EUR = "EUR", "EUR"
+
+
+class Club(models.Model):
+    """A Schocken club. Each club sees only its own data."""
+
+    name = models.CharField(_("name"), max_length=100, unique=True)
+    rule_preset = models.CharField(
+        _("rule set"), max_length=20, choices=RULE_PRESET_CHOICES, default="club"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Season(models.Model):
+    """A championship period of a club (RULES.md section 5), with its rule set and Mark value.
+
+    `mark_value` is the money one Mark is worth in `currency`: 1.00 DM up to and including
+    2001, 0.50 EUR from 2002 (see `league.services.seasons.default_mark_value`).
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="seasons")
+    year = models.PositiveIntegerField(_("year"))
+    starts_on = models.DateField(_("first day"))
+    ends_on = models.DateField(_("last day"))
+    rule_preset = models.CharField(
+        _("rule set"), max_length=20, choices=RULE_PRESET_CHOICES, default="club"
+    )
+    mark_value = models.DecimalField(_("value of one Mark"), max_digits=6, decimal_places=2)
+    currency = models.CharField(_("currency"), max_length=3, choices=Currency.choices)
+    data_version = models.PositiveIntegerField(
+        default=0, help_text="Bumped whenever the season's records change (report cache key)."
+    )
+
+    class Meta:
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
+        ordering = ["club", "-year"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "year"], name="season_unique_year_per_club"),
+            models.CheckConstraint(
+                condition=Q(starts_on__lte=models.F("ends_on")), name="season_dates_ordered"
+            ),
+            models.CheckConstraint(
+                condition=Q(mark_value__gt=Decimal("0")), name="season_mark_value_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club} {self.year}"
+
+
+class Member(models.Model):
+    """A person of a club: a club member or a guest, with an optional login.
+
+    `is_secretary` gives write access to the club's books (the Buchführer).
+    """
+
+    class Kind(models.TextChoices):
+        MEMBER = "member", _("club member")
+        GUEST = "guest", _("guest")
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="members")
+    name = models.CharField(_("name"), max_length=100)
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices, default=Kind.MEMBER)
+    active = models.BooleanField(_("active"), default=True)
+    is_secretary = models.BooleanField(_("secretary"), default=False)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="member",
+        verbose_name=_("login"),
+    )
+
+    class Meta:
+        verbose_name = _("member")
+        verbose_name_plural = _("members")
+        ordering = ["club", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="member_unique_name_per_club"),
+            # Lets other tables refer to (member, club) together, so the database can refuse
+            # a person of another club (see games migrations).
+            models.UniqueConstraint(fields=["id", "club"], name="member_id_club"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_guest(self) -> bool:
+        return self.kind == self.Kind.GUEST

@@ -1,0 +1,94 @@
+"""REST API shapes of clubs, seasons, members, standings, dues and Runden (issue 4).
+
+Serializers translate only: JSON in, plain values for one service call; selector results
+out. No rule of the books lives here (STYLE.md 3). Money is a decimal string in the
+season's currency (e.g. "15.50" with currency "EUR"); Marks are integers.
+"""
+
+from django.utils.translation import gettext as _
+from rest_framework import serializers
+
+from league.club.models import RULE_PRESET_CHOICES, Club, Member, Season
+
+MONEY = {"max_digits": 12, "decimal_places": 2}
+
+
+class ClubSerializer(serializers.ModelSerializer):
+    """A club: name and the rule preset new seasons get."""
+
+    class Meta:
+        model = Club
+        fields = ["id", "name", "rule_preset"]
+        read_only_fields = fields
+
+
+class SeasonSerializer(serializers.ModelSerializer):
+    """A season with its rule preset and the value of one Mark in its currency."""
+
+    mark_value = serializers.DecimalField(max_digits=6, decimal_places=2, read_only=True)
+
+    class Meta:
+        model = Season
+        fields = [
+            "id",
+            "club",
+            "year",
+            "starts_on",
+            "ends_on",
+            "rule_preset",
+            "mark_value",
+            "currency",
+            "data_version",
+        ]
+        read_only_fields = fields
+
+
+class SeasonCreateSerializer(serializers.Serializer):
+    """Input of `season_create`: the year; rule preset and first/last day optional (the
+    club's preset and the calendar year by default); Mark value and currency follow the
+    year (RULES.md 5)."""
+
+    year = serializers.IntegerField(min_value=1900, max_value=2200)
+    rule_preset = serializers.ChoiceField(choices=RULE_PRESET_CHOICES, required=False)
+    starts_on = serializers.DateField(required=False)
+    ends_on = serializers.DateField(required=False)
+
+    def validate(self, attrs):
+        starts, ends = attrs.get("starts_on"), attrs.get("ends_on")
+        if starts and ends and starts > ends:
+            raise serializers.ValidationError(
+                {"ends_on": _("The last day lies before the first day.")}, code="dates_reversed"
+            )
+        return attrs
+
+
+class MemberSerializer(serializers.ModelSerializer):
+    """A person of the club: a club member or a guest."""
+
+    class Meta:
+        model = Member
+        fields = ["id", "club", "name", "kind", "active", "is_secretary"]
+        read_only_fields = fields
+
+
+class MemberCreateSerializer(serializers.Serializer):
+    """Input of `member_create`."""
+
+    name = serializers.CharField(max_length=100)
+    kind = serializers.ChoiceField(choices=Member.Kind.choices, default=Member.Kind.MEMBER)
+    is_secretary = serializers.BooleanField(default=False)
+
+
+class PersonRefSerializer(serializers.Serializer):
+    """A person named in a computed figure: id and name."""
+
+    id = serializers.IntegerField(source="pk")
+    name = serializers.CharField()
+
+
+class MeSerializer(serializers.Serializer):
+    """Who is asking: the own person, club and role."""
+
+    member = MemberSerializer()
+    club = ClubSerializer(source="member.club")
+    is_secretary = serializers.BooleanField(source="member.is_secretary")

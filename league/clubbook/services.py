@@ -1,0 +1,874 @@
+"""The club book since 1979 (issue 6.3): parse, validate, import and export the two CSV files.
+
+Formats (see ../shared/samples/club-book-*.csv), UTF-8, comma separated, one header line:
+- attendance: `date,name,role`: one row per person per evening; role `secretary` (a present
+  club member who kept the evening's books), `member` (a present club member), `guest` or
+  `absent` (a club member who was not there and pays 6 Marks).
+- games: `date,number,loser,schock_aus`: one row per game; the Schock-Aus throwers joined by
+  `;` in throwing order (empty when there was none).
+
+Decisions where the issue is silent:
+- All or nothing: every file is validated in Python first; every bad row is reported as
+  (file, line, reason) and nothing is written when there is one. The import itself runs in
+  one transaction; the database's triggers check each row again.
+- Idempotent: evenings are matched by club and date. An evening that exists with the same
+  attendance and games is skipped; one that exists with different data is a bad row
+  ("an evening on this date exists with different attendance/games"): history is never
+  rewritten silently; correct it on the evening's page instead.
+- Members are created as needed (a guest if the name appears as `guest`); a name used both
+  as a guest and as a club member is a bad row (a person is one or the other in the app).
+  Seasons are created as needed (calendar year; 1.00 DM per Mark up to 2001, 0.50 EUR from
+  2002). The Vorleger is not in the format: game 1 is opened by the secretary, every later
+  game by the previous game's loser (RULES.md 4.5).
+- Rows are written in bulk. Imported evenings, attendance, games and Schock-Aus get their
+  audit-trail record in bulk too (`bulk_create_with_history`, reason "club book import",
+  the importing user), and their ledger charges are written in bulk with the same keys as
+  `ledger_sync_evening` would write.
+- Export writes the canonical order: evenings by date; attendance per evening present club
+  members (the secretary among them), then guests, then absent members, each group by name
+  (case and umlauts folded); games by number. The sample files are in this order, so
+  export after import gives them back byte for byte. Line ends are CRLF like the samples.
+"""
+
+import csv
+import datetime
+import io
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+from simple_history.utils import bulk_create_with_history
+
+from games.evenings.models import Attendance, Evening, Game, SchockAus
+from games.evenings.selectors import ABSENCE_MARKS
+from league.club.books import books_changed
+from league.club.models import Club, Member, Season
+from league.club.services import season_get_or_create
+from league.ledger.models import LedgerEntry
+from league.ledger.services import (
+    GAME_LOST_MARKS,
+    Charge,
+    absence_source_key,
+    charge_entry,
+    game_source_key,
+)
+from league.standings.selectors import season_standings
+
+ATTENDANCE_COLUMNS = ["date", "name", "role"]
+GAMES_COLUMNS = ["date", "number", "loser", "schock_aus"]
+ROLES = ("secretary", "member", "guest", "absent")
+PRESENT_ROLES = ("secretary", "member", "guest")
+IMPORT_REASON = "club book import"
+_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_FOLD = str.maketrans({"ä": "a", "ö": "o", "ü": "u", "ß": "ss", "é": "e"})
+
+
+def name_key(name: str) -> tuple[str, str]:
+    """Sort key of names: case and German umlauts folded, then the name itself."""
+    return (name.casefold().translate(_FOLD), name)
+
+
+@dataclass(frozen=True)
+class RowError:
+    """One bad row: the file's name, the 1-based line number, a stable code (e.g.
+    "unknown_role") and the reason (German)."""
+
+    file: str
+    line: int
+    code: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: {self.reason}"
+
+
+@dataclass
+class BookGame:
+    number: int
+    loser: str
+    throwers: list[str]
+    line: int
+
+
+@dataclass
+class BookEvening:
+    """One evening of the book: date, first line, people in file order with their role."""
+
+    date: datetime.date
+    line: int
+    roles: dict[str, str] = field(default_factory=dict)
+    lines: dict[str, int] = field(default_factory=dict)
+    games: list[BookGame] = field(default_factory=list)
+
+    @property
+    def secretary(self) -> str | None:
+        return next((n for n, r in self.roles.items() if r == "secretary"), None)
+
+    def present(self, name: str) -> bool:
+        return self.roles.get(name) in PRESENT_ROLES
+
+
+@dataclass
+class SeasonTotals:
+    """Recomputed figures of a season after the import (from `season_standings`)."""
+
+    year: int
+    currency: str
+    evenings: int
+    games: int
+    schock_aus: int
+    runden: int
+    marks_total: int
+    money_total: Decimal
+    new_evenings: int = 0
+
+
+@dataclass
+class ImportResult:
+    """What an import did (or, in a dry run, would do). `errors` non-empty means nothing
+    was written. `created` counts new rows per kind; `skipped` the evenings that exist
+    already with the same data; `seasons` the recomputed totals of every season touched."""
+
+    dry_run: bool
+    errors: list[RowError] = field(default_factory=list)
+    created: dict[str, int] = field(default_factory=dict)
+    skipped: int = 0
+    seasons: list[SeasonTotals] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    @property
+    def changed(self) -> bool:
+        return any(self.created.values())
+
+
+# --- reading the files ---------------------------------------------------------------------
+
+
+def _read_rows(
+    data: bytes,
+    file: str,
+    columns: list[str],
+    errors: list[RowError],
+    undecodable: list | None = None,
+) -> list[tuple[int, list[str]]]:
+    """(line number, fields) of every data row; bad encoding, a wrong header and a wrong
+    number of fields are reported in `errors` (those rows are left out; undecodable rows
+    go to `undecodable`, read with replacement characters)."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    if not data.strip():
+        errors.append(RowError(file, 1, "empty_file", _("The file is empty.")))
+        return []
+    bad_lines = set()
+    texts = []
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        try:
+            texts.append(raw.decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            bad_lines.add(number)
+            errors.append(
+                RowError(
+                    file,
+                    number,
+                    "not_utf8",
+                    _("Not UTF-8: byte 0x%(byte)02x at position %(pos)s.")
+                    % {"byte": raw[exc.start], "pos": exc.start + 1},
+                )
+            )
+            texts.append(raw.decode("utf-8", "replace"))
+    reader = csv.reader(io.StringIO("\n".join(texts), newline=""))
+    try:
+        header = next(reader)
+    except (StopIteration, csv.Error):
+        errors.append(RowError(file, 1, "empty_file", _("The file is empty.")))
+        return []
+    if [h.strip().lower() for h in header] != columns:
+        errors.append(
+            RowError(
+                file,
+                1,
+                "wrong_columns",
+                _("Wrong columns: expected %(expected)s, found %(found)s.")
+                % {"expected": ",".join(columns), "found": ",".join(header)},
+            )
+        )
+        return []
+    rows = []
+    while True:
+        start = reader.line_num + 1
+        try:
+            row = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            errors.append(
+                RowError(
+                    file, start, "unreadable_line", _("Unreadable line: %(error)s") % {"error": exc}
+                )
+            )
+            continue
+        if not row or all(not f.strip() for f in row):
+            continue
+        if start in bad_lines:
+            if undecodable is not None:
+                undecodable.append((start, row))
+            continue
+        if len(row) != len(columns):
+            errors.append(
+                RowError(
+                    file,
+                    start,
+                    "wrong_field_count",
+                    _("Expected %(expected)s fields, found %(found)s.")
+                    % {"expected": len(columns), "found": len(row)},
+                )
+            )
+            continue
+        rows.append((start, [f.strip() for f in row]))
+    return rows
+
+
+def _parse_date(text: str) -> datetime.date | None:
+    if not _DATE_RE.match(text):
+        return None
+    try:
+        return datetime.date.fromisoformat(text)
+    except ValueError:
+        return None
+
+
+def _clean_name(text: str) -> str:
+    return " ".join(text.split())
+
+
+def club_book_parse(
+    *,
+    attendance: bytes,
+    games: bytes,
+    attendance_name: str = "club-book-attendance.csv",
+    games_name: str = "club-book-games.csv",
+) -> tuple[dict[datetime.date, BookEvening], list[RowError]]:
+    """Parse and check the two files on their own (no database): returns the evenings by
+    date (in date order) and every bad row. Reasons: empty file, wrong columns, not UTF-8,
+    wrong number of fields, malformed date, unknown role, missing name, person twice on a
+    date, no or two secretaries, a date given twice with different attendance, a guest who
+    is a club member elsewhere in the file, game number not a whole number >= 1, game number
+    twice, a date without attendance, unknown person, loser or thrower not present."""
+    errors: list[RowError] = []
+    evenings: dict[datetime.date, BookEvening] = {}
+    blocks: list[BookEvening] = []
+    kinds: dict[str, tuple[str, int]] = {}
+    current: BookEvening | None = None
+    broken: set[datetime.date] = set()  # dates with a bad attendance row: no presence checks
+    undecodable: list = []
+    errors_before = len(errors)
+    rows = _read_rows(attendance, attendance_name, ATTENDANCE_COLUMNS, errors, undecodable)
+    unusable = not rows and len(errors) > errors_before  # empty, or wrong columns
+    for _line, fields in undecodable:
+        date = _parse_date(fields[0]) if fields else None
+        if date is not None:
+            broken.add(date)  # its people cannot be known: no presence checks for its games
+    for line, (date_text, name_text, role) in rows:
+        date = _parse_date(date_text)
+        name = _clean_name(name_text)
+        role = role.lower()
+        if date is None:
+            errors.append(
+                RowError(attendance_name, line, "malformed_date", _malformed_date(date_text))
+            )
+            continue
+        if not name:
+            broken.add(date)
+            errors.append(
+                RowError(attendance_name, line, "name_missing", _("The name is missing."))
+            )
+            continue
+        if role not in ROLES:
+            broken.add(date)
+            errors.append(
+                RowError(
+                    attendance_name,
+                    line,
+                    "unknown_role",
+                    _("Unknown role “%(role)s” (secretary, member, guest or absent).")
+                    % {"role": role},
+                )
+            )
+            continue
+        if current is None or current.date != date:
+            current = BookEvening(date=date, line=line)
+            blocks.append(current)
+        if name in current.roles:
+            errors.append(
+                RowError(
+                    attendance_name,
+                    line,
+                    "person_twice",
+                    _("%(name)s is listed twice on this date (line %(line)s).")
+                    % {"name": name, "line": current.lines[name]},
+                )
+            )
+            continue
+        kind = "guest" if role == "guest" else "member"
+        seen = kinds.setdefault(name, (kind, line))
+        if seen[0] != kind:
+            broken.add(date)
+            errors.append(
+                RowError(
+                    attendance_name, line, "guest_and_member", _kind_conflict(name, seen[1], kind)
+                )
+            )
+            continue
+        if role == "secretary" and current.secretary is not None:
+            errors.append(
+                RowError(
+                    attendance_name,
+                    line,
+                    "second_secretary",
+                    _("A second secretary on this date (%(name)s is the first).")
+                    % {"name": current.secretary},
+                )
+            )
+            continue
+        current.roles[name] = role
+        current.lines[name] = line
+    for block in blocks:
+        first = evenings.get(block.date)
+        if first is None:
+            evenings[block.date] = block
+            continue
+        code, reason = (
+            (
+                "date_twice_different_attendance",
+                _(
+                    "The date %(date)s was given at line %(line)s already, with different "
+                    "attendance."
+                ),
+            )
+            if first.roles != block.roles
+            else ("date_twice", _("The date %(date)s was given at line %(line)s already."))
+        )
+        errors.append(
+            RowError(
+                attendance_name,
+                block.line,
+                code,
+                reason % {"date": block.date, "line": first.line},
+            )
+        )
+    for evening in evenings.values():
+        if evening.roles and evening.secretary is None:
+            errors.append(
+                RowError(
+                    attendance_name, evening.line, "no_secretary", _("No secretary on this date.")
+                )
+            )
+    if unusable:  # the games cannot be judged without attendance: only read them
+        _read_rows(games, games_name, GAMES_COLUMNS, errors)
+    else:
+        _parse_games(games, games_name, attendance_name, evenings, kinds, broken, errors)
+    return dict(sorted(evenings.items())), errors
+
+
+def _malformed_date(text: str) -> str:
+    return _("Malformed date “%(date)s” (expected YYYY-MM-DD).") % {"date": text}
+
+
+def _kind_conflict(name: str, line: int, kind: str) -> str:
+    if kind == "guest":
+        return _("%(name)s is a club member (line %(line)s), not a guest.") % {
+            "name": name,
+            "line": line,
+        }
+    return _("%(name)s is a guest (line %(line)s), not a club member.") % {
+        "name": name,
+        "line": line,
+    }
+
+
+def _parse_games(
+    data: bytes,
+    file: str,
+    attendance_name: str,
+    evenings: dict[datetime.date, BookEvening],
+    kinds: dict,
+    broken: set[datetime.date],
+    errors: list[RowError],
+) -> None:
+    numbers: dict[datetime.date, dict[int, int]] = defaultdict(dict)
+    for line, (date_text, number_text, loser_text, throwers_text) in _read_rows(
+        data, file, GAMES_COLUMNS, errors
+    ):
+        date = _parse_date(date_text)
+        if date is None:
+            errors.append(RowError(file, line, "malformed_date", _malformed_date(date_text)))
+            continue
+        evening = evenings.get(date)
+        if date in broken:
+            continue  # its attendance is reported already; presence cannot be judged
+        if evening is None:
+            errors.append(
+                RowError(
+                    file,
+                    line,
+                    "no_attendance_for_date",
+                    _("There is no attendance for %(date)s in %(file)s.")
+                    % {"date": date_text, "file": attendance_name},
+                )
+            )
+            continue
+        if not number_text.isdigit() or int(number_text) < 1:
+            errors.append(
+                RowError(
+                    file,
+                    line,
+                    "invalid_game_number",
+                    _("The game number “%(number)s” is not a whole number of 1 or more.")
+                    % {"number": number_text},
+                )
+            )
+            continue
+        number = int(number_text)
+        if number in numbers[date]:
+            errors.append(
+                RowError(
+                    file,
+                    line,
+                    "game_number_twice",
+                    _("Game %(number)s of %(date)s is given twice (line %(line)s).")
+                    % {"number": number, "date": date_text, "line": numbers[date][number]},
+                )
+            )
+            continue
+        numbers[date][number] = line
+        loser = _clean_name(loser_text)
+        throwers = [_clean_name(t) for t in throwers_text.split(";")] if throwers_text else []
+        problems = []
+        if not loser:
+            problems.append(("loser_missing", _("The loser is missing.")))
+        else:
+            problems += _presence_problems(loser, evening, kinds, _("loser"))
+        if any(not t for t in throwers):
+            problems.append(("empty_thrower", _("An empty name among the Schock-Aus throwers.")))
+        for thrower in throwers:
+            if thrower:
+                problems += _presence_problems(thrower, evening, kinds, _("Schock-Aus thrower"))
+        if problems:
+            errors.extend(RowError(file, line, code, reason) for code, reason in problems)
+            continue
+        evening.games.append(BookGame(number, loser, throwers, line))
+
+
+def _presence_problems(
+    name: str, evening: BookEvening, kinds: dict, what: str
+) -> list[tuple[str, str]]:
+    if name not in kinds:
+        reason = _("Unknown person %(name)s (%(what)s): not in the attendance file.")
+        return [("unknown_person", reason % {"name": name, "what": what})]
+    if not evening.present(name):
+        reason = _("%(name)s (%(what)s) was not present on %(date)s.")
+        return [("not_present", reason % {"name": name, "what": what, "date": evening.date})]
+    return []
+
+
+# --- importing -------------------------------------------------------------------------------
+
+
+class _DryRunDone(Exception):
+    """Raised at the end of a dry run to roll the transaction back."""
+
+
+def _db_evening_snapshot(club: Club, dates: list[datetime.date]) -> dict[datetime.date, tuple]:
+    """date -> (roles {name: role with 'secretary'}, games {number: (loser, [throwers])})
+    of the club's stored evenings on `dates`. Three queries."""
+    evenings = {
+        pk: (date, secretary_id)
+        for pk, date, secretary_id in Evening.objects.filter(club=club, date__in=dates).values_list(
+            "pk", "date", "secretary_id"
+        )
+    }
+    if not evenings:
+        return {}
+    roles: dict[int, dict[str, str]] = defaultdict(dict)
+    for evening_id, member_id, name, role in Attendance.objects.filter(
+        evening_id__in=evenings
+    ).values_list("evening_id", "member_id", "member__name", "role"):
+        is_secretary = member_id == evenings[evening_id][1] and role == "member"
+        roles[evening_id][name] = "secretary" if is_secretary else role
+    games: dict[int, dict[int, tuple]] = defaultdict(dict)
+    game_index = {}
+    for pk, evening_id, number, loser in Game.objects.filter(evening_id__in=evenings).values_list(
+        "pk", "evening_id", "number", "loser__name"
+    ):
+        games[evening_id][number] = (loser, [])
+        game_index[pk] = (evening_id, number)
+    for game_id, name in (
+        SchockAus.objects.filter(game__evening_id__in=evenings)
+        .order_by("game_id", "position")
+        .values_list("game_id", "thrower__name")
+    ):
+        evening_id, number = game_index[game_id]
+        games[evening_id][number][1].append(name)
+    return {date: (roles[pk], games[pk]) for pk, (date, _s) in evenings.items()}
+
+
+def _compare_with_db(
+    club: Club,
+    evenings: dict[datetime.date, BookEvening],
+    attendance_name: str,
+    games_name: str,
+    errors: list[RowError],
+) -> set[datetime.date]:
+    """Dates whose evening is stored already with the same data (skipped); a stored
+    evening with other data is a bad row."""
+    same = set()
+    for date, (roles, games) in _db_evening_snapshot(club, list(evenings)).items():
+        book = evenings[date]
+        if roles != book.roles:
+            errors.append(
+                RowError(
+                    attendance_name,
+                    book.line,
+                    "evening_exists_different_attendance",
+                    _("An evening on %(date)s exists already with different attendance.")
+                    % {"date": date.isoformat()},
+                )
+            )
+            continue
+        wanted = {g.number: (g.loser, g.throwers) for g in book.games}
+        if games != wanted:
+            line = book.games[0].line if book.games else book.line
+            errors.append(
+                RowError(
+                    games_name if book.games else attendance_name,
+                    line,
+                    "evening_exists_different_games",
+                    _("An evening on %(date)s exists already with different games.")
+                    % {"date": date.isoformat()},
+                )
+            )
+            continue
+        same.add(date)
+    return same
+
+
+def _check_kinds_with_db(
+    members: dict[str, Member], evenings: dict, attendance_name: str, errors: list[RowError]
+) -> None:
+    reported = set()
+    for evening in evenings.values():
+        for name, role in evening.roles.items():
+            member = members.get(name)
+            if member is None or name in reported:
+                continue
+            is_guest = role == "guest"
+            if is_guest != (member.kind == Member.Kind.GUEST):
+                reported.add(name)
+                reason = (
+                    _("%(name)s is a club member in the books, not a guest.")
+                    if is_guest
+                    else _("%(name)s is a guest in the books, not a club member.")
+                )
+                errors.append(
+                    RowError(
+                        attendance_name,
+                        evening.lines[name],
+                        "member_kind_in_books",
+                        reason % {"name": name},
+                    )
+                )
+
+
+def _season_for(club: Club, seasons: list[Season], date: datetime.date) -> Season | None:
+    for season in seasons:
+        if season.starts_on <= date <= season.ends_on:
+            return season
+    if any(s.year == date.year for s in seasons):
+        return None  # a season of that year with other dates: the date lies outside it
+    season = season_get_or_create(club=club, year=date.year)
+    seasons.append(season)
+    return season
+
+
+def club_book_import(
+    *,
+    club_name: str,
+    attendance: bytes,
+    games: bytes,
+    dry_run: bool = False,
+    user=None,
+    attendance_name: str = "club-book-attendance.csv",
+    games_name: str = "club-book-games.csv",
+) -> ImportResult:
+    """Import the club book (issue 6.3) into the club named `club_name` (created if
+    missing): all or nothing, in one transaction. With `dry_run` everything is done and
+    counted, then rolled back. `user` is recorded as the author in the audit trail.
+
+    Returns an ImportResult: `errors` (file, line, reason) when anything is wrong, and then
+    nothing was written; otherwise `created` counts, `skipped` evenings and the recomputed
+    totals of every season touched.
+    """
+    result = ImportResult(dry_run=dry_run)
+    evenings, errors = club_book_parse(
+        attendance=attendance,
+        games=games,
+        attendance_name=attendance_name,
+        games_name=games_name,
+    )
+    if errors:
+        result.errors = errors
+        return result
+    try:
+        with transaction.atomic():
+            _import(club_name, evenings, user, attendance_name, games_name, result)
+            if result.errors:
+                transaction.set_rollback(True)
+                result.created, result.seasons, result.skipped = {}, [], 0
+            elif dry_run:
+                raise _DryRunDone
+    except _DryRunDone:
+        pass
+    except IntegrityError as exc:  # the database refused a row the checks let through
+        result.errors = [
+            RowError(
+                attendance_name,
+                0,
+                "database_refused",
+                _("Refused by the database: %(e)s") % {"e": exc},
+            )
+        ]
+        result.created, result.seasons = {}, []
+    return result
+
+
+def _import(
+    club_name: str,
+    evenings: dict[datetime.date, BookEvening],
+    user,
+    attendance_name: str,
+    games_name: str,
+    result: ImportResult,
+) -> None:
+    club, club_created = Club.objects.get_or_create(name=club_name)
+    errors = result.errors
+    members = {m.name: m for m in Member.objects.filter(club=club)}
+    _check_kinds_with_db(members, evenings, attendance_name, errors)
+    same = set()
+    if not club_created:
+        same = _compare_with_db(club, evenings, attendance_name, games_name, errors)
+    if errors:
+        return
+    result.skipped = len(same)
+    new = [e for d, e in evenings.items() if d not in same]
+    # Members
+    wanted_kinds: dict[str, str] = {}
+    for evening in new:
+        for name, role in evening.roles.items():
+            wanted_kinds.setdefault(name, "guest" if role == "guest" else "member")
+    new_members = [
+        Member(club=club, name=name, kind=kind)
+        for name, kind in sorted(wanted_kinds.items())
+        if name not in members
+    ]
+    Member.objects.bulk_create(new_members)
+    if new_members and new_members[0].pk is None:
+        new_members = list(Member.objects.filter(club=club, name__in=[m.name for m in new_members]))
+    members.update({m.name: m for m in new_members})
+    # Seasons
+    seasons = list(Season.objects.filter(club=club))
+    seasons_before = {s.pk for s in seasons}
+    season_of: dict[datetime.date, Season] = {}
+    for evening in new:
+        season = _season_for(club, seasons, evening.date)
+        if season is None:
+            errors.append(
+                RowError(
+                    attendance_name,
+                    evening.line,
+                    "outside_season",
+                    _("The date lies outside the season %(year)s.") % {"year": evening.date.year},
+                )
+            )
+            continue
+        season_of[evening.date] = season
+    if errors:
+        return
+    history = {"default_user": user, "default_change_reason": IMPORT_REASON}
+    batch = 2000
+    evening_rows = [
+        Evening(
+            club=club,
+            season=season_of[e.date],
+            date=e.date,
+            secretary=members[e.secretary],
+            version=1,
+        )
+        for e in new
+    ]
+    evening_rows = bulk_create_with_history(evening_rows, Evening, batch_size=batch, **history)
+    evening_ids = {row.date: row.pk for row in evening_rows}
+    if any(pk is None for pk in evening_ids.values()):
+        evening_ids = dict(
+            Evening.objects.filter(club=club, date__in=[e.date for e in new]).values_list(
+                "date", "pk"
+            )
+        )
+    attendance_rows = [
+        Attendance(
+            evening_id=evening_ids[e.date],
+            member=members[name],
+            role="member" if role == "secretary" else role,
+        )
+        for e in new
+        for name, role in e.roles.items()
+    ]
+    bulk_create_with_history(attendance_rows, Attendance, batch_size=batch, **history)
+    game_rows, game_throwers = [], []
+    for e in new:
+        secretary = members[e.secretary]
+        loser_of = {g.number: g.loser for g in e.games}
+        for g in sorted(e.games, key=lambda g: g.number):
+            previous = loser_of.get(g.number - 1)
+            game_rows.append(
+                Game(
+                    evening_id=evening_ids[e.date],
+                    number=g.number,
+                    loser=members[g.loser],
+                    vorleger=members[previous] if previous else secretary,
+                )
+            )
+            game_throwers.append(g.throwers)
+    game_rows = bulk_create_with_history(game_rows, Game, batch_size=batch, **history)
+    if game_rows and game_rows[0].pk is None:
+        ids = dict(
+            ((ev, n), pk)
+            for pk, ev, n in Game.objects.filter(evening_id__in=evening_ids.values()).values_list(
+                "pk", "evening_id", "number"
+            )
+        )
+        for row in game_rows:
+            row.pk = row.id = ids[(row.evening_id, row.number)]
+    schock_aus_rows = [
+        SchockAus(game_id=game.pk, thrower=members[name], position=position)
+        for game, throwers in zip(game_rows, game_throwers, strict=True)
+        for position, name in enumerate(throwers, start=1)
+    ]
+    bulk_create_with_history(schock_aus_rows, SchockAus, batch_size=batch, **history)
+    # Ledger charges: the same entries `ledger_sync_evening` would write, in bulk.
+    entries = []
+    for e in new:
+        season, evening_id = season_of[e.date], evening_ids[e.date]
+        for name, role in e.roles.items():
+            if role == "absent":
+                member = members[name]
+                entries.append(
+                    charge_entry(
+                        evening_id=evening_id,
+                        club_id=club.pk,
+                        season=season,
+                        booked_on=e.date,
+                        key=absence_source_key(evening_id, member.pk),
+                        charge=Charge(member.pk, LedgerEntry.Kind.ABSENCE, ABSENCE_MARKS, None, ""),
+                    )
+                )
+    season_by_evening = {evening_ids[d]: s for d, s in season_of.items()}
+    date_by_evening = {evening_ids[d]: d for d in season_of}
+    for game in game_rows:
+        entries.append(
+            charge_entry(
+                evening_id=game.evening_id,
+                club_id=club.pk,
+                season=season_by_evening[game.evening_id],
+                booked_on=date_by_evening[game.evening_id],
+                key=game_source_key(game.pk),
+                charge=Charge(
+                    game.loser_id,
+                    LedgerEntry.Kind.GAME_LOST,
+                    GAME_LOST_MARKS,
+                    game.pk,
+                    str(game.number),
+                ),
+            )
+        )
+    LedgerEntry.objects.bulk_create(entries, batch_size=batch)
+    touched = {s.pk: s for s in season_of.values()}
+    for season_id in touched:
+        books_changed(season_id=season_id, reason="club_book_import")
+    result.created = {
+        "members": len(new_members),
+        "seasons": len({s.pk for s in seasons} - seasons_before),
+        "evenings": len(evening_rows),
+        "attendances": len(attendance_rows),
+        "games": len(game_rows),
+        "schock_aus": len(schock_aus_rows),
+        "ledger_entries": len(entries),
+    }
+    new_per_season = Counter(s.pk for s in season_of.values())
+    for season in sorted(touched.values(), key=lambda s: s.year):
+        standings = season_standings(season=season)
+        result.seasons.append(
+            SeasonTotals(
+                year=season.year,
+                currency=season.currency,
+                evenings=standings.evenings,
+                games=standings.games,
+                schock_aus=standings.schock_aus,
+                runden=standings.runden,
+                marks_total=standings.marks_total,
+                money_total=standings.money_total,
+                new_evenings=new_per_season[season.pk],
+            )
+        )
+
+
+# --- exporting -------------------------------------------------------------------------------
+
+_ROLE_GROUP = {"member": 0, "guest": 1, "absent": 2}
+
+
+def _csv_bytes(header: list[str], rows: list[list[str]]) -> bytes:
+    out = io.StringIO(newline="")
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return out.getvalue().encode("utf-8")
+
+
+def club_book_export(*, club: Club) -> tuple[bytes, bytes]:
+    """The club's whole book as (attendance CSV, games CSV) bytes in the import format and
+    the canonical order (see the module's docstring). A secretary who is a guest is
+    written as `guest` (the format's `secretary` is a club member). Four queries."""
+    secretaries = dict(Evening.objects.filter(club=club).values_list("pk", "secretary_id"))
+    per_evening: dict[int, list] = defaultdict(list)
+    dates = {}
+    for evening_id, date, member_id, name, role in Attendance.objects.filter(
+        evening__club=club
+    ).values_list("evening_id", "evening__date", "member_id", "member__name", "role"):
+        dates[evening_id] = date
+        shown = "secretary" if role == "member" and member_id == secretaries[evening_id] else role
+        per_evening[evening_id].append((_ROLE_GROUP[role], name_key(name), name, shown))
+    attendance_rows = []
+    for evening_id in sorted(per_evening, key=lambda pk: dates[pk]):
+        date = dates[evening_id].isoformat()
+        for _g, _k, name, role in sorted(per_evening[evening_id]):
+            attendance_rows.append([date, name, role])
+    throwers: dict[int, list[str]] = defaultdict(list)
+    for game_id, name in (
+        SchockAus.objects.filter(game__evening__club=club)
+        .order_by("game_id", "position")
+        .values_list("game_id", "thrower__name")
+    ):
+        throwers[game_id].append(name)
+    games_rows = [
+        [date.isoformat(), str(number), loser, ";".join(throwers.get(pk, []))]
+        for pk, date, number, loser in Game.objects.filter(evening__club=club)
+        .order_by("evening__date", "number")
+        .values_list("pk", "evening__date", "number", "loser__name")
+    ]
+    return _csv_bytes(ATTENDANCE_COLUMNS, attendance_rows), _csv_bytes(GAMES_COLUMNS, games_rows)

@@ -1,0 +1,123 @@
+"""Pages of the kitty, the Runden, the club-book import/export and the audit trail (issue 6).
+
+Members read their own statement and the Runden; the secretary reads every statement and
+the overview, enters payments, marks Runden as given, imports and exports the club book
+and browses the audit trail. Another club's objects are 404 (querysets scoped to
+request.club). Figures come from services and selectors; the views parse and render.
+"""
+
+import hashlib
+import secrets
+import shutil
+import time
+from pathlib import Path
+
+from django import forms
+from django.conf import settings
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from league.club.access import secretary_required
+from league.clubbook.services import club_book_export, club_book_import
+
+MAX_UPLOAD_BYTES = 20 * 1024 * 1024
+
+
+class ClubBookForm(forms.Form):
+    attendance = forms.FileField(label=gettext_lazy("Attendance (club-book-attendance.csv)"))
+    games = forms.FileField(label=gettext_lazy("Games (club-book-games.csv)"))
+
+
+def _upload_dir(token: str) -> Path:
+    if not token.isalnum():
+        raise Http404
+    return Path(settings.MEDIA_ROOT) / "club-book-uploads" / token
+
+
+def _forget_old_uploads(max_age_hours: int = 24) -> None:
+    """Remove dry-run uploads that were never confirmed (older than a day)."""
+    root = Path(settings.MEDIA_ROOT) / "club-book-uploads"
+    if not root.is_dir():
+        return
+    limit = time.time() - max_age_hours * 3600
+    for folder in root.iterdir():
+        if folder.is_dir() and folder.stat().st_mtime < limit:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+@secretary_required
+def club_book_upload(request: HttpRequest) -> HttpResponse:
+    """Upload the two files; a dry run shows what would be created and the recomputed
+    totals per season (or every bad row); the files wait for the confirmation."""
+    form = ClubBookForm(request.POST or None, request.FILES or None)
+    context = {"form": form}
+    if request.method == "POST" and form.is_valid():
+        files = form.cleaned_data["attendance"], form.cleaned_data["games"]
+        if any(f.size > MAX_UPLOAD_BYTES for f in files):
+            form.add_error(None, _("A file is too large (at most 20 MB)."))
+        else:
+            data = [f.read() for f in files]
+            names = [f.name for f in files]
+            result = club_book_import(
+                club_name=request.club.name,
+                attendance=data[0],
+                games=data[1],
+                dry_run=True,
+                attendance_name=names[0],
+                games_name=names[1],
+            )
+            context["result"] = result
+            if result.ok and result.changed:
+                _forget_old_uploads()
+                token = secrets.token_hex(16)
+                folder = _upload_dir(token)
+                folder.mkdir(parents=True)
+                (folder / "attendance.csv").write_bytes(data[0])
+                (folder / "games.csv").write_bytes(data[1])
+                (folder / "names.txt").write_text("\n".join(names), encoding="utf-8")
+                context["token"] = token
+                context["digest"] = hashlib.sha256(data[0] + data[1]).hexdigest()[:12]
+    return render(request, "league/ledger/import.html", context)
+
+
+@secretary_required
+@require_POST
+def club_book_confirm(request: HttpRequest, token: str) -> HttpResponse:
+    """Import the files of a dry run (all or nothing) and show what was created."""
+    folder = _upload_dir(token)
+    if not folder.is_dir():
+        messages.error(request, _("The upload has expired. Please upload the files again."))
+        return redirect("club_book_upload")
+    names = (folder / "names.txt").read_text(encoding="utf-8").split("\n")
+    result = club_book_import(
+        club_name=request.club.name,
+        attendance=(folder / "attendance.csv").read_bytes(),
+        games=(folder / "games.csv").read_bytes(),
+        user=request.user,
+        attendance_name=names[0],
+        games_name=names[1],
+    )
+    shutil.rmtree(folder, ignore_errors=True)
+    if result.ok:
+        messages.success(request, _("The club book was imported."))
+    return render(request, "league/ledger/import.html", {"result": result, "form": ClubBookForm()})
+
+
+@secretary_required
+def club_book_download(request: HttpRequest, which: str) -> HttpResponse:
+    """Download the club book: `which` is "anwesenheit" or "spiele" (import format)."""
+    attendance, games = club_book_export(club=request.club)
+    files = {
+        "anwesenheit": (attendance, "club-book-attendance.csv"),
+        "spiele": (games, "club-book-games.csv"),
+    }
+    if which not in files:
+        raise Http404
+    data, filename = files[which]
+    response = HttpResponse(data, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response

@@ -1,0 +1,190 @@
+"""REST API shapes of the kitty ledger, payments, the club-book import and the audit trail
+(issue 6 through the API of issue 4).
+
+Serializers translate only: JSON in, plain values for one service call
+(league.services.ledger, league.services.club_book); service results out
+(league.audit). No rule of the books lives here (STYLE.md 3). Money is always a decimal
+string with two places in the season's currency (e.g. "15.50" with currency "EUR"), never
+a float; Marks charged are integers, a balance in Marks is a decimal string ("1.50").
+"""
+
+from django.utils.translation import gettext_lazy
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from league.club.models import Currency
+from league.club.serializers import PersonRefSerializer
+from league.ledger.models import LedgerEntry, Payment
+
+MONEY = {"max_digits": 12, "decimal_places": 2}
+
+
+class MoneyStringField(serializers.DecimalField):
+    """A money amount given as a decimal string ("15.50"): a JSON number is refused
+    (`amount_not_string`), so no float ever reaches the books."""
+
+    default_error_messages = {
+        "amount_not_string": gettext_lazy(
+            'Send the amount as a string with a decimal point, e.g. "15.50".'
+        ),
+    }
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("amount_not_string")
+        return super().to_internal_value(data)
+
+
+class PaymentSerializer(serializers.ModelSerializer):
+    """A payment into the kitty: who, how much (decimal string, season's currency), when,
+    how; `cancelled` once `payment_cancel` reversed it."""
+
+    member_name = serializers.CharField(source="member.name", read_only=True)
+    year = serializers.IntegerField(source="season.year", read_only=True)
+    amount = serializers.DecimalField(max_digits=10, decimal_places=2, read_only=True)
+    cancelled = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Payment
+        fields = [
+            "id",
+            "member",
+            "member_name",
+            "season",
+            "year",
+            "amount",
+            "currency",
+            "paid_on",
+            "method",
+            "note",
+            "cancelled",
+            "created_at",
+        ]
+        read_only_fields = fields
+
+    @extend_schema_field(OpenApiTypes.BOOL)
+    def get_cancelled(self, payment: Payment) -> bool:
+        entry = getattr(payment, "ledger_entry", None)
+        return bool(entry and hasattr(entry, "reversed_by"))
+
+
+class PaymentCreateSerializer(serializers.Serializer):
+    """Input of `payment_record`: member id, amount as a decimal string (more than zero,
+    at most two decimal places), the date, how, a note, and optionally the season id (by
+    default the club's season containing the date)."""
+
+    member = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
+    amount = MoneyStringField(max_digits=10, decimal_places=2)
+    paid_on = serializers.DateField()
+    method = serializers.ChoiceField(choices=Payment.Method.choices, default=Payment.Method.CASH)
+    note = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    season = serializers.IntegerField(
+        min_value=1, max_value=2**63 - 1, required=False, allow_null=True
+    )
+
+
+class StatementLineSerializer(serializers.Serializer):
+    """One ledger line: charge (game lost, absence), payment or reversal, with the
+    running balance in money and in Marks (balance / Mark value)."""
+
+    entry = serializers.IntegerField(source="entry_id")
+    booked_on = serializers.DateField()
+    kind = serializers.CharField(
+        help_text="Ledger entry kind: " + ", ".join(f"`{v}`" for v in LedgerEntry.Kind.values)
+    )
+    label = serializers.CharField(help_text="German text: where the line comes from.")
+    marks = serializers.IntegerField()
+    amount = serializers.DecimalField(**MONEY)
+    balance = serializers.DecimalField(**MONEY)
+    balance_marks = serializers.DecimalField(**MONEY)
+    evening = serializers.IntegerField(source="evening_id", allow_null=True)
+    game = serializers.IntegerField(source="game_id", allow_null=True)
+    payment = serializers.IntegerField(source="payment_id", allow_null=True)
+    reversed = serializers.BooleanField()
+
+
+class SeasonStatementSerializer(serializers.Serializer):
+    """A member's account in one season, in that season's currency."""
+
+    season = serializers.IntegerField(source="season.pk")
+    year = serializers.IntegerField(source="season.year")
+    currency = serializers.CharField()
+    mark_value = serializers.DecimalField(source="season.mark_value", **MONEY)
+    lines = StatementLineSerializer(many=True)
+    marks_charged = serializers.IntegerField()
+    charged = serializers.DecimalField(**MONEY)
+    paid = serializers.DecimalField(**MONEY)
+    balance = serializers.DecimalField(**MONEY, help_text="Still owed; negative: credit.")
+    balance_marks = serializers.DecimalField(**MONEY)
+
+
+class CurrencyAmountSerializer(serializers.Serializer):
+    """An amount in one currency (DM and EUR are never added together)."""
+
+    currency = serializers.ChoiceField(choices=Currency.choices)
+    amount = serializers.DecimalField(**MONEY)
+
+
+def currency_amounts(totals: dict) -> list[dict]:
+    """{currency: Decimal} as a list of {currency, amount}, currencies in name order."""
+    return [{"currency": c, "amount": totals[c]} for c in sorted(totals)]
+
+
+class MemberStatementSerializer(serializers.Serializer):
+    """A member's statement (league.services.ledger.member_statement): one account per
+    season (oldest first) and the balance per currency."""
+
+    member = PersonRefSerializer()
+    seasons = SeasonStatementSerializer(many=True)
+    balance_by_currency = serializers.SerializerMethodField()
+
+    @extend_schema_field(CurrencyAmountSerializer(many=True))
+    def get_balance_by_currency(self, statement) -> list:
+        return CurrencyAmountSerializer(
+            currency_amounts(statement.balance_by_currency), many=True
+        ).data
+
+
+class BalanceRowSerializer(serializers.Serializer):
+    """A member's account in one season: Marks charged (net), money charged, paid and
+    still owed (`balance`, negative: credit)."""
+
+    member = PersonRefSerializer()
+    season = serializers.IntegerField(source="season.pk")
+    year = serializers.IntegerField(source="season.year")
+    currency = serializers.CharField()
+    marks_charged = serializers.IntegerField()
+    charged = serializers.DecimalField(**MONEY)
+    paid = serializers.DecimalField(**MONEY)
+    balance = serializers.DecimalField(**MONEY)
+
+
+class SeasonBalanceSerializer(serializers.Serializer):
+    """A season's kitty: charged, received, owed by members, credit held for members."""
+
+    season = serializers.IntegerField(source="season.pk")
+    year = serializers.IntegerField(source="season.year")
+    currency = serializers.CharField()
+    charged = serializers.DecimalField(**MONEY)
+    paid = serializers.DecimalField(**MONEY)
+    owed = serializers.DecimalField(**MONEY)
+    credit = serializers.DecimalField(**MONEY)
+
+
+class ClubBalancesSerializer(serializers.Serializer):
+    """The secretary's overview (league.services.ledger.club_balances)."""
+
+    rows = BalanceRowSerializer(many=True)
+    owing = BalanceRowSerializer(many=True)
+    seasons = SeasonBalanceSerializer(many=True)
+    kitty = serializers.SerializerMethodField()
+    owed = serializers.SerializerMethodField()
+
+    @extend_schema_field(CurrencyAmountSerializer(many=True))
+    def get_kitty(self, balances) -> list:
+        return CurrencyAmountSerializer(currency_amounts(balances.kitty), many=True).data
+
+    @extend_schema_field(CurrencyAmountSerializer(many=True))
+    def get_owed(self, balances) -> list:
+        return CurrencyAmountSerializer(currency_amounts(balances.owed), many=True).data

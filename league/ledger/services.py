@@ -1,0 +1,600 @@
+"""The kitty ledger (issue 6; RULES.md section 5): charges derived from the records,
+reversals, payments, member statements and the club's balances.
+
+How the ledger stays trustworthy:
+- A charge is derived from a record and carries its `source_key`: "game:<game id>" (1 Mark
+  to the game's loser) or "absence:<evening id>:<member id>" (6 Marks to an absent club
+  member). `ledger_sync_evening` compares what the records imply with the charges that
+  stand, writes a reversal entry for every charge that no longer holds and a new charge for
+  every one that is new. No entry is ever updated or deleted.
+- A payment is a Payment row and a ledger entry of the same money (negative).
+- **Decision** (DM and EUR): a balance is kept per season, in that season's currency. DM
+  seasons and EUR seasons are never added together; totals over seasons are given per
+  currency. A payment belongs to one season (by default the one containing its date).
+- Marks are integers on charges; payments are money. The running balance is money, and its
+  Mark equivalent is money / the season's Mark value (may be fractional after a partial
+  payment, e.g. 1.5 Marks).
+"""
+
+import datetime
+from collections import defaultdict
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.db import transaction
+from django.db.models import Q, Sum
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.evenings.models import Attendance, Evening, Game
+from games.evenings.selectors import ABSENCE_MARKS
+from league.club.books import BooksChange
+from league.club.errors import BooksError
+from league.club.models import Club, Member, Season
+from league.club.money import marks_to_money, round_money
+from league.ledger.models import LedgerEntry, Payment
+
+GAME_LOST_MARKS = 1  # seed 003: the loser of a game pays 1 Mark into the kitty
+CHARGE_KINDS = (LedgerEntry.Kind.GAME_LOST, LedgerEntry.Kind.ABSENCE)
+
+# Reason codes stored in a reversal's `description` (shown translated, see `_reason_label`).
+REASON_GAME_DELETED = "game_deleted"
+REASON_LOSER_CHANGED = "loser_changed"
+REASON_ATTENDANCE_CHANGED = "attendance_changed"
+REASON_SEASON_CHANGED = "season_changed"
+REASON_EVENING_DELETED = "evening_deleted"
+REASON_PAYMENT_CANCELLED = "payment_cancelled"
+REASON_MARK_VALUE_CHANGED = "mark_value_changed"
+
+
+def game_source_key(game_id: int) -> str:
+    return f"game:{game_id}"
+
+
+def absence_source_key(evening_id: int, member_id: int) -> str:
+    return f"absence:{evening_id}:{member_id}"
+
+
+@dataclass(frozen=True)
+class Charge:
+    """A charge the records imply: who, how many Marks, what kind, from which game."""
+
+    member_id: int
+    kind: str
+    marks: int
+    game_id: int | None
+    description: str
+
+
+def _charges_implied(evening: Evening) -> dict[str, Charge]:
+    """source_key -> the charge the evening's records imply (RULES.md section 5)."""
+    charges: dict[str, Charge] = {}
+    for game_id, number, loser_id in evening.games.values_list("pk", "number", "loser_id"):
+        charges[game_source_key(game_id)] = Charge(
+            loser_id, LedgerEntry.Kind.GAME_LOST, GAME_LOST_MARKS, game_id, str(number)
+        )
+    absent = evening.attendances.filter(role=Attendance.Role.ABSENT).values_list(
+        "member_id", flat=True
+    )
+    for member_id in absent:
+        charges[absence_source_key(evening.pk, member_id)] = Charge(
+            member_id, LedgerEntry.Kind.ABSENCE, ABSENCE_MARKS, None, ""
+        )
+    return charges
+
+
+def _reversal(entry: LedgerEntry, *, reason: str, booked_on: datetime.date) -> LedgerEntry:
+    return LedgerEntry(
+        club_id=entry.club_id,
+        season_id=entry.season_id,
+        member_id=entry.member_id,
+        kind=LedgerEntry.Kind.REVERSAL,
+        marks=-entry.marks,
+        amount=-entry.amount,
+        currency=entry.currency,
+        evening_id_ref=entry.evening_id_ref,
+        game_id_ref=entry.game_id_ref,
+        source_key=entry.source_key,
+        description=reason,
+        reverses=entry,
+        booked_on=booked_on,
+    )
+
+
+def charge_entry(
+    *,
+    evening_id: int,
+    club_id: int,
+    season: Season,
+    booked_on: datetime.date,
+    key: str,
+    charge: Charge,
+) -> LedgerEntry:
+    """An unsaved charge entry (also used by the club-book import, which writes in bulk)."""
+    return LedgerEntry(
+        club_id=club_id,
+        season=season,
+        member_id=charge.member_id,
+        kind=charge.kind,
+        marks=charge.marks,
+        amount=marks_to_money(charge.marks, season.mark_value),
+        currency=season.currency,
+        evening_id_ref=evening_id,
+        game_id_ref=charge.game_id,
+        source_key=key,
+        description=charge.description,
+        booked_on=booked_on,
+    )
+
+
+def _open_charges(evening_id: int) -> list[LedgerEntry]:
+    return list(
+        LedgerEntry.objects.filter(
+            evening_id_ref=evening_id, kind__in=CHARGE_KINDS, reversed_by__isnull=True
+        ).order_by("id")
+    )
+
+
+@transaction.atomic
+def ledger_sync_evening(*, evening_id: int) -> dict[str, int]:
+    """Bring the ledger in line with an evening's records (called by `books_changed` after
+    every change of an evening, its attendance or its games).
+
+    Charges implied: 1 Mark per game to its loser ("game:<id>"), 6 Marks per absent club
+    member ("absence:<evening>:<member>"), in the evening's season and currency, booked on
+    the evening's date. A standing charge that no longer holds (game deleted, loser
+    corrected, attendance changed, evening moved to another season, the season's Mark
+    value changed) gets a reversal entry
+    booked today; a new charge is added for what is new. Returns {"charged": n,
+    "reversed": n}. Never updates or deletes an entry.
+    """
+    evening = Evening.objects.select_related("season").get(pk=evening_id)
+    wanted = _charges_implied(evening)
+    today = timezone.localdate()
+    reversals, kept = [], set()
+    for entry in _open_charges(evening_id):
+        charge = wanted.get(entry.source_key)
+        same = (
+            charge is not None
+            and entry.source_key not in kept
+            and charge.member_id == entry.member_id
+            and charge.marks == entry.marks
+            and entry.season_id == evening.season_id
+            and entry.amount == marks_to_money(charge.marks, evening.season.mark_value)
+        )
+        if same:
+            kept.add(entry.source_key)
+            continue
+        if charge is None:
+            reason = (
+                REASON_GAME_DELETED
+                if entry.kind == LedgerEntry.Kind.GAME_LOST
+                else REASON_ATTENDANCE_CHANGED
+            )
+        elif entry.season_id != evening.season_id:
+            reason = REASON_SEASON_CHANGED
+        elif charge.member_id == entry.member_id:
+            reason = REASON_MARK_VALUE_CHANGED
+        elif entry.kind == LedgerEntry.Kind.GAME_LOST:
+            reason = REASON_LOSER_CHANGED
+        else:
+            reason = REASON_ATTENDANCE_CHANGED
+        reversals.append(_reversal(entry, reason=reason, booked_on=today))
+    new = [
+        charge_entry(
+            evening_id=evening.pk,
+            club_id=evening.club_id,
+            season=evening.season,
+            booked_on=evening.date,
+            key=key,
+            charge=charge,
+        )
+        for key, charge in wanted.items()
+        if key not in kept
+    ]
+    LedgerEntry.objects.bulk_create(reversals + new)
+    return {"charged": len(new), "reversed": len(reversals)}
+
+
+@transaction.atomic
+def ledger_sync_evening_deleted(*, evening_id: int) -> int:
+    """Reverse every standing charge of an evening that is being deleted (booked today,
+    reason "evening_deleted"). Returns the number of reversals written."""
+    today = timezone.localdate()
+    reversals = [
+        _reversal(entry, reason=REASON_EVENING_DELETED, booked_on=today)
+        for entry in _open_charges(evening_id)
+    ]
+    LedgerEntry.objects.bulk_create(reversals)
+    return len(reversals)
+
+
+# --- payments ---------------------------------------------------------------------------
+
+
+@transaction.atomic
+def payment_record(
+    *,
+    member: Member,
+    amount: Decimal,
+    paid_on: datetime.date,
+    method: str = Payment.Method.CASH,
+    note: str = "",
+    season: Season | None = None,
+    created_by=None,
+) -> Payment:
+    """Record money received from a member (issue 6.1): a Payment row and its ledger entry
+    (negative amount, 0 Marks). Partial payments are normal; paying more than owed leaves
+    a credit. `amount` is Decimal in the season's currency (DM or EUR); `season` defaults
+    to the club's season containing `paid_on`.
+
+    Raises BooksError: invalid_amount (not positive or more than 2 decimal places),
+    invalid_method, no_season, person_of_other_club.
+    """
+    amount = Decimal(amount)
+    if amount <= 0 or amount != round_money(amount):
+        raise BooksError(
+            "invalid_amount",
+            _("The amount must be more than zero, with at most two decimal places."),
+            field="amount",
+        )
+    if method not in Payment.Method.values:
+        raise BooksError("invalid_method", _("Unknown way of payment."), field="method")
+    if season is None:
+        season = Season.objects.filter(
+            club_id=member.club_id, starts_on__lte=paid_on, ends_on__gte=paid_on
+        ).first()
+        if season is None:
+            raise BooksError(
+                "no_season",
+                _("There is no season for %(date)s. Create the season first.")
+                % {"date": paid_on.strftime("%d.%m.%Y")},
+                field="paid_on",
+            )
+    if season.club_id != member.club_id:
+        raise BooksError(
+            "person_of_other_club", _("This person belongs to another club."), field="member"
+        )
+    payment = Payment.objects.create(
+        club_id=member.club_id,
+        season=season,
+        member=member,
+        amount=amount,
+        currency=season.currency,
+        paid_on=paid_on,
+        method=method,
+        note=note.strip(),
+        created_by=created_by,
+    )
+    LedgerEntry.objects.create(
+        club_id=member.club_id,
+        season=season,
+        member=member,
+        kind=LedgerEntry.Kind.PAYMENT,
+        marks=0,
+        amount=-amount,
+        currency=season.currency,
+        payment=payment,
+        source_key=f"payment:{payment.pk}",
+        description=payment.note,
+        booked_on=paid_on,
+    )
+    return payment
+
+
+@transaction.atomic
+def payment_cancel(*, payment: Payment) -> LedgerEntry:
+    """Cancel a payment entered by mistake: a reversal entry (booked today) takes its money
+    back out of the kitty; the Payment row and its entry stay visible, and the payment's
+    audit trail gets a record with the reason "payment_cancelled".
+
+    Raises BooksError `payment_cancelled` (409) when it was cancelled already.
+    """
+    entry = LedgerEntry.objects.select_for_update().get(payment=payment)
+    if LedgerEntry.objects.filter(reverses=entry).exists():
+        raise BooksError("payment_cancelled", _("This payment was cancelled already."), status=409)
+    reversal = _reversal(entry, reason=REASON_PAYMENT_CANCELLED, booked_on=timezone.localdate())
+    reversal.save()
+    # The audit trail records the cancellation (who and when) on the payment itself.
+    payment._change_reason = REASON_PAYMENT_CANCELLED
+    payment.save()
+    return reversal
+
+
+# --- reading: statements and balances ------------------------------------------------------
+
+
+def _reason_label(code: str) -> str:
+    return {
+        REASON_GAME_DELETED: _("game deleted"),
+        REASON_LOSER_CHANGED: _("loser corrected"),
+        REASON_ATTENDANCE_CHANGED: _("attendance changed"),
+        REASON_SEASON_CHANGED: _("evening moved to another season"),
+        REASON_EVENING_DELETED: _("evening deleted"),
+        REASON_PAYMENT_CANCELLED: _("payment cancelled"),
+        REASON_MARK_VALUE_CHANGED: _("value of the Mark changed"),
+    }.get(code, code)
+
+
+def _method_label(code: str) -> str:
+    return str(dict(Payment.Method.choices).get(code, code))
+
+
+def _entry_label(
+    entry: LedgerEntry,
+    game_numbers: dict[int, int],
+    evening_dates: dict[int, datetime.date],
+    payments: dict[int, Payment],
+) -> str:
+    """A German line text explaining the entry (where each Mark comes from)."""
+    day = evening_dates.get(entry.evening_id_ref) if entry.evening_id_ref else None
+    date_text = (day or entry.booked_on).strftime("%d.%m.%Y")
+    if entry.kind == LedgerEntry.Kind.GAME_LOST:
+        number = game_numbers.get(entry.game_id_ref) or entry.description or "?"
+        return _("Game %(number)s lost on %(date)s") % {"number": number, "date": date_text}
+    if entry.kind == LedgerEntry.Kind.ABSENCE:
+        return _("Absent on %(date)s") % {"date": date_text}
+    if entry.kind == LedgerEntry.Kind.PAYMENT:
+        payment = payments.get(entry.payment_id)
+        text = _("Payment (%(method)s)") % {
+            "method": _method_label(payment.method) if payment else "?"
+        }
+        return f"{text}: {entry.description}" if entry.description else text
+    original = entry.reverses
+    what = _entry_label(original, game_numbers, evening_dates, payments) if original else ""
+    return _("Reversal: %(what)s (%(reason)s)") % {
+        "what": what,
+        "reason": _reason_label(entry.description),
+    }
+
+
+@dataclass
+class StatementLine:
+    """One ledger line of a statement. `marks` integer Marks (0 for payments); `amount`
+    and `balance` Decimal money in the season's currency (charges positive, payments and
+    reversals of charges negative); `balance_marks` = balance / Mark value (Decimal)."""
+
+    entry_id: int
+    booked_on: datetime.date
+    kind: str
+    label: str
+    marks: int
+    amount: Decimal
+    balance: Decimal
+    balance_marks: Decimal
+    evening_id: int | None
+    game_id: int | None
+    reversed: bool
+    payment_id: int | None = None
+
+
+@dataclass
+class SeasonStatement:
+    """A member's account for one season: its lines with running balance and the totals
+    (Marks charged net of reversals, money charged, paid, still owed)."""
+
+    season: Season
+    lines: list[StatementLine] = field(default_factory=list)
+    marks_charged: int = 0
+    charged: Decimal = Decimal("0.00")
+    paid: Decimal = Decimal("0.00")
+
+    @property
+    def currency(self) -> str:
+        return self.season.currency
+
+    @property
+    def balance(self) -> Decimal:
+        """Money still owed (negative: credit)."""
+        return self.charged - self.paid
+
+    @property
+    def balance_marks(self) -> Decimal:
+        return _marks_of(self.balance, self.season.mark_value)
+
+
+@dataclass
+class MemberStatement:
+    """A member's statement: one account per season (oldest first) and the balance per
+    currency (DM and EUR are never added together)."""
+
+    member: Member
+    seasons: list[SeasonStatement]
+
+    @property
+    def balance_by_currency(self) -> dict[str, Decimal]:
+        totals: dict[str, Decimal] = defaultdict(lambda: Decimal("0.00"))
+        for s in self.seasons:
+            totals[s.currency] += s.balance
+        return dict(totals)
+
+
+def _marks_of(money: Decimal, mark_value: Decimal) -> Decimal:
+    return (money / mark_value).quantize(Decimal("0.01"))
+
+
+def _is_payment_side(entry: LedgerEntry) -> bool:
+    if entry.kind == LedgerEntry.Kind.PAYMENT:
+        return True
+    return entry.kind == LedgerEntry.Kind.REVERSAL and bool(
+        entry.reverses and entry.reverses.kind == LedgerEntry.Kind.PAYMENT
+    )
+
+
+def member_statement(*, member: Member, season: Season | None = None) -> MemberStatement:
+    """A member's statement (issue 6.1): every ledger line, season by season, with a running
+    balance in money and Marks, explaining every Mark (game and evening it comes from) and
+    every correction (reversal with its reason). `season` limits it to one season.
+    Five queries."""
+    entries = LedgerEntry.objects.filter(member=member).select_related("season", "reverses")
+    if season is not None:
+        entries = entries.filter(season=season)
+    entries = list(entries.order_by("season__year", "booked_on", "id"))
+    game_ids = {e.game_id_ref for e in entries if e.game_id_ref}
+    game_numbers = dict(Game.objects.filter(pk__in=game_ids).values_list("pk", "number"))
+    evening_ids = {e.evening_id_ref for e in entries if e.evening_id_ref}
+    evening_dates = dict(Evening.objects.filter(pk__in=evening_ids).values_list("pk", "date"))
+    payment_ids = {e.payment_id for e in entries if e.payment_id}
+    payment_ids |= {e.reverses.payment_id for e in entries if e.reverses and e.reverses.payment_id}
+    payments = Payment.objects.in_bulk(payment_ids)
+    reversed_ids = (
+        set(
+            LedgerEntry.objects.filter(reverses__in=[e.pk for e in entries]).values_list(
+                "reverses_id", flat=True
+            )
+        )
+        if entries
+        else set()
+    )
+    accounts: dict[int, SeasonStatement] = {}
+    balance: dict[int, Decimal] = defaultdict(lambda: Decimal("0.00"))
+    for e in entries:
+        account = accounts.setdefault(e.season_id, SeasonStatement(season=e.season))
+        balance[e.season_id] += e.amount
+        if _is_payment_side(e):
+            account.paid -= e.amount
+        else:
+            account.charged += e.amount
+            account.marks_charged += e.marks
+        account.lines.append(
+            StatementLine(
+                entry_id=e.pk,
+                booked_on=e.booked_on,
+                kind=e.kind,
+                label=_entry_label(e, game_numbers, evening_dates, payments),
+                marks=e.marks,
+                amount=e.amount,
+                balance=balance[e.season_id],
+                balance_marks=_marks_of(balance[e.season_id], e.season.mark_value),
+                evening_id=e.evening_id_ref,
+                game_id=e.game_id_ref,
+                reversed=e.pk in reversed_ids,
+                payment_id=e.payment_id,
+            )
+        )
+    return MemberStatement(member=member, seasons=list(accounts.values()))
+
+
+@dataclass
+class BalanceRow:
+    """A member's account in one season: Marks charged (net), money charged, paid, owed."""
+
+    member: Member
+    season: Season
+    marks_charged: int
+    charged: Decimal
+    paid: Decimal
+
+    @property
+    def balance(self) -> Decimal:
+        return self.charged - self.paid
+
+    @property
+    def currency(self) -> str:
+        return self.season.currency
+
+
+@dataclass
+class SeasonBalance:
+    """A season's kitty: charged, received, still owed by members (positive balances) and
+    credit held for members (negative balances), in the season's currency."""
+
+    season: Season
+    charged: Decimal = Decimal("0.00")
+    paid: Decimal = Decimal("0.00")
+    owed: Decimal = Decimal("0.00")
+    credit: Decimal = Decimal("0.00")
+
+    @property
+    def currency(self) -> str:
+        return self.season.currency
+
+
+@dataclass
+class ClubBalances:
+    """The secretary's overview (issue 6.1): `rows` per member and season, `seasons` per
+    season, `kitty` = money received per currency (the kitty's balance; the app keeps no
+    expenses), `owed` = money still owed per currency."""
+
+    rows: list[BalanceRow]
+    seasons: list[SeasonBalance]
+    kitty: dict[str, Decimal]
+    owed: dict[str, Decimal]
+
+    @property
+    def owing(self) -> list[BalanceRow]:
+        """Rows of members who still owe money: newest season first, then largest debt
+        (amounts of different currencies are never compared)."""
+        return sorted(
+            (r for r in self.rows if r.balance > 0),
+            key=lambda r: (-r.season.year, -r.balance, r.member.name),
+        )
+
+
+def club_balances(*, club: Club, season: Season | None = None) -> ClubBalances:
+    """Who owes what and the kitty's balance, per season (one aggregate query plus the
+    members and seasons). `season` limits rows and season totals to one season; the kitty
+    totals are always over all seasons, per currency."""
+    payment_side = Q(kind=LedgerEntry.Kind.PAYMENT) | Q(
+        kind=LedgerEntry.Kind.REVERSAL, reverses__kind=LedgerEntry.Kind.PAYMENT
+    )
+    base = LedgerEntry.objects.filter(club=club)
+    aggregated = list(
+        base.values("member_id", "season_id").annotate(
+            marks=Sum("marks", filter=~payment_side),
+            charged=Sum("amount", filter=~payment_side),
+            paid=Sum("amount", filter=payment_side),
+        )
+    )
+    seasons = Season.objects.in_bulk({a["season_id"] for a in aggregated})
+    members = Member.objects.in_bulk({a["member_id"] for a in aggregated})
+    rows, per_season = [], {}
+    kitty: dict[str, Decimal] = defaultdict(lambda: Decimal("0.00"))
+    owed: dict[str, Decimal] = defaultdict(lambda: Decimal("0.00"))
+    for a in aggregated:
+        s = seasons[a["season_id"]]
+        row = BalanceRow(
+            member=members[a["member_id"]],
+            season=s,
+            marks_charged=a["marks"] or 0,
+            charged=round_money(a["charged"] or 0),
+            paid=round_money(-(a["paid"] or 0)),
+        )
+        kitty[s.currency] += row.paid
+        if row.balance > 0:
+            owed[s.currency] += row.balance
+        if season is not None and s.pk != season.pk:
+            continue
+        rows.append(row)
+        sb = per_season.setdefault(s.pk, SeasonBalance(season=s))
+        sb.charged += row.charged
+        sb.paid += row.paid
+        if row.balance > 0:
+            sb.owed += row.balance
+        else:
+            sb.credit -= row.balance
+    rows.sort(key=lambda r: (-r.season.year, r.member.name))
+    return ClubBalances(
+        rows=rows,
+        seasons=sorted(per_season.values(), key=lambda b: -b.season.year),
+        kitty=dict(kitty),
+        owed=dict(owed),
+    )
+
+
+def member_balance(*, member: Member, season: Season) -> Decimal:
+    """The money a member owes in a season (sum of the ledger; negative: credit)."""
+    total = LedgerEntry.objects.filter(member=member, season=season).aggregate(s=Sum("amount"))["s"]
+    return round_money(total or 0)
+
+
+def ledger_on_books_changed(change: BooksChange) -> None:
+    """Receiver of the books-changed event (league.club.books, connected in
+    `LeagueConfig.ready`): bring the charges of the evening that changed in line with its
+    records; reverse every open charge of an evening that is being deleted."""
+    if change.evening_id is None:
+        return
+    if change.evening_deleted:
+        ledger_sync_evening_deleted(evening_id=change.evening_id)
+    else:
+        ledger_sync_evening(evening_id=change.evening_id)

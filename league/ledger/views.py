@@ -1,0 +1,131 @@
+"""Pages of the kitty, the Runden, the club-book import/export and the audit trail (issue 6).
+
+Members read their own statement and the Runden; the secretary reads every statement and
+the overview, enters payments, marks Runden as given, imports and exports the club book
+and browses the audit trail. Another club's objects are 404 (querysets scoped to
+request.club). Figures come from services and selectors; the views parse and render.
+"""
+
+from django import forms
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from league.club.access import member_required, secretary_required
+from league.club.errors import BooksError
+from league.club.models import Member, Season
+from league.club.selectors import club_seasons, season_from_query
+from league.ledger.models import Payment
+from league.ledger.services import club_balances, member_statement, payment_cancel, payment_record
+
+
+@member_required
+def ledger_home(request: HttpRequest) -> HttpResponse:
+    """The secretary's overview: who owes what in the current season (?saison=YYYY or
+    ?saison=alle for others), the kitty per currency. A member is sent to the own
+    statement."""
+    if not request.member.is_secretary:
+        return redirect("ledger_statement", member_id=request.member.pk)
+    season = season_from_query(request, default_current=True)
+    balances = club_balances(club=request.club, season=season)
+    context = {
+        "season": season,
+        "seasons": club_seasons(request),
+        "balances": balances,
+        "show_all": request.GET.get("alle") == "1",
+    }
+    return render(request, "league/ledger/overview.html", context)
+
+
+@member_required
+def ledger_statement(request: HttpRequest, member_id: int) -> HttpResponse:
+    """A person's statement: every line with running balance in money and Marks, per
+    season. Members see their own, the secretary everyone's (403 otherwise)."""
+    person = get_object_or_404(Member, pk=member_id, club=request.club)
+    if person != request.member and not request.member.is_secretary:
+        raise PermissionDenied
+    season = season_from_query(request)
+    statement = member_statement(member=person, season=season)
+    context = {
+        "person": person,
+        "season": season,
+        "seasons": club_seasons(request),
+        "statement": statement,
+        "cancellable": set(
+            Payment.objects.filter(
+                member=person, ledger_entry__reversed_by__isnull=True
+            ).values_list("ledger_entry__pk", flat=True)
+        ),
+    }
+    return render(request, "league/ledger/statement.html", context)
+
+
+class PaymentForm(forms.Form):
+    member = forms.ModelChoiceField(queryset=Member.objects.none(), label=gettext_lazy("Person"))
+    season = forms.ModelChoiceField(
+        queryset=Season.objects.none(),
+        label=gettext_lazy("Season"),
+        required=False,
+        help_text=gettext_lazy("Empty: the season of the payment's date."),
+    )
+    amount = forms.DecimalField(
+        label=gettext_lazy("Amount"),
+        max_digits=10,
+        decimal_places=2,
+        min_value=0.01,
+        localize=True,
+    )
+    paid_on = forms.DateField(label=gettext_lazy("Date"))
+    method = forms.ChoiceField(label=gettext_lazy("How"), choices=Payment.Method.choices)
+    note = forms.CharField(label=gettext_lazy("Note"), max_length=200, required=False)
+
+    def __init__(self, *args, club, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["member"].queryset = Member.objects.filter(club=club).order_by("name")
+        self.fields["season"].queryset = Season.objects.filter(club=club).order_by("-year")
+        self.fields["season"].label_from_instance = lambda s: f"{s.year} ({s.currency})"
+
+
+@secretary_required
+def payment_create(request: HttpRequest) -> HttpResponse:
+    """The secretary enters money received: person, amount, date, how, note."""
+    initial = {"paid_on": timezone.localdate(), "member": request.GET.get("person")}
+    form = PaymentForm(request.POST or None, club=request.club, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            payment = payment_record(
+                member=data["member"],
+                amount=data["amount"],
+                paid_on=data["paid_on"],
+                method=data["method"],
+                note=data["note"],
+                season=data["season"],
+                created_by=request.user,
+            )
+        except BooksError as exc:
+            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+        else:
+            messages.success(
+                request, _("Payment of %(name)s recorded.") % {"name": payment.member.name}
+            )
+            return redirect("ledger_statement", member_id=payment.member_id)
+    return render(request, "league/ledger/payment_form.html", {"form": form})
+
+
+@secretary_required
+@require_POST
+def payment_cancel_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """Cancel a payment entered by mistake (a visible reversal line)."""
+    payment = get_object_or_404(Payment, pk=pk, club=request.club)
+    try:
+        payment_cancel(payment=payment)
+        messages.success(request, _("The payment was cancelled."))
+    except BooksError as exc:
+        messages.error(request, exc.message)
+    return redirect("ledger_statement", member_id=payment.member_id)

@@ -1,0 +1,539 @@
+"""The season report and the evening sheet: their data, and the PDFs (issue 5).
+
+Selectors here read the books into plain dataclasses (`season_report_data`,
+`club_records`); the builders render them with Django templates under German and
+WeasyPrint and return the PDF as bytes (STYLE.md 6). Storing and serving the season report
+is `league.services.report_builds`; the Celery task is `league.tasks`.
+
+Sources: RULES.md section 5 (points, places, Marks, Runden), issue 5 (what the report shows).
+Money is Decimal in the season's currency; Marks are integers.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.db.models import Count
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+
+from games.evenings.models import Attendance, Evening, Game, SchockAus
+from games.evenings.selectors import EveningBooks, evening_books
+from games.rules import runden_owed
+from league.club.models import Club, Member, Season
+from league.club.money import marks_to_money, round_money
+from league.ledger.services import club_balances
+from league.standings.selectors import SeasonStandings, season_standings
+
+REPORT_LANGUAGE = "de"
+
+
+# --------------------------------------------------------------------------- data shapes
+
+
+@dataclass
+class DuesRow:
+    """A person's dues for the season: integer `marks`, `money` owed, `paid` (sum of
+    Payment rows), `open` (owed minus paid, never below zero; Decimal, season currency)."""
+
+    member: Member
+    guest: bool
+    marks: int
+    money: Decimal
+    paid: Decimal
+    open: Decimal
+
+
+@dataclass
+class ChronicleLine:
+    """One Schock-Aus of the season: evening `date`, `game` number, `thrower`, `ordinal`
+    in the evening's throwing order, `runde` reason ("first", "fifth", "last" or None)
+    and the date its Runde was given (or None)."""
+
+    date: datetime.date
+    game: int
+    thrower: Member
+    ordinal: int
+    runde: str | None
+    runde_given_on: datetime.date | None = None
+    evening_total: int = 0
+
+    @property
+    def runde_text(self) -> str:
+        """Why this Schock-Aus owes a Runde, in words ("" when it owes none)."""
+        return runde_reason_text(self.runde, self.ordinal, self.evening_total)
+
+
+@dataclass
+class EveningLine:
+    """One evening of the season: date, who came (members, guests, absent members),
+    games played, Schock-Aus, Runden owed, Marks and money paid into the kitty."""
+
+    evening: Evening
+    date: datetime.date
+    members_present: int
+    guests: int
+    absent: int
+    games: int
+    schock_aus: int
+    runden: int
+    marks: int
+    money: Decimal
+
+
+@dataclass
+class PointsSeries:
+    """Cumulative championship points of one ranked member after each evening of the
+    season (one value per evening in `SeasonReport.evening_dates`)."""
+
+    member: Member
+    points: list[int]
+
+
+@dataclass
+class Record:
+    """An all-time record of the club: `title`, the `value` (an integer count) and who
+    holds it (`holders`: readable German strings, e.g. "Anna Becker (2026)")."""
+
+    key: str
+    title: str
+    value: int
+    holders: list[str]
+    unit: str = ""
+
+    @property
+    def signed(self) -> bool:
+        """Points carry their sign; counts do not."""
+        return self.key.startswith("points")
+
+
+@dataclass
+class Champion:
+    """A season's champion(s) for the roll of honour."""
+
+    year: int
+    names: list[str]
+    points: int
+
+
+@dataclass
+class SeasonReport:
+    """Everything the season report shows. Built by `season_report_data`."""
+
+    season: Season
+    club: Club
+    generated_on: datetime.date
+    standings: SeasonStandings
+    dues: list[DuesRow]
+    marks_total: int
+    money_total: Decimal
+    paid_total: Decimal
+    open_total: Decimal
+    chronicle: list[ChronicleLine]
+    evenings: list[EveningLine]
+    evening_dates: list[datetime.date]
+    series: list[PointsSeries]
+    schock_aus_by_person: list[tuple[Member, int]]
+    records: list[Record]
+    champions: list[Champion]
+    first_year: int | None
+    charts: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def leaders(self) -> list[Member]:
+        """The member(s) in first place (a shared first place names all)."""
+        return [r.member for r in self.standings.rows if r.place == 1]
+
+
+def runde_reason_text(reason: str | None, ordinal: int, total: int) -> str:
+    """The reason a Schock-Aus owes a Runde in words (RULES.md 5): the first, every fifth,
+    the last; when the last is itself a fifth, its round falls to the one before it."""
+    from django.utils.translation import gettext as _
+
+    if reason == "first":
+        return _("first Schock-Aus of the evening")
+    if reason == "fifth":
+        return _("%(ordinal)s. Schock-Aus (every fifth)") % {"ordinal": ordinal}
+    if reason == "last":
+        if ordinal != total:
+            return _("last round, carried over (the last Schock-Aus was a fifth)")
+        return _("last Schock-Aus of the evening")
+    return ""
+
+
+# --------------------------------------------------------------------------- selectors
+
+
+def season_payments(*, season: Season) -> dict[int, Decimal]:
+    """Money paid per member id in a season (Decimal, season currency), from the kitty
+    ledger (`league.services.ledger.club_balances`: payments less cancelled ones)."""
+    balances = club_balances(club=season.club, season=season)
+    return {row.member.pk: round_money(row.paid) for row in balances.rows}
+
+
+def season_dues(*, season: Season, standings: SeasonStandings | None = None) -> list[DuesRow]:
+    """Marks, money, paid and open per person of a season: ranked members in name order,
+    then guests. Paid amounts come from `season_payments`."""
+    standings = standings or season_standings(season=season)
+    paid = season_payments(season=season)
+    rows = []
+    people = sorted(standings.rows, key=lambda r: r.member.name) + standings.guests
+    for row in people:
+        got = paid.get(row.member.pk, Decimal("0.00"))
+        rows.append(
+            DuesRow(
+                member=row.member,
+                guest=row.guest,
+                marks=row.marks,
+                money=row.money,
+                paid=got,
+                open=max(row.money - got, Decimal("0.00")),
+            )
+        )
+    return rows
+
+
+def season_chronicle(*, season: Season) -> list[ChronicleLine]:
+    """Every Schock-Aus of the season in throwing order, evening by evening, with its
+    ordinal and the Runde it owes (RULES.md section 5). One query."""
+    rows = list(
+        SchockAus.objects.filter(game__evening__season=season)
+        .select_related("thrower", "game__evening", "runde_given")
+        .order_by("game__evening__date", "game__number", "position")
+    )
+    by_evening: dict[int, list[SchockAus]] = defaultdict(list)
+    for sa in rows:
+        by_evening[sa.game.evening_id].append(sa)
+    lines = []
+    for items in by_evening.values():
+        reasons = {r.ordinal: r.reason for r in runden_owed([sa.thrower_id for sa in items])}
+        for ordinal, sa in enumerate(items, start=1):
+            given = getattr(sa, "runde_given", None) if ordinal in reasons else None
+            lines.append(
+                ChronicleLine(
+                    date=sa.game.evening.date,
+                    game=sa.game.number,
+                    thrower=sa.thrower,
+                    ordinal=ordinal,
+                    runde=reasons.get(ordinal),
+                    runde_given_on=given.given_on if given else None,
+                    evening_total=len(items),
+                )
+            )
+    return lines
+
+
+def _season_evenings(
+    season: Season, chronicle: list[ChronicleLine]
+) -> tuple[list[EveningLine], list[datetime.date], dict[int, Counter]]:
+    """Evening lines and the per-evening points delta per member id. Three queries."""
+    evenings = list(Evening.objects.filter(season=season).order_by("date"))
+    roles: dict[int, Counter] = defaultdict(Counter)
+    absent_marks: dict[int, int] = Counter()
+    for evening_id, role in Attendance.objects.filter(evening__season=season).values_list(
+        "evening_id", "role"
+    ):
+        roles[evening_id][role] += 1
+    lost = list(Game.objects.filter(evening__season=season).values_list("evening_id", "loser_id"))
+    games = Counter(e for e, _ in lost)
+    delta: dict[int, Counter] = defaultdict(Counter)
+    for evening_id, loser_id in lost:
+        delta[evening_id][loser_id] -= 1
+    by_date = {e.date: e.pk for e in evenings}
+    sa_count: Counter = Counter()
+    runden_count: Counter = Counter()
+    for line in chronicle:
+        evening_id = by_date[line.date]
+        sa_count[evening_id] += 1
+        runden_count[evening_id] += line.runde is not None
+        delta[evening_id][line.thrower.pk] += 1
+    lines = []
+    for e in evenings:
+        absent_marks[e.pk] = 6 * roles[e.pk][Attendance.Role.ABSENT]
+        marks = games[e.pk] + absent_marks[e.pk]
+        lines.append(
+            EveningLine(
+                evening=e,
+                date=e.date,
+                members_present=roles[e.pk][Attendance.Role.MEMBER],
+                guests=roles[e.pk][Attendance.Role.GUEST],
+                absent=roles[e.pk][Attendance.Role.ABSENT],
+                games=games[e.pk],
+                schock_aus=sa_count[e.pk],
+                runden=runden_count[e.pk],
+                marks=marks,
+                money=marks_to_money(marks, season.mark_value),
+            )
+        )
+    return lines, [e.date for e in evenings], delta
+
+
+def season_report_data(*, season: Season, today: datetime.date | None = None) -> SeasonReport:
+    """Read everything the season report shows: standings (RULES.md 5, shared places),
+    dues with paid/open, the Schock-Aus chronicle, the evenings, the points over the
+    season per ranked member, and the club's all-time records up to this season.
+    About twenty queries, whatever the size of the season.
+    """
+    season = Season.objects.select_related("club").get(pk=season.pk)
+    standings = season_standings(season=season)
+    dues = season_dues(season=season, standings=standings)
+    chronicle = season_chronicle(season=season)
+    evenings, dates, delta = _season_evenings(season, chronicle)
+    series = []
+    for row in standings.rows:
+        total, points = 0, []
+        for line in evenings:
+            total += delta[line.evening.pk][row.member.pk]
+            points.append(total)
+        series.append(PointsSeries(member=row.member, points=points))
+    thrown = Counter(line.thrower.pk for line in chronicle)
+    people = [r.member for r in standings.rows] + [g.member for g in standings.guests]
+    by_person = sorted(
+        ((m, thrown[m.pk]) for m in people), key=lambda item: (-item[1], item[0].name)
+    )
+    records, champions, first_year = club_records(club=season.club, up_to_year=season.year)
+    return SeasonReport(
+        season=season,
+        club=season.club,
+        generated_on=today or timezone.localdate(),
+        standings=standings,
+        dues=dues,
+        marks_total=standings.marks_total,
+        money_total=standings.money_total,
+        paid_total=round_money(sum((d.paid for d in dues), Decimal("0"))),
+        open_total=round_money(sum((d.open for d in dues), Decimal("0"))),
+        chronicle=chronicle,
+        evenings=evenings,
+        evening_dates=dates,
+        series=series,
+        schock_aus_by_person=by_person,
+        records=records,
+        champions=champions,
+        first_year=first_year,
+    )
+
+
+MAX_HOLDERS = 4
+
+
+def _top(counts: dict, label) -> tuple[int, list[str]]:
+    """The highest count and the labels of everyone who reached it (ties all hold it; past
+    MAX_HOLDERS the rest is summed up as "and N more")."""
+    from django.utils.translation import gettext as _
+
+    if not counts:
+        return 0, []
+    best = max(counts.values())
+    if best <= 0:
+        return 0, []
+    holders = sorted(label(key) for key, n in counts.items() if n == best)
+    if len(holders) > MAX_HOLDERS:
+        rest = len(holders) - MAX_HOLDERS
+        holders = holders[:MAX_HOLDERS] + [_("and %(n)s more") % {"n": rest}]
+    return best, holders
+
+
+def _longest_runs(
+    present: list[tuple[int, datetime.date, int]], with_mark: set[tuple[int, int]]
+) -> dict[int, tuple[int, datetime.date | None, datetime.date | None]]:
+    """Per member id: the longest run of evenings attended in a row *without* a mark in
+    `with_mark` (member_id, evening_id), with the run's first and last date."""
+    best: dict[int, tuple[int, datetime.date | None, datetime.date | None]] = {}
+    current: dict[int, tuple[int, datetime.date | None]] = {}
+    for member_id, date, evening_id in present:
+        if (member_id, evening_id) in with_mark:
+            current[member_id] = (0, None)
+            continue
+        n, start = current.get(member_id, (0, None))
+        n, start = n + 1, start or date
+        current[member_id] = (n, start)
+        if n > best.get(member_id, (0, None, None))[0]:
+            best[member_id] = (n, start, date)
+    return best
+
+
+def _counts(queryset, *fields: str) -> dict:
+    """Rows per value of `fields`, counted in the database: {value: n} for one field,
+    {(value, value, ...): n} for several. One query."""
+    rows = queryset.values(*fields).annotate(n=Count("id")).values_list(*fields, "n")
+    if len(fields) == 1:
+        return dict(rows)
+    return {tuple(row[:-1]): row[-1] for row in rows}
+
+
+def club_records(*, club: Club, up_to_year: int) -> tuple[list[Record], list[Champion], int | None]:
+    """The club's all-time records over its seasons up to and including `up_to_year`
+    (club members only; guests are not ranked, RULES.md 5), the roll of honour (the
+    champion of every season) and the year of the first season. Seven queries.
+
+    Records: most Schock-Aus in a season, by one person in an evening, by the whole table
+    in an evening, most games lost in an evening, best points in a season, longest run of
+    evenings without a lost game, longest run of evenings with a Schock-Aus.
+    """
+    from django.utils.translation import gettext as _
+
+    seasons = dict(Season.objects.filter(club=club, year__lte=up_to_year).values_list("pk", "year"))
+    first_year = min(seasons.values()) if seasons else None
+    member = Member.Kind.MEMBER
+    sa = SchockAus.objects.filter(game__evening__season__in=list(seasons))
+    games = Game.objects.filter(evening__season__in=list(seasons))
+    names = dict(Member.objects.filter(club=club).values_list("pk", "name"))
+
+    per_season = _counts(sa.filter(thrower__kind=member), "thrower_id", "game__evening__season_id")
+    per_person_evening = _counts(
+        sa.filter(thrower__kind=member), "thrower_id", "game__evening__date"
+    )
+    per_evening = _counts(sa, "game__evening__date")
+    lost_evening = _counts(games.filter(loser__kind=member), "loser_id", "evening__date")
+    lost_season = _counts(games.filter(loser__kind=member), "loser_id", "evening__season_id")
+    attendance = list(
+        Attendance.objects.filter(evening__season__in=list(seasons), member__kind=member)
+        .exclude(role=Attendance.Role.GUEST)
+        .order_by("evening__date")
+        .values_list("member_id", "evening__date", "evening_id", "evening__season_id", "role")
+    )
+    present = [(m, d, e) for m, d, e, _s, role in attendance if role == Attendance.Role.MEMBER]
+    evening_ids = {d: e for _m, d, e, _s, _r in attendance}
+    with_loss = {(m, evening_ids.get(d)) for (m, d) in lost_evening}
+    with_sa = {(m, evening_ids.get(d)) for (m, d) in per_person_evening}
+
+    def de(d: datetime.date) -> str:
+        return d.strftime("%d.%m.%Y")
+
+    # Season points of every club member on the books that season (absent ones too:
+    # RULES.md 5 ranks them with what they scored, often 0).
+    points: Counter = Counter()
+    for m, _d, _e, season_id, _r in attendance:
+        points[(m, season_id)] += 0
+    for key, n in per_season.items():
+        points[key] += n
+    for key, n in lost_season.items():
+        points[key] -= n
+
+    records: list[Record] = []
+
+    def add(key: str, title: str, counts: dict, label, unit: str = "") -> None:
+        value, holders = _top(counts, label)
+        if value:
+            records.append(Record(key, title, value, holders, unit))
+
+    add(
+        "schock_aus_season",
+        _("Most Schock-Aus in a season"),
+        per_season,
+        lambda k: f"{names[k[0]]} ({seasons[k[1]]})",
+    )
+    add(
+        "schock_aus_evening",
+        _("Most Schock-Aus by one person in an evening"),
+        per_person_evening,
+        lambda k: f"{names[k[0]]} ({de(k[1])})",
+    )
+    add(
+        "schock_aus_table",
+        _("Most Schock-Aus at the table in an evening"),
+        per_evening,
+        de,
+    )
+    add(
+        "lost_evening",
+        _("Most games lost in an evening"),
+        lost_evening,
+        lambda k: f"{names[k[0]]} ({de(k[1])})",
+    )
+    if points:
+        # Points are mostly negative (every game has a loser, few have a Schock-Aus), so
+        # the best season is shown whatever its sign.
+        best = max(points.values())
+        holders = sorted(f"{names[m]} ({seasons[s]})" for (m, s), p in points.items() if p == best)
+        if len(holders) > MAX_HOLDERS:
+            extra = len(holders) - MAX_HOLDERS
+            holders = holders[:MAX_HOLDERS] + [_("and %(n)s more") % {"n": extra}]
+        records.append(Record("points_season", _("Best points in a season"), best, holders))
+    for key, title, marks in (
+        ("run_no_loss", _("Longest run of evenings without a lost game"), with_loss),
+        ("run_schock_aus", _("Longest run of evenings with a Schock-Aus"), None),
+    ):
+        if marks is None:
+            # A run of evenings *with* a Schock-Aus: mark the evenings without one.
+            attended = {(m, e) for m, _d, e in present}
+            marks = attended - with_sa
+        runs = _longest_runs(present, marks)
+        counts = {m: n for m, (n, _s, _e) in runs.items()}
+        value, holders = _top(
+            counts, lambda m, runs=runs: f"{names[m]} ({de(runs[m][1])} – {de(runs[m][2])})"
+        )
+        if value:
+            records.append(Record(key, title, value, holders, _("evenings")))
+
+    champions = []
+    by_season: dict[int, dict[int, int]] = defaultdict(dict)
+    for (m, s), p in points.items():
+        by_season[s][m] = p
+    for season_id, table in by_season.items():
+        best = max(table.values())
+        leaders = [m for m, p in table.items() if p == best]
+        # RULES.md 5: equal points share the place; listed by more Schock-Aus, then name.
+        leaders.sort(key=lambda m: (-per_season.get((m, season_id), 0), names[m]))
+        champions.append(Champion(seasons[season_id], [names[m] for m in leaders], best))
+    champions.sort(key=lambda c: c.year, reverse=True)
+    return records, champions, first_year
+
+
+# --------------------------------------------------------------------------- PDFs
+
+
+def _render_pdf(template: str, context: dict) -> bytes:
+    """Render a template under German and turn it into PDF bytes with WeasyPrint."""
+    from weasyprint import HTML
+
+    with translation.override(REPORT_LANGUAGE):
+        html = render_to_string(template, context)
+        return HTML(string=html, base_url=".").write_pdf()
+
+
+def build_season_report_pdf(*, season: Season, today: datetime.date | None = None) -> bytes:
+    """The season report (issue 5) as PDF bytes, German, A4: cover, standings, charts,
+    dues, Schock-Aus chronicle, evenings, all-time records. Raises nothing of its own;
+    database and rendering errors propagate (the task retries them)."""
+    from league.reports.charts import points_chart_svg, schock_aus_chart_svg
+
+    with translation.override(REPORT_LANGUAGE):
+        report = season_report_data(season=season, today=today)
+        report.charts = {
+            "points": points_chart_svg(report.evening_dates, report.series),
+            "schock_aus": schock_aus_chart_svg(report.schock_aus_by_person),
+        }
+    return _render_pdf("reports/season_report.html", {"report": report})
+
+
+def build_evening_sheet_pdf(*, evening: Evening) -> bytes:
+    """One page to post in the club's chat after an evening: who came, games lost,
+    Schock-Aus, points, Marks and money per person, totals, the Schock-Aus with their
+    ordinals and the Runden owed (RULES.md 5). Returns PDF bytes."""
+    books: EveningBooks = evening_books(evening=evening)
+    by_number: dict[int, list[str]] = defaultdict(list)
+    for line in books.schock_aus:
+        by_number[line.game].append(line.thrower.name)
+    games = [(g, by_number.get(g.number, [])) for g in books.games]
+    reasons = {r.ordinal: r.reason for r in books.runden}
+    members = [p for p in books.people if not p.guest and not p.absent]
+    guests = [p for p in books.people if p.guest]
+    absent = [p for p in books.people if p.absent]
+    context = {
+        "books": books,
+        "evening": books.evening,
+        "season": books.evening.season,
+        "club": books.evening.club,
+        "people": members + guests + absent,
+        "games": games,
+        "reasons": reasons,
+        "runden_total": len(books.runden),
+        "generated_on": timezone.localdate(),
+        # Past about 30 games or 8 Schock-Aus the sheet is set denser to stay on one page.
+        "dense": len(books.games) > 30 or len(books.schock_aus) > 8,
+    }
+    return _render_pdf("reports/evening_sheet.html", context)

@@ -1,0 +1,99 @@
+"""Report pages (issue 5): the season report's state, request and download; the evening
+sheet PDF; CSV exports of standings, dues and the Schock-Aus chronicle.
+
+Every page needs a member of the club (league.access); other clubs' seasons and evenings
+are 404. The views parse, call one service or selector, and respond.
+"""
+
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from games.evenings.models import Evening
+from league.club.access import member_required
+from league.club.models import Season
+from league.reports import csv_exports as report_csv
+from league.reports.builds import (
+    report_build_for_download,
+    report_build_request,
+    report_refresh_if_stale,
+    report_state,
+)
+from league.reports.services import build_evening_sheet_pdf
+
+
+def _season(request: HttpRequest, year: int) -> Season:
+    return get_object_or_404(Season.objects.select_related("club"), club=request.club, year=year)
+
+
+@member_required
+def season_report(request: HttpRequest, year: int) -> HttpResponse:
+    """The report page: state, download link when ready, request button, CSV links.
+    A report that went stale after a change is rebuilt (queued) on the way."""
+    season = _season(request, year)
+    report_refresh_if_stale(season=season, user=request.user)
+    state = report_state(season=season)
+    return render(request, "reports/season_report_page.html", {"season": season, "report": state})
+
+
+@member_required
+def season_report_status(request: HttpRequest, year: int) -> HttpResponse:
+    """The report box alone (HTML fragment), for polling and for the standings page."""
+    season = _season(request, year)
+    state = report_state(season=season)
+    return render(request, "reports/_season_report_box.html", {"season": season, "report": state})
+
+
+@require_POST
+@member_required
+def season_report_request(request: HttpRequest, year: int) -> HttpResponse:
+    """Ask for the report (POST), then show the report page."""
+    season = _season(request, year)
+    report_build_request(season=season, user=request.user)
+    return redirect("season_report", year=year)
+
+
+@member_required
+def season_report_download(request: HttpRequest, year: int) -> HttpResponse:
+    """The stored PDF, only from a READY build of the current data; else the report page."""
+    season = _season(request, year)
+    build = report_build_for_download(season=season)
+    if build is None:
+        return redirect("season_report", year=year)
+    return FileResponse(
+        build.file.open("rb"),
+        content_type="application/pdf",
+        as_attachment=False,
+        filename=f"saisonbericht-{season.year}.pdf",
+    )
+
+
+@member_required
+def evening_sheet_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    """The one-page evening sheet, rendered on the spot (small and fast)."""
+    evening = get_object_or_404(Evening, club=request.club, pk=pk)
+    pdf = build_evening_sheet_pdf(evening=evening)
+    response = HttpResponse(pdf, content_type="application/pdf")
+    name = f"schockabend-{evening.date:%Y-%m-%d}.pdf"
+    response["Content-Disposition"] = f'inline; filename="{name}"'
+    return response
+
+
+CSV_EXPORTS = {
+    "tabelle": (report_csv.standings_csv, "tabelle"),
+    "kasse": (report_csv.dues_csv, "kasse"),
+    "schock-aus": (report_csv.chronicle_csv, "schock-aus"),
+}
+
+
+@member_required
+def season_csv(request: HttpRequest, year: int, kind: str) -> HttpResponse:
+    """CSV export of a season: standings (tabelle), dues (kasse) or the Schock-Aus
+    chronicle (schock-aus). German Excel style: ';', decimal comma, UTF-8 with BOM."""
+    if kind not in CSV_EXPORTS:
+        raise Http404
+    season = _season(request, year)
+    build, stem = CSV_EXPORTS[kind]
+    response = HttpResponse(build(season=season), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{stem}-{season.year}.csv"'
+    return response

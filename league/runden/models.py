@@ -1,0 +1,32 @@
+"""Runden given: the record that the Runde owed for a Schock-Aus was given (RULES.md 5).
+
+The table kept its name from the games app it was first written in (`games_rundegiven`);
+league migration 0003 took the model over without touching the database.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+
+class RundeGiven(models.Model):
+    """The record that the Runde owed for a Schock-Aus (RULES.md section 5) was given."""
+
+    schock_aus = models.OneToOneField(
+        "games.SchockAus", on_delete=models.PROTECT, related_name="runde_given"
+    )
+    given_on = models.DateField(_("given on"))
+    note = models.CharField(_("note"), max_length=200, blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+    )
+    history = HistoricalRecords(table_name="games_historicalrundegiven")
+
+    class Meta:
+        verbose_name = _("Runde given")
+        verbose_name_plural = _("Runden given")
+        db_table = "games_rundegiven"
+
+    def __str__(self) -> str:
+        return f"{self.schock_aus} {self.given_on}"

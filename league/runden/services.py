@@ -1,0 +1,163 @@
+"""Runden owed and given (issue 6.2; RULES.md section 5).
+
+Which Schock-Aus owe a Runde is computed from the records (`games.rules.runden_owed`, via
+`league.selectors.season_runden` and `games.selectors.evening_books`); that a Runde was
+given is a `RundeGiven` row on the Schock-Aus (with the date, audit trail by
+simple_history). A Runde given keeps its Schock-Aus: a game whose Schock-Aus have a Runde
+given cannot lose them (`game_delete` / `game_update` refuse with `runde_given`).
+"""
+
+import datetime
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from games.evenings.models import Evening, SchockAus
+from games.evenings.selectors import evening_books
+from league.club.errors import BooksError
+from league.club.models import Club, Member, Season
+from league.runden.models import RundeGiven
+from league.runden.selectors import season_runden
+
+STATUS_OPEN, STATUS_GIVEN, STATUS_ALL = "open", "given", "all"
+
+
+@dataclass
+class RundeStatus:
+    """One Runde owed: evening, Schock-Aus ordinal, reason (first/fifth/last), thrower,
+    and when it was given (None while open)."""
+
+    evening_id: int
+    date: datetime.date
+    season: Season
+    ordinal: int
+    reason: str
+    thrower: Member
+    schock_aus_id: int
+    given_on: datetime.date | None = None
+    note: str = ""
+
+    @property
+    def given(self) -> bool:
+        return self.given_on is not None
+
+
+def runden_overview(
+    *,
+    club: Club,
+    season: Season | None = None,
+    member: Member | None = None,
+    status: str = STATUS_OPEN,
+) -> list[RundeStatus]:
+    """The Runden owed in a club (one season, or all), oldest first, optionally only one
+    thrower's, filtered by status "open", "given" or "all". With "given" and "all", a
+    Runde given for a Schock-Aus that no longer owes one is listed too (reason
+    "not_owed"). Per season one query, plus three."""
+    seasons = [season] if season is not None else list(Season.objects.filter(club=club))
+    owed = []
+    for s in seasons:
+        if s.club_id != club.pk:
+            continue
+        for r in season_runden(season=s):
+            if member is None or r["thrower_id"] == member.pk:
+                owed.append((s, r))
+    owed_ids = [r["schock_aus_id"] for _season, r in owed]
+    given = {g.schock_aus_id: g for g in RundeGiven.objects.filter(schock_aus_id__in=owed_ids)}
+    people = Member.objects.in_bulk({r["thrower_id"] for _season, r in owed})
+    result = []
+    for s, r in owed:
+        g = given.get(r["schock_aus_id"])
+        if status == STATUS_OPEN and g is not None or status == STATUS_GIVEN and g is None:
+            continue
+        result.append(
+            RundeStatus(
+                evening_id=r["evening_id"],
+                date=r["date"],
+                season=s,
+                ordinal=r["ordinal"],
+                reason=r["reason"],
+                thrower=people[r["thrower_id"]],
+                schock_aus_id=r["schock_aus_id"],
+                given_on=g.given_on if g else None,
+                note=g.note if g else "",
+            )
+        )
+    if status != STATUS_OPEN:
+        result += _given_not_owed(club, season, member, set(owed_ids))
+    result.sort(key=lambda x: (x.date, x.ordinal))
+    return result
+
+
+def _given_not_owed(
+    club: Club, season: Season | None, member: Member | None, owed_ids: set[int]
+) -> list[RundeStatus]:
+    """Runden marked as given whose Schock-Aus owes none any more (a later correction of
+    the evening's games moved the ordinals): listed with reason "not_owed", never hidden."""
+    given = RundeGiven.objects.filter(schock_aus__game__evening__club=club).exclude(
+        schock_aus_id__in=owed_ids
+    )
+    if season is not None:
+        given = given.filter(schock_aus__game__evening__season=season)
+    if member is not None:
+        given = given.filter(schock_aus__thrower=member)
+    rows = []
+    for g in given.select_related("schock_aus__thrower", "schock_aus__game__evening__season"):
+        evening = g.schock_aus.game.evening
+        rows.append(
+            RundeStatus(
+                evening_id=evening.pk,
+                date=evening.date,
+                season=evening.season,
+                ordinal=0,
+                reason="not_owed",
+                thrower=g.schock_aus.thrower,
+                schock_aus_id=g.schock_aus_id,
+                given_on=g.given_on,
+                note=g.note,
+            )
+        )
+    return rows
+
+
+@transaction.atomic
+def runde_mark_given(
+    *,
+    schock_aus: SchockAus,
+    given_on: datetime.date,
+    note: str = "",
+    recorded_by=None,
+) -> RundeGiven:
+    """Record that the Runde owed for `schock_aus` was given on `given_on` (issue 6.2).
+
+    Raises BooksError: no_runde_owed (this Schock-Aus owes no Runde), runde_already_given
+    (409), given_before_evening (the date lies before the evening).
+    """
+    evening = Evening.objects.select_for_update().get(pk=schock_aus.game.evening_id)
+    owed = {r.schock_aus_id for r in evening_books(evening=evening).runden}
+    if schock_aus.pk not in owed:
+        raise BooksError("no_runde_owed", _("This Schock-Aus owes no Runde."), field="schock_aus")
+    if given_on < evening.date:
+        raise BooksError(
+            "given_before_evening",
+            _("A Runde cannot be given before the evening it is owed for."),
+            field="given_on",
+        )
+    if RundeGiven.objects.filter(schock_aus=schock_aus).exists():
+        raise BooksError(
+            "runde_already_given", _("This Runde is marked as given already."), status=409
+        )
+    return RundeGiven.objects.create(
+        schock_aus=schock_aus, given_on=given_on, note=note.strip(), recorded_by=recorded_by
+    )
+
+
+@transaction.atomic
+def runde_unmark(*, schock_aus: SchockAus) -> None:
+    """Take back the record that a Runde was given (the audit trail keeps it).
+
+    Raises BooksError `runde_not_given` (404) when it was not marked as given.
+    """
+    deleted, _rows = RundeGiven.objects.filter(schock_aus=schock_aus).delete()
+    if not deleted:
+        raise BooksError("runde_not_given", _("This Runde is not marked as given."), status=404)

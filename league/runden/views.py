@@ -1,0 +1,100 @@
+"""Pages of the kitty, the Runden, the club-book import/export and the audit trail (issue 6).
+
+Members read their own statement and the Runden; the secretary reads every statement and
+the overview, enters payments, marks Runden as given, imports and exports the club book
+and browses the audit trail. Another club's objects are 404 (querysets scoped to
+request.club). Figures come from services and selectors; the views parse and render.
+"""
+
+import datetime
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from games.evenings.models import SchockAus
+from league.club.access import member_required, secretary_required
+from league.club.errors import BooksError
+from league.club.models import Member
+from league.club.selectors import club_seasons, season_from_query
+from league.runden.services import (
+    STATUS_ALL,
+    STATUS_GIVEN,
+    STATUS_OPEN,
+    runde_mark_given,
+    runde_unmark,
+    runden_overview,
+)
+
+
+@member_required
+def runden_list(request: HttpRequest) -> HttpResponse:
+    """The Runden owed: open, given or all, in the current season (?saison=YYYY, or
+    ?saison=alle for every season)."""
+    season = season_from_query(request, default_current=True)
+    status = request.GET.get("status", STATUS_OPEN)
+    if status not in (STATUS_OPEN, STATUS_GIVEN, STATUS_ALL):
+        status = STATUS_OPEN
+    person = None
+    if request.GET.get("person", "").isdigit():
+        person = get_object_or_404(Member, pk=int(request.GET["person"]), club=request.club)
+    rows = runden_overview(club=request.club, season=season, member=person, status=status)
+    context = {
+        "rows": rows,
+        "season": season,
+        "seasons": club_seasons(request),
+        "status": status,
+        "person": person,
+        "today": timezone.localdate(),
+    }
+    return render(request, "league/ledger/runden.html", context)
+
+
+def _back(request: HttpRequest) -> HttpResponse:
+    target = request.POST.get("next", "")
+    if target and url_has_allowed_host_and_scheme(target, {request.get_host()}):
+        return redirect(target)
+    return redirect("runden_list")
+
+
+@secretary_required
+@require_POST
+def runde_given(request: HttpRequest, schock_aus_id: int) -> HttpResponse:
+    """Mark the Runde of a Schock-Aus as given on the posted date (default today)."""
+    sa = get_object_or_404(
+        SchockAus.objects.select_related("game"),
+        pk=schock_aus_id,
+        game__evening__club=request.club,
+    )
+    try:
+        given_on = datetime.date.fromisoformat(request.POST.get("given_on") or "")
+    except ValueError:
+        given_on = timezone.localdate()
+    try:
+        runde_mark_given(
+            schock_aus=sa,
+            given_on=given_on,
+            note=request.POST.get("note", ""),
+            recorded_by=request.user,
+        )
+        messages.success(request, _("The Runde is marked as given."))
+    except BooksError as exc:
+        messages.error(request, exc.message)
+    return _back(request)
+
+
+@secretary_required
+@require_POST
+def runde_undo(request: HttpRequest, schock_aus_id: int) -> HttpResponse:
+    """Take back the record that a Runde was given."""
+    sa = get_object_or_404(SchockAus, pk=schock_aus_id, game__evening__club=request.club)
+    try:
+        runde_unmark(schock_aus=sa)
+        messages.success(request, _("The Runde is open again."))
+    except BooksError as exc:
+        messages.error(request, exc.message)
+    return _back(request)

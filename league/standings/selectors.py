@@ -1,0 +1,197 @@
+"""Reading a season's books: standings, dues per member, Runden owed (issue 2 item 5;
+RULES.md section 5). A fixed number of queries, whatever the number of evenings or games.
+"""
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.db.models import Count
+
+from games.evenings.models import Attendance, Evening, Game, SchockAus
+from games.evenings.selectors import ABSENCE_MARKS
+from league.club.models import Member, Season
+from league.club.money import marks_to_money
+from league.runden.selectors import season_runden
+
+
+@dataclass
+class StandingRow:
+    """One person's season. `marks` integer Marks; `money` Decimal in the season's currency.
+    `place` is None for guests (not ranked)."""
+
+    member: Member
+    place: int | None = None
+    evenings_attended: int = 0
+    evenings_absent: int = 0
+    games_played: int = 0
+    games_lost: int = 0
+    schock_aus: int = 0
+    runden: int = 0
+    marks: int = 0
+    money: Decimal = Decimal("0.00")
+
+    @property
+    def points(self) -> int:
+        """+1 per Schock-Aus, -1 per lost game (RULES.md section 5)."""
+        return self.schock_aus - self.games_lost
+
+    @property
+    def guest(self) -> bool:
+        return self.member.kind == Member.Kind.GUEST
+
+
+@dataclass
+class SeasonStandings:
+    """The ranked club members (`rows`), the guests (unranked) and the season's totals."""
+
+    season: Season
+    rows: list[StandingRow]
+    guests: list[StandingRow]
+    evenings: int
+    games: int
+    schock_aus: int
+    runden: int
+    marks_total: int
+    money_total: Decimal
+    currency: str
+
+    @property
+    def everyone(self) -> list[StandingRow]:
+        return self.rows + self.guests
+
+
+def rank_rows(rows: list[StandingRow]) -> list[StandingRow]:
+    """Order by points (high first), then more Schock-Aus, then name; equal points share a
+    place: 1, 2, 2, 4 (RULES.md section 5, Decision)."""
+    rows.sort(key=lambda r: (-r.points, -r.schock_aus, r.member.name))
+    place, previous = 0, None
+    for index, row in enumerate(rows, start=1):
+        if row.points != previous:
+            place, previous = index, row.points
+        row.place = place
+    return rows
+
+
+def season_standings(*, season: Season) -> SeasonStandings:
+    """The championship table of a season with every figure of the books: per person
+    evenings attended and absent, games played and lost, Schock-Aus, points, Runden owed,
+    Marks and money; guests listed apart (not ranked); the totals. Six queries.
+    """
+    evenings = Evening.objects.filter(season=season)
+    games_per_evening = dict(
+        Game.objects.filter(evening__season=season)
+        .values("evening_id")
+        .annotate(n=Count("id"))
+        .values_list("evening_id", "n")
+    )
+    rows: dict[int, StandingRow] = {}
+    members = {}
+    attendance = Attendance.objects.filter(evening__in=evenings).values_list(
+        "member_id", "role", "evening_id"
+    )
+    people = defaultdict(list)
+    for member_id, role, evening_id in attendance:
+        people[member_id].append((role, evening_id))
+    members = Member.objects.in_bulk(list(people))
+    for member_id, items in people.items():
+        row = rows[member_id] = StandingRow(member=members[member_id])
+        for role, evening_id in items:
+            if role == Attendance.Role.ABSENT:
+                row.evenings_absent += 1
+            else:
+                row.evenings_attended += 1
+                row.games_played += games_per_evening.get(evening_id, 0)
+    lost = Counter(
+        dict(
+            Game.objects.filter(evening__season=season)
+            .values("loser_id")
+            .annotate(n=Count("id"))
+            .values_list("loser_id", "n")
+        )
+    )
+    thrown = Counter(
+        dict(
+            SchockAus.objects.filter(game__evening__season=season)
+            .values("thrower_id")
+            .annotate(n=Count("id"))
+            .values_list("thrower_id", "n")
+        )
+    )
+    runden = season_runden(season=season)
+    runden_count = Counter(r["thrower_id"] for r in runden)
+    for member_id, row in rows.items():
+        row.games_lost = lost[member_id]
+        row.schock_aus = thrown[member_id]
+        row.runden = runden_count[member_id]
+        row.marks = row.games_lost + ABSENCE_MARKS * row.evenings_absent
+        row.money = marks_to_money(row.marks, season.mark_value)
+    ranked = rank_rows([r for r in rows.values() if not r.guest])
+    guests = sorted((r for r in rows.values() if r.guest), key=lambda r: r.member.name)
+    marks_total = sum(r.marks for r in rows.values())
+    return SeasonStandings(
+        season=season,
+        rows=ranked,
+        guests=guests,
+        evenings=len({e for items in people.values() for _, e in items}),
+        games=sum(games_per_evening.values()),
+        schock_aus=sum(thrown.values()),
+        runden=len(runden),
+        marks_total=marks_total,
+        money_total=marks_to_money(marks_total, season.mark_value),
+        currency=season.currency,
+    )
+
+
+@dataclass
+class DuesLine:
+    """One evening of a person's dues: role, games lost, Schock-Aus, Runden, Marks, money."""
+
+    evening: Evening
+    role: str
+    games_lost: int
+    schock_aus: int
+    runden: int
+    marks: int
+    money: Decimal
+
+
+def member_dues(*, member: Member, season: Season) -> list[DuesLine]:
+    """A person's Marks evening by evening in a season (lost games; 6 Marks when absent as
+    a club member), with Schock-Aus and Runden owed. Four queries."""
+    attendances = list(
+        Attendance.objects.filter(member=member, evening__season=season)
+        .select_related("evening")
+        .order_by("evening__date")
+    )
+    lost = Counter(
+        Game.objects.filter(evening__season=season, loser=member).values_list(
+            "evening_id", flat=True
+        )
+    )
+    thrown = Counter(
+        SchockAus.objects.filter(game__evening__season=season, thrower=member).values_list(
+            "game__evening_id", flat=True
+        )
+    )
+    runden = Counter(
+        r["evening_id"] for r in season_runden(season=season) if r["thrower_id"] == member.pk
+    )
+    lines = []
+    for a in attendances:
+        if a.role == Attendance.Role.ABSENT:
+            marks = ABSENCE_MARKS
+        else:
+            marks = lost[a.evening_id]
+        lines.append(
+            DuesLine(
+                evening=a.evening,
+                role=a.role,
+                games_lost=lost[a.evening_id],
+                schock_aus=thrown[a.evening_id],
+                runden=runden[a.evening_id],
+                marks=marks,
+                money=marks_to_money(marks, season.mark_value),
+            )
+        )
+    return lines
