@@ -19,6 +19,7 @@ class RuleViolation(ValueError):
         attempt: 1-based number of the attempt (Versuch) the entry broke, or ``None`` when
             the violation is not about one attempt.
         rule: where the rule is written down, e.g. ``"RULES.md 3, keep_only_ones"``.
+        player: whose entry the game engine refused (for a form to mark), else None.
 
     ``str(exc)`` is the German message, prefixed with ``"Versuch n: "`` when ``attempt`` is
     set, so it can be shown to the secretary as it is.
@@ -35,6 +36,7 @@ class RuleViolation(ValueError):
         self.message = message
         self.attempt = attempt
         self.rule = rule
+        self.player: object = None
         super().__init__(self._text())
 
     def _text(self) -> str:
@@ -51,7 +53,7 @@ class RuleViolation(ValueError):
             f"attempt={self.attempt!r}, rule={self.rule!r})"
         )
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[RuleViolation], tuple[str, str, int | None, str | None]]:
         # Exceptions cross process boundaries (Celery results, multiprocessing in the
         # simulator); the default reduce would call __init__ with the formatted text only.
         return (type(self), (self.code, self.message, self.attempt, self.rule))
