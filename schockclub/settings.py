@@ -108,9 +108,8 @@ AUTH_PASSWORD_VALIDATORS = [
 # all it takes to let another language follow.
 LANGUAGE_CODE = "de"
 LANGUAGES = [("de", _("German")), ("en", _("English"))]
-# locale/ holds the pages' German; each area may keep its own catalogue under
-# locale_extra/<area>/ (one django.po per area, found in this order).
-LOCALE_PATHS = [BASE_DIR / "locale", *sorted((BASE_DIR / "locale_extra").glob("*"))]
+# One German catalogue, locale/de/LC_MESSAGES/django.po (tests/test_locale.py holds it so).
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "Europe/Berlin"
 USE_I18N = True
 USE_TZ = True

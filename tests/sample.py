@@ -8,6 +8,22 @@ from league.club.models import Club, Member
 from league.club.services import season_get_or_create
 
 
+def recorded_natural(turn: dict) -> bool:
+    """The `natural` flag of a final throw the sample records without its attempts, as it
+    can have come about under the club rules.
+
+    **Decision** (closing note of issue 11): the sample records Anna's 6-5-5 of game 20 as
+    collected in three attempts. Under `keep_only_ones` (RULES.md 3) only ones are laid
+    out, so a collected throw always shows a one: a 6-5-5 can only have come from one
+    attempt, i.e. natural. validate_throw refuses the literal record
+    (`collected_without_one`; tests/games/rounds/test_services.py); a Hausnummer ranks the
+    same either way, so every figure of the books stays as the sample says.
+    """
+    if not turn["natural"] and 1 not in turn["final_dice"]:
+        return True
+    return bool(turn["natural"])
+
+
 def sample_club(sample: dict) -> tuple[Club, dict[str, Member]]:
     """The sample's club with its members and guests, and a name -> Member map."""
     club, _ = Club.objects.get_or_create(name=sample["club"], rule_preset=sample["rule_set"])

@@ -11,6 +11,7 @@ from rest_framework.test import APIClient
 
 from league.club.models import Club, Member
 from tests.factories import UserFactory
+from tests.sample import recorded_natural
 
 pytestmark = pytest.mark.django_db
 
@@ -96,7 +97,7 @@ def _game_20_rounds(sample, evening_id: int) -> dict:
                     "player": name,
                     "dice": turn["final_dice"],
                     "attempts": turn["attempts"],
-                    "natural": turn["natural"],
+                    "natural": recorded_natural(turn),
                 }
             )
     return {"evening": evening_id, "number": 20, "rounds": [{"throws": throws}]}

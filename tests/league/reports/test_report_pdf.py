@@ -11,7 +11,7 @@ from django.utils.translation import gettext
 from league.club.money import format_money
 from league.reports.services import build_season_report_pdf
 from league.standings.selectors import season_standings
-from tests.reports.conftest import pdf_pages, pdf_text
+from tests.league.reports.conftest import pdf_pages, pdf_text
 from tests.sample import enter_sample_evening
 
 pytestmark = pytest.mark.django_db

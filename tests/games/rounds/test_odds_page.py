@@ -10,7 +10,7 @@ from games.rounds.selectors import odds_overview, season_schock_aus_stats
 from games.rules import PRESETS
 from games.rules.odds import attempt_odds, turn_schock_aus_probability
 from tests.factories import ClubFactory, MemberFactory, UserFactory
-from tests.games.test_rounds_service import _evening
+from tests.games.rounds.test_services import _evening
 
 pytestmark = pytest.mark.django_db
 

@@ -4,7 +4,7 @@ import pytest
 
 from games.evenings.services import game_delete, game_update
 from league.club.errors import BooksError
-from tests.games.test_rounds_service import _evening
+from tests.games.rounds.test_services import _evening
 
 pytestmark = pytest.mark.django_db
 

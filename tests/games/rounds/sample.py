@@ -14,6 +14,7 @@ Seating (clockwise): Erik, Anna, Bernd, Carla, Dieter, Gustav.
 """
 
 from games.rounds.services import RoundInput, ThrowInput
+from tests.sample import recorded_natural
 
 SEATING = ["Erik Lange", "Anna Becker", "Bernd Krause", "Carla Vogt", "Dieter Hahn", "Gustav Meier"]
 
@@ -60,7 +61,7 @@ def last_round_input(sample: dict, people: dict) -> RoundInput:
                     player=people[name],
                     dice=turn["final_dice"],
                     attempts=turn["attempts"],
-                    natural=turn["natural"],
+                    natural=recorded_natural(turn),
                 )
             )
     return RoundInput(throws=throws)

@@ -10,8 +10,8 @@ from games.evenings.models import Game
 from games.rounds.forms import turn_text
 from games.rounds.models import RoundThrow
 from tests.factories import ClubFactory, MemberFactory, SeasonFactory, UserFactory
-from tests.games.rounds_sample import game_20_rounds
-from tests.games.test_rounds_service import _evening
+from tests.games.rounds.sample import game_20_rounds
+from tests.games.rounds.test_services import _evening
 
 pytestmark = pytest.mark.django_db
 
@@ -273,7 +273,7 @@ def test_a_game_entered_in_the_browser_gives_the_books_of_the_short_entry(
     secretary_client, table, sample_evening
 ):
     from games.evenings.services import game_record
-    from tests.games.test_rounds_service import _books_figures
+    from tests.games.rounds.test_services import _books_figures
 
     evening, people = table
     secretary_client.post(_url(evening), _post_data(game_20_rounds(sample_evening, people)))

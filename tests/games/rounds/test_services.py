@@ -9,11 +9,12 @@ from games.evenings.selectors import evening_books
 from games.evenings.services import evening_create, game_record
 from games.rounds.models import Round, RoundThrow
 from games.rounds.services import RoundInput, ThrowInput, game_record_rounds, game_rounds_play
+from games.rules import PRESETS, RuleViolation, Throw, validate_throw
 from league.club.errors import BooksError
 from league.club.models import Member
 from league.club.services import season_get_or_create
 from league.standings.selectors import season_standings
-from tests.games.rounds_sample import game_20_rounds
+from tests.games.rounds.sample import game_20_rounds
 from tests.sample import sample_club
 
 pytestmark = pytest.mark.django_db
@@ -320,3 +321,14 @@ def test_rounds_of_a_game_corrected_afterwards_are_flagged(sample_evening):
     # fallback, writes the row directly, and the rounds page must then say so.
     Game.objects.filter(pk=game.pk).update(loser=people["Erik Lange"])
     assert game_rounds_detail(game=Game.objects.get(pk=game.pk)).mismatch
+
+
+def test_the_samples_literal_record_of_annas_655_as_collected_is_refused(sample_evening):
+    """The sample records 6-5-5 as collected in three attempts; under the club rules only
+    ones are laid out, so that throw cannot have come about (RULES.md 3). The loaders in
+    tests/sample.py enter it as natural, the only way it can have been thrown."""
+    turn = sample_evening["evening"]["game_20_last_round"]["turns"]["Anna Becker"]
+    literal = Throw(tuple(turn["final_dice"]), attempts=turn["attempts"], natural=turn["natural"])
+    with pytest.raises(RuleViolation) as refused:
+        validate_throw(literal, PRESETS["club"])
+    assert refused.value.code == "collected_without_one"
