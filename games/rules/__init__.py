@@ -6,17 +6,20 @@ section 7.
 """
 
 from .errors import RuleViolation
+from .flags import FLAGS, FlagInfo
 from .rounds import RoundResult, resolve_round
-from .ruleset import PRESETS, RuleSet
+from .ruleset import PRESETS, RuleSet, preset_name
 from .runden import RundeOwed, runden_owed
 from .throws import Category, Evaluation, Throw, evaluate, rank, round_key
 from .turns import Attempt, muss_regel_applies, validate_throw, validate_turn
 
 __all__ = [
+    "FLAGS",
     "PRESETS",
     "Attempt",
     "Category",
     "Evaluation",
+    "FlagInfo",
     "RoundResult",
     "RuleSet",
     "RuleViolation",
@@ -24,6 +27,7 @@ __all__ = [
     "Throw",
     "evaluate",
     "muss_regel_applies",
+    "preset_name",
     "rank",
     "resolve_round",
     "round_key",
@@ -34,7 +38,18 @@ __all__ = [
 
 # Game engine, simulator and exact odds (RULES.md 4 and 7; engine.py, simulator.py, odds.py).
 from . import odds  # noqa: E402
-from .engine import Game, GameReplay, RoundOutcome, replay_game  # noqa: E402
+from .engine import (  # noqa: E402
+    Ausscheidung,
+    AusscheidungStep,
+    ChooseOpener,
+    Game,
+    GameReplay,
+    Join,
+    Leave,
+    RoundOutcome,
+    TakeDeckel,
+    replay_game,
+)
 from .simulator import (  # noqa: E402
     SimulatedEvening,
     SimulatedGame,
@@ -45,9 +60,15 @@ from .simulator import (  # noqa: E402
 )
 
 __all__ += [
+    "Ausscheidung",
+    "AusscheidungStep",
+    "ChooseOpener",
     "Game",
     "GameReplay",
+    "Join",
+    "Leave",
     "RoundOutcome",
+    "TakeDeckel",
     "SimulatedEvening",
     "SimulatedGame",
     "SimulatedRound",
