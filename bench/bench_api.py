@@ -69,13 +69,13 @@ def generate(club, people: dict, years: range, rng: random.Random) -> dict:
     Schock-Aus. Returns counts."""
     from games.evenings.models import Attendance, Evening, Game, SchockAus
     from league.club.models import Season
-    from league.club.money import default_mark_value
+    from league.club.statutes import CLUB_STATUTES
 
     counts = {"evenings": 0, "games": 0, "schock_aus": 0}
     members = [people[n] for n in ROSTER]
     guests = [people[n] for n in GUESTS]
     for year in years:
-        value, currency = default_mark_value(year)
+        value, currency = CLUB_STATUTES.mark_value(year)
         season = Season.objects.create(
             club=club,
             year=year,

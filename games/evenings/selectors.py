@@ -11,12 +11,9 @@ from decimal import Decimal
 from django.utils.translation import gettext as _
 
 from games.evenings.models import Attendance, Evening, Game, SchockAus
-from games.rules import runden_owed
 from league.club.models import Member
 from league.club.money import marks_to_money
-
-GAMES_PER_MEMBER = 5  # seed 003: "Pro teilnehmenden Vereinsmitglied werden fünf Spiele"
-ABSENCE_MARKS = 6  # seed 003: the average of five games plus one penalty Mark
+from league.club.statutes import season_statutes
 
 
 @dataclass(frozen=True)
@@ -63,7 +60,9 @@ class PersonLine:
     @property
     def points(self) -> int | None:
         """Championship points (+1 per Schock-Aus, -1 per lost game); None for guests."""
-        return None if self.guest else self.schock_aus - self.games_lost
+        if self.guest:
+            return None
+        return season_statutes().points(schock_aus=self.schock_aus, games_lost=self.games_lost)
 
 
 @dataclass
@@ -97,6 +96,7 @@ def evening_books(*, evening: Evening) -> EveningBooks:
     games; 6 Marks per absent club member), totals and warnings. Four queries.
     """
     evening = Evening.objects.select_related("season", "secretary", "club").get(pk=evening.pk)
+    statutes = season_statutes(evening.season)
     attendances = list(evening.attendances.select_related("member").order_by("member__name"))
     games = list(evening.games.select_related("loser", "vorleger").order_by("number"))
     game_by_id = {g.pk: g for g in games}
@@ -109,7 +109,7 @@ def evening_books(*, evening: Evening) -> EveningBooks:
     ]
     runden = [
         RundeLine(r.ordinal, r.thrower, r.reason, ordered[r.ordinal - 1].pk)
-        for r in runden_owed([sa.thrower for sa in ordered])
+        for r in statutes.runden([sa.thrower for sa in ordered])
     ]
     lost = Counter(g.loser_id for g in games)
     thrown = Counter(sa.thrower_id for sa in ordered)
@@ -119,16 +119,16 @@ def evening_books(*, evening: Evening) -> EveningBooks:
     for a in attendances:
         line = PersonLine(member=a.member, role=a.role)
         if a.role == Attendance.Role.ABSENT:
-            line.marks = ABSENCE_MARKS
+            line.marks = statutes.marks(games_lost=0, evenings_absent=1)
         else:
             line.games_lost = lost[a.member_id]
             line.schock_aus = thrown[a.member_id]
-            line.marks = line.games_lost
+            line.marks = statutes.marks(games_lost=line.games_lost)
             line.runden = runden_count[a.member_id]
         line.money = marks_to_money(line.marks, season.mark_value)
         people.append(line)
     present_members = sum(1 for a in attendances if a.role == Attendance.Role.MEMBER)
-    games_expected = GAMES_PER_MEMBER * present_members
+    games_expected = statutes.games_expected(present_members=present_members)
     marks_total = sum(p.marks for p in people)
     books = EveningBooks(
         evening=evening,
@@ -208,3 +208,10 @@ def evening_list(*, season) -> list[dict]:
         {"evening": e, "games": e.n_games, "present": e.n_present, "schock_aus": sa[e.pk]}
         for e in evenings
     ]
+
+
+def next_game_number(*, evening: Evening) -> int:
+    """The number the evening's next game gets: one above its highest, 1 for the first.
+    The one place that counts it (entry page, round entry, services)."""
+    last = evening.games.order_by("-number").values_list("number", flat=True).first()
+    return (last or 0) + 1

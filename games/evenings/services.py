@@ -14,7 +14,7 @@ from django.db.models import F
 from django.utils.translation import gettext as _
 
 from games.evenings.models import Attendance, Evening, Game, SchockAus
-from games.rules import PRESETS
+from games.evenings.selectors import next_game_number
 from league.club.books import books_changed
 from league.club.errors import (
     BooksError,
@@ -23,6 +23,7 @@ from league.club.errors import (
     db_refusal_messages,
 )
 from league.club.models import Club, Member, Season
+from league.club.statutes import season_rules
 
 
 def season_for_date(*, club: Club, date: datetime.date) -> Season:
@@ -259,7 +260,7 @@ def _check_people(
     # RULES.md 4: a Schock-Aus ends the game (single format) or its half or final (halves)
     # once its round is complete, and everyone throws once per round: so a person throws
     # at most one Schock-Aus per game, or one per half and final.
-    parts = 1 if PRESETS[evening.season.rule_preset].format == "single" else 3
+    parts = 1 if season_rules(evening.season).format == "single" else 3
     counts = Counter(t.pk for t in throwers)
     for thrower in throwers:
         if counts[thrower.pk] > parts:
@@ -313,8 +314,7 @@ def game_record(
     evening = Evening.objects.select_for_update().get(pk=evening.pk)
     check_version(evening, expected_evening_version)
     if number is None:
-        last = evening.games.order_by("-number").values_list("number", flat=True).first()
-        number = (last or 0) + 1
+        number = next_game_number(evening=evening)
     if number < 1:
         raise BooksError("invalid_number", _("The game number must be 1 or more."), field="number")
     if evening.games.filter(number=number).exists():

@@ -5,7 +5,6 @@ Lookups are scoped to `request.club`, so another club's evening or game is a 404
 """
 
 from django.contrib import messages
-from django.db.models import Max
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -14,7 +13,7 @@ from django.utils.translation import gettext as _
 from games.evenings import services as evening_services
 from games.evenings.forms import EveningForm, GameForm
 from games.evenings.models import Attendance, Evening, Game
-from games.evenings.selectors import EveningBooks, evening_books, evening_list
+from games.evenings.selectors import EveningBooks, evening_books, evening_list, next_game_number
 from league.club.access import member_required, secretary_required
 from league.club.errors import BooksError
 from league.club.models import Member, Season
@@ -31,7 +30,7 @@ def _game_rows(books: EveningBooks) -> list[dict]:
 
 def _next_game_form(evening: Evening) -> GameForm:
     """The entry form for the evening's next game: next number, Vorleger pre-filled."""
-    number = (evening.games.aggregate(n=Max("number"))["n"] or 0) + 1
+    number = next_game_number(evening=evening)
     vorleger = evening_services.next_vorleger(evening=evening, number=number)
     return GameForm(evening=evening, initial={"number": number, "vorleger": vorleger.pk})
 

@@ -29,6 +29,7 @@ from games.rules.odds import (
     turn_schock_aus_probability,
 )
 from league.club.models import Member, Season
+from league.club.statutes import season_rules
 
 
 def present_people(*, evening: Evening) -> list[Member]:
@@ -39,11 +40,6 @@ def present_people(*, evening: Evening) -> list[Member]:
         .select_related("member")
         .order_by("member__name")
     ]
-
-
-def rules_for_season(season: Season) -> RuleSet:
-    """``PRESETS[season.rule_preset]`` (RULES.md 6); the club preset for an unknown name."""
-    return PRESETS.get(season.rule_preset, PRESETS["club"])
 
 
 def round_summary(outcome: RoundOutcome, person) -> dict:
@@ -111,7 +107,7 @@ def game_rounds_detail(*, game: Game) -> GameRounds:
     the game was entered. If a replay is refused anyway (rows edited by hand), the rounds
     are shown without their Deckel flow.
     """
-    rules = rules_for_season(game.evening.season)
+    rules = season_rules(game.evening.season)
     rounds = list(
         Round.objects.filter(game=game).select_related("vorleger", "loser").order_by("number")
     )
@@ -316,7 +312,7 @@ def season_schock_aus_stats(*, season: Season) -> SchockAusStats:
     Vorleger, the Vorleger's attempts for the others) and whether the Muss-Regel applied.
     Rows: every person with a turn or a Schock-Aus, by name. Five queries at most.
     """
-    rules = rules_for_season(season)
+    rules = season_rules(season)
     games = Game.objects.filter(evening__season=season)
     throws = list(
         RoundThrow.objects.filter(round__game__evening__season=season)

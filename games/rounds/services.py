@@ -23,14 +23,15 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games.evenings.models import Attendance, Evening, Game, SchockAus
-from games.evenings.selectors import GAMES_PER_MEMBER
+from games.evenings.selectors import next_game_number
 from games.evenings.services import check_version, game_record
 from games.rounds.models import Round, RoundThrow
-from games.rules import PRESETS, Attempt, RuleSet, RuleViolation, Throw
+from games.rules import Attempt, RuleSet, RuleViolation, Throw
 from games.rules.engine import FINAL, FIRST_HALF, GAME, SECOND_HALF, RoundOutcome
 from games.rules.engine import Game as EngineGame
 from league.club.errors import BooksError
 from league.club.models import Member
+from league.club.statutes import season_rules, season_statutes
 
 _PHASES = {
     GAME: Round.Phase.SINGLE,
@@ -105,23 +106,13 @@ class RoundsPlay:
         return len(self.schock_aus)
 
 
-def season_rules(evening: Evening) -> RuleSet:
-    """The rule set of the evening's season (RULES.md 6): ``PRESETS[season.rule_preset]``."""
-    return PRESETS.get(evening.season.rule_preset, PRESETS["club"])
-
-
-def _next_number(evening: Evening) -> int:
-    last = evening.games.order_by("-number").values_list("number", flat=True).first()
-    return (last or 0) + 1
-
-
 def evening_game_context(*, evening: Evening, number: int) -> tuple[int, bool]:
     """What the Muss-Regel needs to know about game ``number`` of ``evening`` (RULES.md 3/5):
     the evening's Schock-Aus thrown in games numbered below it, and whether it is the
     evening's last game (number >= five games per present club member)."""
     before = SchockAus.objects.filter(game__evening=evening, game__number__lt=number).count()
     members = evening.attendances.filter(role=Attendance.Role.MEMBER).count()
-    return before, number >= GAMES_PER_MEMBER * members
+    return before, number >= season_statutes(evening.season).games_expected(present_members=members)
 
 
 def _key(member: Member) -> str:
@@ -223,8 +214,8 @@ def game_rounds_play(
     ``not_seating_order``, ``game_finished`` for a round after the game ended) and
     ``game_not_finished``.
     """
-    rules = season_rules(evening)
-    number = _next_number(evening) if number is None else number
+    rules = season_rules(evening.season)
+    number = next_game_number(evening=evening) if number is None else number
     before, last_game = evening_game_context(evening=evening, number=number)
     play = RoundsPlay(rules=rules, number=number, schock_aus_before=before, last_game=last_game)
     if not rounds:
@@ -304,7 +295,7 @@ def game_record_rounds(
     """
     evening = Evening.objects.select_for_update().select_related("season").get(pk=evening.pk)
     check_version(evening, expected_evening_version)
-    number = _next_number(evening) if number is None else number
+    number = next_game_number(evening=evening) if number is None else number
     if number < 1:
         raise BooksError("invalid_number", _("The game number must be 1 or more."), field="number")
     if evening.games.filter(number=number).exists():

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from games.evenings.models import Evening, Game
+from games.evenings.selectors import next_game_number
 from games.evenings.services import next_vorleger
 from games.rounds.feedback import describe_throw, muss_regel_for, throw_feedback
 from games.rounds.forms import NotationError, RoundsEntry, parse_dice, parse_turn
@@ -22,7 +23,6 @@ from games.rounds.selectors import (
     odds_overview,
     present_people,
     round_summary,
-    rules_for_season,
     season_schock_aus_stats,
 )
 from games.rounds.services import evening_game_context, game_record_rounds, game_rounds_play
@@ -30,6 +30,7 @@ from games.rules import PRESETS
 from league.club.access import member_for_user, member_required, secretary_required
 from league.club.errors import BooksError
 from league.club.models import RULE_PRESET_CHOICES, Season
+from league.club.statutes import season_rules
 
 
 def _evening(request: HttpRequest, evening_id: int) -> Evening:
@@ -96,7 +97,7 @@ def _save(request: HttpRequest, entry: RoundsEntry, evening: Evening, people: di
 
 
 def _initial(evening: Evening, people_list: list) -> RoundsEntry:
-    number = (evening.games.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+    number = next_game_number(evening=evening)
     vorleger = next_vorleger(evening=evening, number=number)
     order = [vorleger] + [m for m in people_list if m != vorleger]
     entry = RoundsEntry.initial(number=number, order=order, version=evening.version)
@@ -139,7 +140,7 @@ def game_rounds_entry(request: HttpRequest, evening_id: int) -> HttpResponse:
             "entry": entry,
             "people": people_list,
             "play": play,
-            "rules": rules_for_season(evening.season),
+            "rules": season_rules(evening.season),
             "last_game": last_game,
             "attempt_choices": ["1", "2", "3"],
         },
@@ -169,7 +170,7 @@ def throw_evaluate(request: HttpRequest) -> JsonResponse:
     muss = q.get("muss") == "1"
     if q.get("evening"):
         evening = _evening(request, _int(q.get("evening"), 0))
-        rules = rules_for_season(evening.season)
+        rules = season_rules(evening.season)
         muss = muss_regel_for(
             rules=rules,
             schock_aus_so_far=_int(q.get("schock_aus"), 0),

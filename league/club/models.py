@@ -48,7 +48,7 @@ class Season(models.Model):
     """A championship period of a club (RULES.md section 5), with its rule set and Mark value.
 
     `mark_value` is the money one Mark is worth in `currency`: 1.00 DM up to and including
-    2001, 0.50 EUR from 2002 (see `league.services.seasons.default_mark_value`).
+    2001, 0.50 EUR from 2002 (league.club.statutes.Statutes.mark_value).
     """
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="seasons")

@@ -1,21 +1,12 @@
 """Money: Marks to DM/EUR, rounding in one place, German formatting (STYLE.md 7).
 
-Source: RULES.md section 5 (1 Mark = 1.00 DM up to and including 2001, 0.50 EUR from 2002).
+What a Mark is worth in which era is a statute: league.club.statutes.Statutes.mark_value.
 """
 
 from decimal import ROUND_HALF_UP, Decimal
 
 CENT = Decimal("0.01")
-EURO_SINCE = 2002
 CURRENCY_SYMBOLS = {"EUR": "€", "DM": "DM"}
-
-
-def default_mark_value(year: int) -> tuple[Decimal, str]:
-    """The Mark's value and currency for a season year: (Decimal("1.00"), "DM") up to and
-    including 2001, (Decimal("0.50"), "EUR") from 2002."""
-    if year < EURO_SINCE:
-        return Decimal("1.00"), "DM"
-    return Decimal("0.50"), "EUR"
 
 
 def round_money(amount: Decimal) -> Decimal:

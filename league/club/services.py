@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 
 from league.club.errors import BooksError
 from league.club.models import Club, Member, Season
-from league.club.money import default_mark_value
+from league.club.statutes import season_statutes
 
 
 @transaction.atomic
@@ -25,7 +25,7 @@ def season_create(
 
     Raises BooksError `season_exists` (409) when the club has that year already.
     """
-    value, currency = default_mark_value(year)
+    value, currency = season_statutes().mark_value(year)
     try:
         with transaction.atomic():
             return Season.objects.create(

@@ -43,16 +43,16 @@ from django.utils.translation import gettext as _
 from simple_history.utils import bulk_create_with_history
 
 from games.evenings.models import Attendance, Evening, Game, SchockAus
-from games.evenings.selectors import ABSENCE_MARKS
 from league.club.books import books_changed
 from league.club.models import Club, Member, Season
 from league.club.services import season_get_or_create
+from league.club.statutes import season_statutes
 from league.ledger.models import LedgerEntry
 from league.ledger.services import (
-    GAME_LOST_MARKS,
-    Charge,
+    absence_charge,
     absence_source_key,
     charge_entry,
+    game_lost_charge,
     game_source_key,
 )
 from league.standings.selectors import season_standings
@@ -762,6 +762,7 @@ def _import(
     bulk_create_with_history(schock_aus_rows, SchockAus, batch_size=batch, **history)
     # Ledger charges: the same entries `ledger_sync_evening` would write, in bulk.
     entries = []
+    statutes = season_statutes()  # every season of the book is kept by the same statutes
     for e in new:
         season, evening_id = season_of[e.date], evening_ids[e.date]
         for name, role in e.roles.items():
@@ -774,7 +775,7 @@ def _import(
                         season=season,
                         booked_on=e.date,
                         key=absence_source_key(evening_id, member.pk),
-                        charge=Charge(member.pk, LedgerEntry.Kind.ABSENCE, ABSENCE_MARKS, None, ""),
+                        charge=absence_charge(member_id=member.pk, statutes=statutes),
                     )
                 )
     season_by_evening = {evening_ids[d]: s for d, s in season_of.items()}
@@ -787,12 +788,8 @@ def _import(
                 season=season_by_evening[game.evening_id],
                 booked_on=date_by_evening[game.evening_id],
                 key=game_source_key(game.pk),
-                charge=Charge(
-                    game.loser_id,
-                    LedgerEntry.Kind.GAME_LOST,
-                    GAME_LOST_MARKS,
-                    game.pk,
-                    str(game.number),
+                charge=game_lost_charge(
+                    game_id=game.pk, number=game.number, loser_id=game.loser_id, statutes=statutes
                 ),
             )
         )

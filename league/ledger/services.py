@@ -27,14 +27,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.evenings.models import Attendance, Evening, Game
-from games.evenings.selectors import ABSENCE_MARKS
 from league.club.books import BooksChange
 from league.club.errors import BooksError
 from league.club.models import Club, Member, Season
 from league.club.money import marks_to_money, round_money
+from league.club.statutes import Statutes, season_statutes
 from league.ledger.models import LedgerEntry, Payment
 
-GAME_LOST_MARKS = 1  # seed 003: the loser of a game pays 1 Mark into the kitty
 CHARGE_KINDS = (LedgerEntry.Kind.GAME_LOST, LedgerEntry.Kind.ABSENCE)
 
 # Reason codes stored in a reversal's `description` (shown translated, see `_reason_label`).
@@ -66,19 +65,33 @@ class Charge:
     description: str
 
 
+def game_lost_charge(*, game_id: int, number: int, loser_id: int, statutes: Statutes) -> Charge:
+    """The charge a lost game implies: the statutes' Marks per lost game to its loser."""
+    marks = statutes.marks(games_lost=1)
+    return Charge(loser_id, LedgerEntry.Kind.GAME_LOST, marks, game_id, str(number))
+
+
+def absence_charge(*, member_id: int, statutes: Statutes) -> Charge:
+    """The charge an evening absent implies for a club member: the statutes' Marks per
+    absence (six in the club's statutes: five games' average plus one penalty Mark)."""
+    marks = statutes.marks(games_lost=0, evenings_absent=1)
+    return Charge(member_id, LedgerEntry.Kind.ABSENCE, marks, None, "")
+
+
 def _charges_implied(evening: Evening) -> dict[str, Charge]:
     """source_key -> the charge the evening's records imply (RULES.md section 5)."""
+    statutes = season_statutes(evening.season)
     charges: dict[str, Charge] = {}
     for game_id, number, loser_id in evening.games.values_list("pk", "number", "loser_id"):
-        charges[game_source_key(game_id)] = Charge(
-            loser_id, LedgerEntry.Kind.GAME_LOST, GAME_LOST_MARKS, game_id, str(number)
+        charges[game_source_key(game_id)] = game_lost_charge(
+            game_id=game_id, number=number, loser_id=loser_id, statutes=statutes
         )
     absent = evening.attendances.filter(role=Attendance.Role.ABSENT).values_list(
         "member_id", flat=True
     )
     for member_id in absent:
-        charges[absence_source_key(evening.pk, member_id)] = Charge(
-            member_id, LedgerEntry.Kind.ABSENCE, ABSENCE_MARKS, None, ""
+        charges[absence_source_key(evening.pk, member_id)] = absence_charge(
+            member_id=member_id, statutes=statutes
         )
     return charges
 

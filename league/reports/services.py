@@ -22,9 +22,9 @@ from django.utils import timezone, translation
 
 from games.evenings.models import Attendance, Evening, Game, SchockAus
 from games.evenings.selectors import EveningBooks, evening_books
-from games.rules import runden_owed
 from league.club.models import Club, Member, Season
 from league.club.money import marks_to_money, round_money
+from league.club.statutes import season_statutes
 from league.ledger.services import club_balances
 from league.standings.selectors import SeasonStandings, season_standings
 
@@ -199,6 +199,7 @@ def season_dues(*, season: Season, standings: SeasonStandings | None = None) -> 
 def season_chronicle(*, season: Season) -> list[ChronicleLine]:
     """Every Schock-Aus of the season in throwing order, evening by evening, with its
     ordinal and the Runde it owes (RULES.md section 5). One query."""
+    statutes = season_statutes(season)
     rows = list(
         SchockAus.objects.filter(game__evening__season=season)
         .select_related("thrower", "game__evening", "runde_given")
@@ -209,7 +210,7 @@ def season_chronicle(*, season: Season) -> list[ChronicleLine]:
         by_evening[sa.game.evening_id].append(sa)
     lines = []
     for items in by_evening.values():
-        reasons = {r.ordinal: r.reason for r in runden_owed([sa.thrower_id for sa in items])}
+        reasons = {r.ordinal: r.reason for r in statutes.runden([sa.thrower_id for sa in items])}
         for ordinal, sa in enumerate(items, start=1):
             given = getattr(sa, "runde_given", None) if ordinal in reasons else None
             lines.append(
@@ -230,6 +231,7 @@ def _season_evenings(
     season: Season, chronicle: list[ChronicleLine]
 ) -> tuple[list[EveningLine], list[datetime.date], dict[int, Counter]]:
     """Evening lines and the per-evening points delta per member id. Three queries."""
+    statutes = season_statutes(season)
     evenings = list(Evening.objects.filter(season=season).order_by("date"))
     roles: dict[int, Counter] = defaultdict(Counter)
     absent_marks: dict[int, int] = Counter()
@@ -241,7 +243,7 @@ def _season_evenings(
     games = Counter(e for e, _ in lost)
     delta: dict[int, Counter] = defaultdict(Counter)
     for evening_id, loser_id in lost:
-        delta[evening_id][loser_id] -= 1
+        delta[evening_id][loser_id] += statutes.points(schock_aus=0, games_lost=1)
     by_date = {e.date: e.pk for e in evenings}
     sa_count: Counter = Counter()
     runden_count: Counter = Counter()
@@ -249,11 +251,12 @@ def _season_evenings(
         evening_id = by_date[line.date]
         sa_count[evening_id] += 1
         runden_count[evening_id] += line.runde is not None
-        delta[evening_id][line.thrower.pk] += 1
+        delta[evening_id][line.thrower.pk] += statutes.points(schock_aus=1, games_lost=0)
     lines = []
     for e in evenings:
-        absent_marks[e.pk] = 6 * roles[e.pk][Attendance.Role.ABSENT]
-        marks = games[e.pk] + absent_marks[e.pk]
+        absent = roles[e.pk][Attendance.Role.ABSENT]
+        absent_marks[e.pk] = statutes.marks(games_lost=0, evenings_absent=absent)
+        marks = statutes.marks(games_lost=games[e.pk], evenings_absent=absent)
         lines.append(
             EveningLine(
                 evening=e,
@@ -408,10 +411,11 @@ def club_records(*, club: Club, up_to_year: int) -> tuple[list[Record], list[Cha
     points: Counter = Counter()
     for m, _d, _e, season_id, _r in attendance:
         points[(m, season_id)] += 0
+    statutes = season_statutes()
     for key, n in per_season.items():
-        points[key] += n
+        points[key] += statutes.points(schock_aus=n, games_lost=0)
     for key, n in lost_season.items():
-        points[key] -= n
+        points[key] += statutes.points(schock_aus=0, games_lost=n)
 
     records: list[Record] = []
 

@@ -5,8 +5,8 @@ RULES.md section 5). A fixed number of queries, whatever the number of evenings 
 from collections import defaultdict
 
 from games.evenings.models import SchockAus
-from games.rules import runden_owed
 from league.club.models import Season
+from league.club.statutes import season_statutes
 
 
 def season_runden(*, season: Season) -> list[dict]:
@@ -17,6 +17,7 @@ def season_runden(*, season: Season) -> list[dict]:
         .order_by("game__evening__date", "game__number", "position")
         .values_list("pk", "thrower_id", "game__evening_id", "game__evening__date")
     )
+    statutes = season_statutes(season)
     per_evening: dict[int, list] = defaultdict(list)
     dates = {}
     for pk, thrower_id, evening_id, date in rows:
@@ -24,7 +25,7 @@ def season_runden(*, season: Season) -> list[dict]:
         dates[evening_id] = date
     result = []
     for evening_id, items in per_evening.items():
-        for r in runden_owed([thrower for _, thrower in items]):
+        for r in statutes.runden([thrower for _, thrower in items]):
             result.append(
                 {
                     "evening_id": evening_id,

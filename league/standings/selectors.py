@@ -9,9 +9,9 @@ from decimal import Decimal
 from django.db.models import Count
 
 from games.evenings.models import Attendance, Evening, Game, SchockAus
-from games.evenings.selectors import ABSENCE_MARKS
 from league.club.models import Member, Season
 from league.club.money import marks_to_money
+from league.club.statutes import season_statutes
 from league.runden.selectors import season_runden
 
 
@@ -33,8 +33,8 @@ class StandingRow:
 
     @property
     def points(self) -> int:
-        """+1 per Schock-Aus, -1 per lost game (RULES.md section 5)."""
-        return self.schock_aus - self.games_lost
+        """+1 per Schock-Aus, -1 per lost game (RULES.md section 5; league.club.statutes)."""
+        return season_statutes().points(schock_aus=self.schock_aus, games_lost=self.games_lost)
 
     @property
     def guest(self) -> bool:
@@ -78,6 +78,7 @@ def season_standings(*, season: Season) -> SeasonStandings:
     evenings attended and absent, games played and lost, Schock-Aus, points, Runden owed,
     Marks and money; guests listed apart (not ranked); the totals. Six queries.
     """
+    statutes = season_statutes(season)
     evenings = Evening.objects.filter(season=season)
     games_per_evening = dict(
         Game.objects.filter(evening__season=season)
@@ -124,7 +125,7 @@ def season_standings(*, season: Season) -> SeasonStandings:
         row.games_lost = lost[member_id]
         row.schock_aus = thrown[member_id]
         row.runden = runden_count[member_id]
-        row.marks = row.games_lost + ABSENCE_MARKS * row.evenings_absent
+        row.marks = statutes.marks(games_lost=row.games_lost, evenings_absent=row.evenings_absent)
         row.money = marks_to_money(row.marks, season.mark_value)
     ranked = rank_rows([r for r in rows.values() if not r.guest])
     guests = sorted((r for r in rows.values() if r.guest), key=lambda r: r.member.name)
@@ -159,6 +160,7 @@ class DuesLine:
 def member_dues(*, member: Member, season: Season) -> list[DuesLine]:
     """A person's Marks evening by evening in a season (lost games; 6 Marks when absent as
     a club member), with Schock-Aus and Runden owed. Four queries."""
+    statutes = season_statutes(season)
     attendances = list(
         Attendance.objects.filter(member=member, evening__season=season)
         .select_related("evening")
@@ -180,9 +182,9 @@ def member_dues(*, member: Member, season: Season) -> list[DuesLine]:
     lines = []
     for a in attendances:
         if a.role == Attendance.Role.ABSENT:
-            marks = ABSENCE_MARKS
+            marks = statutes.marks(games_lost=0, evenings_absent=1)
         else:
-            marks = lost[a.evening_id]
+            marks = statutes.marks(games_lost=lost[a.evening_id])
         lines.append(
             DuesLine(
                 evening=a.evening,

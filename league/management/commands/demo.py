@@ -14,10 +14,10 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from games.evenings.services import evening_create, game_record
-from games.rules import PRESETS
 from games.rules.simulator import simulate_evening
 from league.club.models import Club, Member
 from league.club.services import season_get_or_create
+from league.club.statutes import season_rules
 from league.ledger.services import member_balance, payment_record
 
 CLUB = "Schockclub Demo"
@@ -84,7 +84,7 @@ class Command(BaseCommand):
         rng = random.Random(SEED)
         for year in (today.year - 1, today.year):
             season = season_get_or_create(club=club, year=year)
-            rules = PRESETS[season.rule_preset]
+            rules = season_rules(season)
             dates = club_fridays(year, today)
             for date in dates:
                 self.play_evening(club, people, rules, date, rng)
