@@ -19,13 +19,16 @@ run: $(VENV)/.installed
 	$(PY) manage.py demo
 	$(PY) manage.py runserver $(HOST)
 
-## test: the whole suite (SQLite and eager tasks unless DATABASE_URL / REDIS_URL are set)
+## test: the whole suite (SQLite and eager tasks unless DATABASE_URL / REDIS_URL are set),
+## spread over the machine's cores (pytest-xdist)
 test: $(VENV)/.installed
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto
 
+## lint: ruff, the layer contract (import-linter)
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
 
 format: $(VENV)/.installed
 	$(VENV)/bin/ruff format .
