@@ -4,8 +4,8 @@ to the evening ready for the next game, correcting and deleting a game."""
 import datetime
 
 import pytest
+import time_machine
 from django.urls import reverse
-from django.utils import timezone
 
 from games.evenings.models import Game
 from games.evenings.services import evening_create
@@ -138,8 +138,11 @@ def test_deleting_a_game_after_confirmation(secretary_client, evening):
 def test_new_evening_form_defaults_to_today_and_the_secretary(
     secretary_client, season, secretary, member
 ):
-    form = secretary_client.get(reverse("evening_create")).context["form"]
-    assert form.fields["date"].initial == timezone.localdate()
+    # 23:30 UTC is already the next day in Berlin: the form must say the club's today.
+    moment = datetime.datetime(season.year, 6, 12, 23, 30, tzinfo=datetime.UTC)
+    with time_machine.travel(moment, tick=False):
+        form = secretary_client.get(reverse("evening_create")).context["form"]
+    assert form.fields["date"].initial == datetime.date(season.year, 6, 13)
     assert form.fields["secretary"].initial == secretary.pk
     assert form[f"role_{member.pk}"].initial == "member"
 
