@@ -4,31 +4,52 @@ The app's demo data comes from ``simulate_evening``; the odds page checks its ex
 against ``simulate_turns``. Everything is driven by one ``random.Random``, so a seed always
 plays the same evening, with or without ``record``.
 
-The plain strategy (the same for every preset; RULES.md section 3):
+The plain strategy (the same for every rule set; RULES.md sections 3 and 4). Its
+parameters live in ONE place, the frozen dataclass ``Strategy`` (``DEFAULT_STRATEGY``):
 
 - Keep ones: after an attempt that is not the last, every one just rolled is laid out.
-- Umwandlung: when the player goes on and the roll shows two sixes, one of them becomes a
-  laid-out one (three sixes: two ones); the other six goes back into the cup. It is never
-  taken by a player who would stand, since a turn may not end right after it.
+- Umwandlung (where ``rules.umwandlung``): when the player goes on and the roll shows two
+  sixes, one of them becomes a laid-out one (three sixes: two ones); the other six goes
+  back into the cup. It is never taken by a player who would stand, since a turn may not
+  end right after it.
 - Muss-Regel (club preset): while it applies and an attempt is left, a showing one or a
-  roll with two sixes forces the player on (ones laid out, Umwandlung taken). Whether it
-  applies is ``muss_regel_applies``: no Schock-Aus yet this evening, the count at 4, 9, 14, ...,
-  or the evening's last game.
-- Vorleger: stands on a Straße or better (Straße, General, Schock, Schock-Aus) at any
-  attempt, and from the second attempt on also on a Hausnummer of 600 or more
-  (``VORLEGER_HAUSNUMMER``). The attempts the Vorleger used cap every later player's.
+  roll with two sixes (with Umwandlung) forces the player on (ones laid out, Umwandlung
+  taken). Whether it applies is ``muss_regel_applies``: no Schock-Aus yet this evening, the
+  count at 4, 9, 14, ..., or the evening's last game.
+- Vorleger: stands on a Straße or better (Straße, General, Schock, Jule, Schock-Aus, as the
+  rule set evaluates the throw, collected Straße and General included where they count) at
+  any attempt, and from the second attempt on also on a Hausnummer of at least
+  ``Strategy.vorleger_hausnummer`` (600). The attempts the Vorleger used cap every later
+  player's.
 - Later players stop as soon as their throw is not the round's current loser, i.e. it
   beats the worst throw so far by the round's comparison (section 2; a full tie counts as
   losing, since the later thrower loses it).
 - Three ones end a turn at once; the last allowed attempt ends it anyway.
+- ``ausscheidung``: everyone throws once before the game's (first half's) first round;
+  tied worst throws throw again (``engine.Game.play_ausscheidung``).
+- ``deckel_nehmen``: a later player takes the Deckel instead of throwing when the Vorleger
+  stood after one attempt and the round's worst throw so far is at least a Schock
+  ``Strategy.take_deckel_against`` (3: seed 000's example), never against a Schock-Aus.
+  Its covered throw is simply the next round's first roll.
+- ``opener_choice``: the first half's loser names the player on its left (the next seat
+  clockwise) to open the second half (``Strategy.name_opener = "left"``; ``"self"`` keeps
+  the default).
+- ``einwuerfeln``: the last seat (the one before it if that is the game's Vorleger) sits
+  out at first and joins the game or first half after ``Strategy.join_after_rounds``
+  rounds while the stock holds Deckel, else at the second half's start; nobody leaves
+  (leaving without Deckel changes nothing a simulation measures).
 
 Speed: the hot path rolls the dice of one attempt with a single ``random()`` call and reads
-everything else from tables built once per rule set (``StrategyTables``); the Deckel flow
-runs on plain ints, not on ``engine.Game`` (tests replay simulated games through the engine
-to show both agree). bench/bench_simulator.py measured about 60,000 six-player club games
-and 25,000 six-player halves games (with final) per second on one core. ``record=True``
-also keeps every round with every turn as ``Attempt`` objects (about 8,500 club games per
-second); the dice are the same, so a seed plays the same games either way.
+everything else from tables built once per rule set and strategy (``StrategyTables``); the
+Deckel flow runs on plain ints, not on ``engine.Game`` (tests replay simulated games
+through the engine, with ``SimulatedGame.replay_items``, to show both agree).
+bench/bench_simulator.py prints the games per second. ``record=True`` also keeps every
+round with every turn as ``Attempt`` objects; the dice are the same, so a seed plays the
+same games either way.
+
+``simulate_statistics`` plays N games of a rule set and reports what the odds page shows
+beside the exact odds: the Vorleger's loss rate, the game opener's loss rate, rounds and
+Schock-Aus per game, and the same with the Muss-Regel off.
 
 Standard library only (RULES.md section 7).
 """
@@ -36,25 +57,42 @@ Standard library only (RULES.md section 7).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
 
-from .engine import FINAL, FIRST_HALF, GAME, SECOND_HALF
+from .engine import (
+    FINAL,
+    FIRST_HALF,
+    GAME,
+    SECOND_HALF,
+    Ausscheidung,
+    ChooseOpener,
+    GameAction,
+    Join,
+    RoundEntries,
+    TakeDeckel,
+)
 from .errors import RuleViolation
 from .ruleset import PRESETS, RuleSet
 from .throws import Category, Throw, evaluate, rank
 from .turns import Attempt, muss_regel_applies
 
 __all__ = [
+    "DEFAULT_STRATEGY",
     "GAMES_PER_MEMBER",
     "VORLEGER_HAUSNUMMER",
     "SimulatedEvening",
     "SimulatedGame",
     "SimulatedRound",
     "SimulatedTurn",
+    "SimulationMeasures",
+    "SimulationStatistics",
+    "Strategy",
     "StrategyTables",
     "simulate_evening",
     "simulate_game",
+    "simulate_statistics",
     "simulate_turns",
     "strategy_tables",
     "vorleger_goes_on",
@@ -62,8 +100,53 @@ __all__ = [
 
 #: Games per present club member and evening (RULES.md section 5, seed 003).
 GAMES_PER_MEMBER = 5
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """Every parameter of the plain strategy (module docstring), in one place.
+
+    Attributes:
+        vorleger_hausnummer: from the second attempt on, the Vorleger stands on a
+            Hausnummer of at least this (600); it always stands on a Straße or better.
+        later_player_stops_when_not_losing: a later player stops as soon as its throw beats
+            the round's worst throw so far (True, the only strategy implemented: a later
+            player always goes on while it would lose).
+        take_deckel_against: ``deckel_nehmen``: a later player takes the Deckel when the
+            Vorleger stood after one attempt and the worst throw so far is at least a
+            Schock of this value (3..6; 7 never takes).
+        name_opener: ``opener_choice``: ``"left"`` (the next seat clockwise from the first
+            half's loser) or ``"self"`` (the first half's loser, the default of the rule).
+        join_after_rounds: ``einwuerfeln``: rounds after which the late player joins the
+            game or first half; None: nobody joins late.
+
+    Raises:
+        ValueError for a parameter out of range.
+    """
+
+    vorleger_hausnummer: int = 600
+    later_player_stops_when_not_losing: bool = True
+    take_deckel_against: int = 3
+    name_opener: str = "left"
+    join_after_rounds: int | None = 2
+
+    def __post_init__(self) -> None:
+        if not 221 <= self.vorleger_hausnummer <= 667:
+            raise ValueError(f"vorleger_hausnummer 221..667, not {self.vorleger_hausnummer!r}")
+        if self.later_player_stops_when_not_losing is not True:
+            raise ValueError("only later players who stop when not losing are implemented")
+        if not 2 <= self.take_deckel_against <= 7:
+            raise ValueError(f"take_deckel_against 2..7, not {self.take_deckel_against!r}")
+        if self.name_opener not in ("left", "self"):
+            raise ValueError(f"name_opener 'left' or 'self', not {self.name_opener!r}")
+        if self.join_after_rounds is not None and self.join_after_rounds < 0:
+            raise ValueError(f"join_after_rounds >= 0 or None, not {self.join_after_rounds!r}")
+
+
+#: The strategy of ``simulate_game``, ``simulate_evening`` and ``odds`` unless told otherwise.
+DEFAULT_STRATEGY = Strategy()
 #: From the second attempt on, the Vorleger stands on a Hausnummer of at least this.
-VORLEGER_HAUSNUMMER = 600
+VORLEGER_HAUSNUMMER = DEFAULT_STRATEGY.vorleger_hausnummer
 
 # Offsets of the three roll tables in the flat per-rule-set arrays: index = _BASE[c] + r,
 # c = ones laid out before the attempt (the strategy lays out nothing else), r = the
@@ -82,97 +165,118 @@ class StrategyTables:
         rolled: the dice rolled, in roll order.
         dice: the final dice if the player stands (laid-out ones plus the roll).
         natural: whether those dice are a natural throw (nothing laid out).
-        strength: ``rank * 2 + koenig`` of the final throw; compares like ``round_key``
-            without attempts and position.
+        strength: ``rank * 4 + koenig * 2 + natural_bonus`` of the final throw; compares
+            like ``round_key`` without attempts and position.
         worth: Deckel the final throw is worth.
         schock_aus: the final dice are 1-1-1.
-        forced: the Muss-Regel forces the player on (a one showing or two sixes rolled).
+        forced: the Muss-Regel forces the player on (a one showing, or two sixes rolled
+            where Umwandlung is played).
         next_kept: ones laid out after the attempt when the player goes on (keep ones,
-            Umwandlung of two or three sixes).
+            Umwandlung of two or three sixes where played).
         keep: the rolled dice laid out when going on (the ones).
         umwandlung: ones made by Umwandlung when going on (0, 1, 2).
         stand_from: the earliest attempt (1 or 2) on which a Vorleger stands on this throw,
             or 4 for never.
+        fewer_attempts_win_ties: the rule set's flag.
+        take_deckel_key: ``deckel_nehmen``: a later player takes the Deckel when the worst
+            key so far is at least this (``_NO_WORST`` when it never does).
     """
 
-    rolled: tuple
-    dice: tuple
-    natural: tuple
-    strength: tuple
-    worth: tuple
-    schock_aus: tuple
-    forced: tuple
-    next_kept: tuple
-    keep: tuple
-    umwandlung: tuple
-    stand_from: tuple
+    rolled: tuple[tuple[int, ...], ...]
+    dice: tuple[tuple[int, int, int], ...]
+    natural: tuple[bool, ...]
+    strength: tuple[int, ...]
+    worth: tuple[int, ...]
+    schock_aus: tuple[bool, ...]
+    forced: tuple[bool, ...]
+    next_kept: tuple[int, ...]
+    keep: tuple[tuple[int, ...], ...]
+    umwandlung: tuple[int, ...]
+    stand_from: tuple[int, ...]
     fewer_attempts_win_ties: bool
+    take_deckel_key: int = _NO_WORST
 
 
-_TABLES: dict[RuleSet, StrategyTables] = {}
+_TABLES: dict[tuple[RuleSet, Strategy], StrategyTables] = {}
 
 
 def _decode(r: int, n: int) -> tuple[int, ...]:
     return tuple((r // 6**j) % 6 + 1 for j in range(n))
 
 
-def strategy_tables(rules: RuleSet) -> StrategyTables:
+def _strength(throw: Throw, rules: RuleSet) -> int:
+    is_schock_aus = throw.dice == (1, 1, 1)
+    koenig = 1 if (rules.koenigswurf and is_schock_aus and throw.natural) else 0
+    natural = 1 if (rules.natural_wins_ties and throw.natural) else 0
+    return rank(throw, rules) * 4 + koenig * 2 + natural
+
+
+def strategy_tables(rules: RuleSet, strategy: Strategy = DEFAULT_STRATEGY) -> StrategyTables:
     """The plain strategy's lookup tables for ``rules``, built once and cached."""
-    tables = _TABLES.get(rules)
+    key = (rules, strategy)
+    tables = _TABLES.get(key)
     if tables is not None:
         return tables
-    columns: dict[str, list] = {
-        name: []
-        for name in (
-            "rolled",
-            "dice",
-            "natural",
-            "strength",
-            "worth",
-            "schock_aus",
-            "forced",
-            "next_kept",
-            "keep",
-            "umwandlung",
-            "stand_from",
-        )
-    }
+    rolled_col: list[tuple[int, ...]] = []
+    dice_col: list[tuple[int, int, int]] = []
+    natural_col: list[bool] = []
+    strength_col: list[int] = []
+    worth_col: list[int] = []
+    schock_aus_col: list[bool] = []
+    forced_col: list[bool] = []
+    next_kept_col: list[int] = []
+    keep_col: list[tuple[int, ...]] = []
+    umwandlung_col: list[int] = []
+    stand_from_col: list[int] = []
     for kept in range(3):
         n = 3 - kept
         for r in range(6**n):
             rolled = _decode(r, n)
-            dice = (1,) * kept + rolled
             natural = kept == 0
             # attempts=3 is valid for natural and collected throws alike; rank ignores it.
-            throw = Throw(dice, 3, natural)
+            throw = Throw((1,) * kept + rolled, 3, natural)
             evaluation = evaluate(throw, rules)
-            is_schock_aus = evaluation.category is Category.SCHOCK_AUS
-            koenig = 1 if (rules.koenigswurf and is_schock_aus and natural) else 0
             ones = rolled.count(1)
             sixes = rolled.count(6)
-            umwandlung = 2 if sixes == 3 else 1 if sixes == 2 else 0
+            umwandlung = (2 if sixes == 3 else 1 if sixes == 2 else 0) if rules.umwandlung else 0
             if evaluation.category is not Category.HAUSNUMMER:
                 stand_from = 1
-            elif evaluation.value >= VORLEGER_HAUSNUMMER:
+            elif evaluation.value >= strategy.vorleger_hausnummer:
                 stand_from = 2
             else:
                 stand_from = 4
-            columns["rolled"].append(rolled)
-            columns["dice"].append(throw.dice)
-            columns["natural"].append(natural)
-            columns["strength"].append(rank(throw, rules) * 2 + koenig)
-            columns["worth"].append(evaluation.deckel)
-            columns["schock_aus"].append(is_schock_aus)
-            columns["forced"].append(kept > 0 or ones > 0 or sixes >= 2)
-            columns["next_kept"].append(kept + ones + umwandlung)
-            columns["keep"].append((1,) * ones)
-            columns["umwandlung"].append(umwandlung)
-            columns["stand_from"].append(stand_from)
+            rolled_col.append(rolled)
+            dice_col.append(throw.dice)
+            natural_col.append(natural)
+            strength_col.append(_strength(throw, rules))
+            worth_col.append(evaluation.deckel)
+            schock_aus_col.append(evaluation.category is Category.SCHOCK_AUS)
+            forced_col.append(kept > 0 or ones > 0 or umwandlung > 0)
+            next_kept_col.append(kept + ones + umwandlung)
+            keep_col.append((1,) * ones)
+            umwandlung_col.append(umwandlung)
+            stand_from_col.append(stand_from)
+    take_key = _NO_WORST
+    if rules.deckel_nehmen and strategy.take_deckel_against <= 6:
+        schock = Throw((1, 1, strategy.take_deckel_against))
+        # A worst throw of one attempt: key = strength * 4 + bonus[1] (see _play_part).
+        take_key = _strength(schock, rules) * 4 + (2 if rules.fewer_attempts_win_ties else 0)
     tables = StrategyTables(
-        **{name: tuple(values) for name, values in columns.items()},
+        rolled=tuple(rolled_col),
+        dice=tuple(dice_col),
+        natural=tuple(natural_col),
+        strength=tuple(strength_col),
+        worth=tuple(worth_col),
+        schock_aus=tuple(schock_aus_col),
+        forced=tuple(forced_col),
+        next_kept=tuple(next_kept_col),
+        keep=tuple(keep_col),
+        umwandlung=tuple(umwandlung_col),
+        stand_from=tuple(stand_from_col),
         fewer_attempts_win_ties=rules.fewer_attempts_win_ties,
+        take_deckel_key=take_key,
     )
-    _TABLES[rules] = tables
+    _TABLES[key] = tables
     return tables
 
 
@@ -186,13 +290,13 @@ class SimulatedTurn:
         attempts: the turn in detail, a tuple of ``Attempt`` (``validate_turn`` accepts it
             with ``max_attempts`` and ``muss_regel`` below).
         max_attempts: the cap of the turn (the rule set's for the Vorleger, else the
-            Vorleger's attempts).
+            Vorleger's attempts; 1 in the Ausscheidung).
         muss_regel: the Muss-Regel applied to the turn.
     """
 
     player: str
     throw: Throw
-    attempts: tuple
+    attempts: tuple[Attempt, ...]
     max_attempts: int
     muss_regel: bool
 
@@ -201,15 +305,22 @@ class SimulatedTurn:
 class SimulatedRound:
     """One simulated round: ``phase`` (as ``Game.phase``) and its turns in throwing order.
 
-    ``entries()`` gives the round as ``Game.play_round`` takes it, with attempts in detail
-    (``detail=True``) or final throws.
+    ``kind`` is ``"round"``, ``"deckel_nehmen"`` (``taken_by`` took the Deckel; its turn is
+    not among ``turns``) or ``"ausscheidung"`` (one step: everyone's or the tied players'
+    one throw; ``tied`` names who throw again, and then ``loser`` is None).
+    ``entries()`` gives the turns as ``Game.play_round`` takes them, with attempts in
+    detail (``detail=True``) or final throws; ``replay_item()`` the whole round as
+    ``Game.apply`` takes it.
     """
 
     phase: str
     turns: tuple[SimulatedTurn, ...]
     winner: str
-    loser: str
+    loser: str | None
     schock_aus: tuple[str, ...]
+    kind: str = "round"
+    taken_by: str | None = None
+    tied: tuple[str, ...] = ()
 
     def entries(self, detail: bool = False) -> list[tuple[str, object]]:
         """The round as ordered ``(player, Throw or attempts)`` pairs for the engine."""
@@ -217,19 +328,39 @@ class SimulatedRound:
             return [(t.player, list(t.attempts)) for t in self.turns]
         return [(t.player, t.throw) for t in self.turns]
 
+    def replay_item(self, detail: bool = False) -> RoundEntries | GameAction:
+        """The round as ``Game.apply`` / ``replay_game`` take it."""
+        pairs: list[tuple[str, Throw | Sequence[Attempt]]] = [
+            (t.player, list(t.attempts) if detail else t.throw) for t in self.turns
+        ]
+        if self.kind == "ausscheidung":
+            return Ausscheidung(pairs)
+        if self.kind == "deckel_nehmen":
+            assert self.taken_by is not None
+            return TakeDeckel(self.taken_by, pairs)
+        return pairs
+
 
 @dataclass(frozen=True)
 class SimulatedGame:
     """One simulated game.
 
     Attributes:
-        players: seating order.
-        vorleger: who opened the game.
+        players: seating order of everyone who played (a late joiner included).
+        vorleger: who opened the game (the last game's loser or the secretary; with an
+            Ausscheidung its loser opens the first round).
         loser: who lost it (opens the next game).
         schock_aus: Schock-Aus throwers in throwing order.
-        round_count: rounds played (over both halves and the final).
+        round_count: rounds played (over both halves and the final; a decided Ausscheidung
+            and a round ended by Deckel nehmen count as one round each, as in the engine).
         rounds: every ``SimulatedRound`` with ``record=True``, else empty.
         first_half_loser, second_half_loser, blattschuss: halves format only.
+        starting_players: who sat at the table at the start (``players`` without a late
+            joiner); None means ``players``.
+        events: with ``record=True``, every round and action (``Join``, ``ChooseOpener``)
+            in order; ``replay_items`` turns them into what ``replay_game`` takes.
+        vorleger_rounds, vorleger_lost: rounds that had a Vorleger (every round but the
+            Ausscheidung) and how many of them the Vorleger lost.
     """
 
     players: tuple[str, ...]
@@ -241,6 +372,24 @@ class SimulatedGame:
     first_half_loser: str | None = None
     second_half_loser: str | None = None
     blattschuss: bool = False
+    starting_players: tuple[str, ...] | None = None
+    events: tuple[SimulatedRound | Join | ChooseOpener, ...] = ()
+    vorleger_rounds: int = 0
+    vorleger_lost: int = 0
+
+    @property
+    def seated(self) -> tuple[str, ...]:
+        """Who sat at the table when the game began (for ``engine.Game``)."""
+        return self.players if self.starting_players is None else self.starting_players
+
+    def replay_items(self, detail: bool = False) -> list[RoundEntries | GameAction]:
+        """Every recorded round and action as ``replay_game`` takes them (needs
+        ``record=True``): ``replay_game(game.seated, game.replay_items(), rules,
+        vorleger=game.vorleger, ...)`` gives the same loser and Schock-Aus."""
+        return [
+            event.replay_item(detail) if isinstance(event, SimulatedRound) else event
+            for event in self.events
+        ]
 
 
 @dataclass(frozen=True)
@@ -269,14 +418,13 @@ class SimulatedEvening:
 
 
 class _Recorder:
-    """Collects rounds in record mode; the fast path passes None instead."""
+    """Collects rounds and actions in record mode; the fast path passes None instead."""
 
-    def __init__(self, tables: StrategyTables, names: Sequence[str], phase: str) -> None:
-        self.attempt = Attempt
+    def __init__(self, tables: StrategyTables, names: Sequence[str]) -> None:
         self.tables = tables
         self.names = names
-        self.phase = phase
-        self.rounds: list[SimulatedRound] = []
+        self.phase = GAME
+        self.events: list[SimulatedRound | Join | ChooseOpener] = []
         self.turns: list[SimulatedTurn] = []
 
     def turn(self, seat: int, path: list[int], k: int, cap: int, muss: bool) -> None:
@@ -284,62 +432,173 @@ class _Recorder:
         attempts = []
         for step, index in enumerate(path, start=1):
             if step == len(path):
-                attempts.append(self.attempt(t.rolled[index]))
+                attempts.append(Attempt(t.rolled[index]))
             else:
-                attempts.append(self.attempt(t.rolled[index], t.keep[index], t.umwandlung[index]))
+                attempts.append(Attempt(t.rolled[index], t.keep[index], t.umwandlung[index]))
         last = path[-1]
         throw = Throw(t.dice[last], k, t.natural[last])
         self.turns.append(SimulatedTurn(self.names[seat], throw, tuple(attempts), cap, muss))
 
-    def end_round(self, winner: int, loser: int, schock_aus: list[int]) -> None:
-        self.rounds.append(
+    def end_round(
+        self,
+        winner: int,
+        loser: int | None,
+        schock_aus: Sequence[int],
+        kind: str = "round",
+        taken_by: int | None = None,
+        tied: Sequence[int] = (),
+    ) -> None:
+        self.events.append(
             SimulatedRound(
                 self.phase,
                 tuple(self.turns),
                 self.names[winner],
-                self.names[loser],
+                None if loser is None else self.names[loser],
                 tuple(self.names[s] for s in schock_aus),
+                kind,
+                None if taken_by is None else self.names[taken_by],
+                tuple(self.names[s] for s in tied),
             )
         )
         self.turns = []
 
+    def action(self, action: Join | ChooseOpener) -> None:
+        self.events.append(action)
+
+    @property
+    def rounds(self) -> tuple[SimulatedRound, ...]:
+        return tuple(e for e in self.events if isinstance(e, SimulatedRound))
+
+
+@dataclass
+class _Part:
+    """What one part (game, half or final) needs beyond the tables; mutable tallies."""
+
+    rules: RuleSet
+    rng_random: Callable[[], float]
+    schock_aus_before: int
+    last_game: bool
+    schock_aus: list[int]
+    recorder: _Recorder | None
+    joiner: int | None = None
+    join_after: int | None = None
+    joined: bool = False
+    vorleger_rounds: int = 0
+    vorleger_lost: int = 0
+
+
+def _ausscheidung(
+    tables: StrategyTables, part: _Part, order: list[int]
+) -> tuple[int, int, int, bool]:
+    """Play the Ausscheidung over ``order``: returns (loser, best seat, worth, Schock-Aus
+    thrown in it). Ties for the worst throw again, only they (RULES.md 4)."""
+    strength = tables.strength
+    rng_random = part.rng_random
+    recorder = part.recorder
+    any_schock_aus = False
+    seats = order
+    while True:
+        rolls = [int(rng_random() * 216) for _ in seats]
+        keys = [strength[r] for r in rolls]
+        worst = min(keys)
+        best_key = max(keys)
+        best = seats[keys.index(best_key)]
+        tied = [s for s, key in zip(seats, keys, strict=True) if key == worst]
+        thrown = [s for s, r in zip(seats, rolls, strict=True) if tables.schock_aus[r]]
+        if thrown:
+            any_schock_aus = True
+            part.schock_aus.extend(thrown)
+        if recorder is not None:
+            for seat, r in zip(seats, rolls, strict=True):
+                recorder.turn(seat, [r], 1, 1, False)
+            decided = tied[0] if len(tied) == 1 else None
+            recorder.end_round(
+                best, decided, thrown, "ausscheidung", None, tied if len(tied) > 1 else ()
+            )
+        if len(tied) == 1:
+            return tied[0], best, tables.worth[rolls[keys.index(best_key)]], any_schock_aus
+        seats = tied
+
 
 def _play_part(
     tables: StrategyTables,
-    rules: RuleSet,
+    part: _Part,
     seats: Sequence[int],
     vorleger: int,
-    rng_random,
-    schock_aus_before: int,
-    last_game: bool,
-    schock_aus: list[int],
-    recorder: _Recorder | None,
+    ausscheidung: bool,
 ) -> tuple[int, int]:
     """Play one game (single format) or one half or final until someone holds all Deckel.
 
     ``seats`` are seat indices in seating order, ``vorleger`` one of them. Appends the
-    Schock-Aus throwers' seats to ``schock_aus``. Returns ``(loser seat, rounds played)``.
+    Schock-Aus throwers' seats to ``part.schock_aus``. Returns ``(loser seat, rounds)``.
     """
+    rules = part.rules
+    rng_random = part.rng_random
+    recorder = part.recorder
+    schock_aus = part.schock_aus
     rolled_strength = tables.strength
     worth_of = tables.worth
     is_schock_aus = tables.schock_aus
     forced = tables.forced
     next_kept = tables.next_kept
     stand_from = tables.stand_from
+    take_key = tables.take_deckel_key
     # Tie-break on attempts folded into the key: key = strength * 4 + (3 - attempts).
     bonus = (0, 2, 1, 0) if tables.fewer_attempts_win_ties else (0, 0, 0, 0)
     max_attempts = rules.max_attempts
     total = rules.deckel_total
     muss_possible = rules.muss_regel
-    muss = muss_possible and muss_regel_applies(
-        schock_aus_so_far=schock_aus_before + len(schock_aus), last_game=last_game, rules=rules
-    )
+
+    def muss_now() -> bool:
+        return muss_possible and muss_regel_applies(
+            schock_aus_so_far=part.schock_aus_before + len(schock_aus),
+            last_game=part.last_game,
+            rules=rules,
+        )
 
     deckel = dict.fromkeys(seats, 0)
+    if part.joiner is not None:
+        deckel[part.joiner] = 0
     active = list(seats)
     stock = total
     rounds = 0
+
+    def take(winner: int, loser: int, worth: int, all_deckel: bool) -> int | None:
+        """Move the Deckel of a round; returns the part's loser when it is over."""
+        nonlocal stock, active
+        if all_deckel:
+            return loser
+        if stock:
+            moved = worth if worth < stock else stock
+            stock -= moved
+            deckel[loser] += moved
+            if not stock:
+                active = [s for s in active if deckel[s]]
+        else:
+            moved = worth if worth < deckel[winner] else deckel[winner]
+            deckel[winner] -= moved
+            deckel[loser] += moved
+            if not deckel[winner]:
+                active.remove(winner)
+        return loser if deckel[loser] == total else None
+
+    if ausscheidung:
+        start = active.index(vorleger)
+        loser, best, worth, thrown = _ausscheidung(tables, part, active[start:] + active[:start])
+        rounds += 1
+        over = take(best, loser, worth, thrown)
+        if over is not None:
+            return over, rounds
+        vorleger = loser
+    muss = muss_now()
     while True:
+        if part.joiner is not None and not part.joined and rounds == part.join_after and stock:
+            # einwuerfeln: the late player takes its seat with no Deckel.
+            part.joined = True
+            active = sorted(active + [part.joiner])
+            if recorder is not None:
+                names = recorder.names
+                recorder.action(Join(names[part.joiner], after=names[part.joiner - 1]))
         rounds += 1
         start = active.index(vorleger)
         order = active[start:] + active[:start]
@@ -348,12 +607,17 @@ def _play_part(
         worst = _NO_WORST
         winner = loser = order[0]
         winner_worth = 0
-        round_schock_aus = None
+        round_schock_aus: list[int] | None = None
+        taker: int | None = None
         first = True
         for seat in order:
+            if not first and cap == 1 and worst >= take_key and round_schock_aus is None:
+                # deckel_nehmen: the covered throw is not worth uncovering (Strategy).
+                taker = loser = seat
+                break
             kept = 0
             k = 0
-            path = [] if recorder is not None else None
+            path: list[int] | None = [] if recorder is not None else None
             while True:
                 k += 1
                 index = _BASE[kept] + int(rng_random() * _SIZE[kept])
@@ -371,7 +635,7 @@ def _play_part(
                     break
                 kept = next_kept[index]
             key = rolled_strength[index] * 4 + bonus[k]
-            if recorder is not None:
+            if recorder is not None and path is not None:
                 recorder.turn(seat, path, k, cap, muss)
             if key > best:
                 best = key
@@ -387,33 +651,18 @@ def _play_part(
                     round_schock_aus.append(seat)
                 schock_aus.append(seat)
                 if muss_possible:
-                    muss = muss_regel_applies(
-                        schock_aus_so_far=schock_aus_before + len(schock_aus),
-                        last_game=last_game,
-                        rules=rules,
-                    )
+                    muss = muss_now()
             if first:
                 cap = k
                 first = False
+        part.vorleger_rounds += 1
+        part.vorleger_lost += loser == order[0]
         if recorder is not None:
-            recorder.end_round(winner, loser, round_schock_aus or [])
-        if round_schock_aus is not None:
-            # RULES.md 4.4: all 13 Deckel go to the round's loser; the part is over.
-            return loser, rounds
-        if stock:
-            moved = winner_worth if winner_worth < stock else stock
-            stock -= moved
-            deckel[loser] += moved
-            if not stock:
-                active = [s for s in active if deckel[s]]
-        else:
-            moved = winner_worth if winner_worth < deckel[winner] else deckel[winner]
-            deckel[winner] -= moved
-            deckel[loser] += moved
-            if not deckel[winner]:
-                active.remove(winner)
-        if deckel[loser] == total:
-            return loser, rounds
+            kind = "round" if taker is None else "deckel_nehmen"
+            recorder.end_round(winner, loser, round_schock_aus or [], kind, taker)
+        over = take(winner, loser, winner_worth, round_schock_aus is not None)
+        if over is not None:
+            return over, rounds
         vorleger = loser
 
 
@@ -426,20 +675,24 @@ def simulate_game(
     schock_aus_so_far: int = 0,
     last_game: bool = False,
     record: bool = False,
+    strategy: Strategy = DEFAULT_STRATEGY,
 ) -> SimulatedGame:
     """Play one game with random dice and the plain strategy (module docstring).
 
     Args:
         players: seating order (clockwise), at least two, no name twice.
-        rules: the rule set; ``format`` chooses single game or halves with final.
+        rules: the rule set; ``format`` chooses single game or halves with final, and the
+            seed flags are played as the strategy says.
         rng: the source of the dice; the same state plays the same game.
         vorleger: who opens the game (default: the first player).
         schock_aus_so_far: Schock-Aus thrown earlier this evening (for the Muss-Regel).
         last_game: the evening's last game (the Muss-Regel applies throughout).
-        record: also keep every round and turn (``SimulatedGame.rounds``); same dice.
+        record: also keep every round and turn (``SimulatedGame.rounds`` and ``events``);
+            same dice.
+        strategy: the strategy's parameters (``DEFAULT_STRATEGY``).
 
     Returns a ``SimulatedGame``. The Deckel flow is that of ``engine.Game`` (RULES.md 4);
-    replaying ``rounds`` through ``Game`` gives the same loser and Schock-Aus.
+    replaying ``replay_items()`` through ``replay_game`` gives the same loser and Schock-Aus.
 
     Raises:
         RuleViolation: ``too_few_players``, ``duplicate_player``, ``unknown_player``.
@@ -455,61 +708,72 @@ def simulate_game(
         raise RuleViolation(
             "unknown_player", f"Der Vorleger {vorleger} spielt dieses Spiel nicht mit."
         )
-    tables = strategy_tables(rules)
-    rng_random = rng.random
+    tables = strategy_tables(rules, strategy)
     seats = tuple(range(len(names)))
     first = names.index(vorleger)
-    schock_aus: list[int] = []
-    recorded: list[SimulatedRound] = []
+    recorder = _Recorder(tables, names) if record else None
+    part = _Part(rules, rng.random, schock_aus_so_far, last_game, [], recorder)
+    joiner = None
+    if rules.einwuerfeln and strategy.join_after_rounds is not None and len(names) >= 3:
+        # The last seat joins late (the one before it when it opens the game): seat >= 1,
+        # so it always has a player before it to sit after.
+        joiner = seats[-1] if seats[-1] != first else seats[-2]
+        part.joiner = joiner
+        part.join_after = strategy.join_after_rounds
+    starting = tuple(s for s in seats if s != joiner)
+    single = rules.format != "halves"
 
-    def part(phase: str, part_seats: Sequence[int], opener: int) -> tuple[int, int]:
-        recorder = _Recorder(tables, names, phase) if record else None
-        result = _play_part(
-            tables,
-            rules,
-            part_seats,
-            opener,
-            rng_random,
-            schock_aus_so_far,
-            last_game,
-            schock_aus,
-            recorder,
-        )
+    def play(phase: str, part_seats: Sequence[int], opener: int) -> tuple[int, int]:
         if recorder is not None:
-            recorded.extend(recorder.rounds)
-        return result
-
-    if rules.format != "halves":
-        loser, rounds = part(GAME, seats, first)
-        return SimulatedGame(
-            names,
-            vorleger,
-            names[loser],
-            tuple(names[s] for s in schock_aus),
-            rounds,
-            tuple(recorded),
+            recorder.phase = phase
+        return _play_part(
+            tables, part, part_seats, opener, rules.ausscheidung and phase in (GAME, FIRST_HALF)
         )
-    first_loser, rounds_1 = part(FIRST_HALF, seats, first)
-    # Decision (engine): the first half's loser opens the second half and the final.
-    second_loser, rounds_2 = part(SECOND_HALF, seats, first_loser)
-    rounds = rounds_1 + rounds_2
-    blattschuss = first_loser == second_loser
-    if blattschuss:
-        loser = first_loser
-    else:
-        finalists = tuple(sorted((first_loser, second_loser)))
-        loser, rounds_3 = part(FINAL, finalists, first_loser)
-        rounds += rounds_3
+
+    loser, rounds = play(GAME if single else FIRST_HALF, starting, first)
+    schock_aus = part.schock_aus
+    first_loser = second_loser = None
+    blattschuss = False
+    if not single:
+        first_loser = loser
+        if joiner is not None and not part.joined:
+            part.joined = True
+            if recorder is not None:
+                recorder.action(Join(names[joiner], after=names[joiner - 1]))
+        second_seats = seats if joiner is None or part.joined else starting
+        opener = first_loser
+        if rules.opener_choice and strategy.name_opener == "left":
+            opener = second_seats[(second_seats.index(first_loser) + 1) % len(second_seats)]
+            if recorder is not None:
+                recorder.action(ChooseOpener(names[opener]))
+        # Decision (engine): the first half's loser opens the second half unless it names
+        # another (opener_choice), and it opens the final.
+        part.joiner = None
+        second_loser, rounds_2 = play(SECOND_HALF, second_seats, opener)
+        rounds += rounds_2
+        blattschuss = first_loser == second_loser
+        if blattschuss:
+            loser = first_loser
+        else:
+            finalists = tuple(sorted((first_loser, second_loser)))
+            loser, rounds_3 = play(FINAL, finalists, first_loser)
+            rounds += rounds_3
+    joined_late = joiner is not None and part.joined
+    everyone = seats if joiner is None or joined_late else starting
     return SimulatedGame(
-        names,
-        vorleger,
-        names[loser],
-        tuple(names[s] for s in schock_aus),
-        rounds,
-        tuple(recorded),
-        names[first_loser],
-        names[second_loser],
-        blattschuss,
+        players=tuple(names[s] for s in everyone),
+        vorleger=vorleger,
+        loser=names[loser],
+        schock_aus=tuple(names[s] for s in schock_aus),
+        round_count=rounds,
+        rounds=() if recorder is None else recorder.rounds,
+        first_half_loser=None if first_loser is None else names[first_loser],
+        second_half_loser=None if second_loser is None else names[second_loser],
+        blattschuss=blattschuss,
+        starting_players=None if joiner is None else tuple(names[s] for s in starting),
+        events=() if recorder is None else tuple(recorder.events),
+        vorleger_rounds=part.vorleger_rounds,
+        vorleger_lost=part.vorleger_lost,
     )
 
 
@@ -522,6 +786,7 @@ def simulate_evening(
     secretary: str,
     record: bool = False,
     seating: Sequence[str] | None = None,
+    strategy: Strategy = DEFAULT_STRATEGY,
 ) -> SimulatedEvening:
     """Play a whole club evening (RULES.md section 5) with the plain strategy.
 
@@ -535,6 +800,7 @@ def simulate_evening(
         record: keep every round and turn of every game.
         seating: the seating order (clockwise) of exactly the members and guests; default
             the present members, then the guests, in the order given.
+        strategy: the strategy's parameters (``DEFAULT_STRATEGY``).
 
     The Muss-Regel sees the evening's Schock-Aus count and the last game.
 
@@ -571,6 +837,7 @@ def simulate_evening(
             schock_aus_so_far=schock_aus_so_far,
             last_game=number == count,
             record=record,
+            strategy=strategy,
         )
         games.append(game)
         schock_aus_so_far += len(game.schock_aus)
@@ -599,13 +866,14 @@ def simulate_turns(
     rng: random.Random,
     muss_regel: bool = False,
     max_attempts: int | None = None,
+    strategy: Strategy = DEFAULT_STRATEGY,
 ) -> list[tuple[tuple[int, int, int], int, bool]]:
     """Simulate ``count`` Vorleger turns alone, by the strategy of ``simulate_game``.
 
     Returns one ``(dice high to low, attempts, natural)`` per turn; ``odds.turn_odds``
     gives the exact distribution of the same turns.
     """
-    tables = strategy_tables(rules)
+    tables = strategy_tables(rules, strategy)
     cap = rules.max_attempts if max_attempts is None else max_attempts
     muss = muss_regel and rules.muss_regel
     rng_random = rng.random
@@ -621,3 +889,136 @@ def simulate_turns(
             kept = tables.next_kept[index]
         out.append((tables.dice[index], k, tables.natural[index]))
     return out
+
+
+# -- statistics ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SimulationMeasures:
+    """What ``simulate_statistics`` counted over ``games`` simulated games.
+
+    Counts: ``games``, ``rounds`` (as ``SimulatedGame.round_count``), ``vorleger_rounds``
+    (rounds with a Vorleger: all but the Ausscheidung), ``vorleger_lost`` (of those, lost
+    by their Vorleger), ``opener_lost`` (games lost by the player who opened them: the
+    secretary or the last game's loser), ``schock_aus``. The rates are exact fractions of
+    these counts (not money, so a float is fine for display).
+    """
+
+    games: int
+    rounds: int
+    vorleger_rounds: int
+    vorleger_lost: int
+    opener_lost: int
+    schock_aus: int
+
+    @property
+    def vorleger_loss_rate(self) -> Fraction:
+        """Share of rounds lost by the round's Vorleger."""
+        return Fraction(self.vorleger_lost, max(self.vorleger_rounds, 1))
+
+    @property
+    def opener_loss_rate(self) -> Fraction:
+        """Share of games lost by the player who opened the game."""
+        return Fraction(self.opener_lost, max(self.games, 1))
+
+    @property
+    def rounds_per_game(self) -> Fraction:
+        """Rounds per game."""
+        return Fraction(self.rounds, max(self.games, 1))
+
+    @property
+    def schock_aus_per_game(self) -> Fraction:
+        """Schock-Aus per game."""
+        return Fraction(self.schock_aus, max(self.games, 1))
+
+
+@dataclass(frozen=True)
+class SimulationStatistics:
+    """``simulate_statistics``'s report for one rule set.
+
+    Attributes:
+        rules: the rule set as played (``with_muss_regel``).
+        seed, players, strategy: how the games were played.
+        with_muss_regel: the rule set as it is.
+        without_muss_regel: the same rule set with ``muss_regel`` off, same seed (equal to
+            ``with_muss_regel`` for a rule set that does not play it).
+    """
+
+    rules: RuleSet
+    seed: int | str
+    players: int
+    strategy: Strategy
+    with_muss_regel: SimulationMeasures
+    without_muss_regel: SimulationMeasures = field(repr=False)
+
+
+def _measure(
+    rules: RuleSet, games: int, seed: int | str, names: tuple[str, ...], strategy: Strategy
+) -> SimulationMeasures:
+    rng = random.Random(seed)
+    per_evening = GAMES_PER_MEMBER * len(names)
+    rounds = vorleger_rounds = vorleger_lost = opener_lost = schock_aus = 0
+    evening_schock_aus = 0
+    vorleger = names[0]
+    for number in range(games):
+        in_evening = number % per_evening
+        if in_evening == 0:
+            evening_schock_aus = 0
+            vorleger = names[0]  # the secretary opens each evening
+        game = simulate_game(
+            names,
+            rules,
+            rng=rng,
+            vorleger=vorleger,
+            schock_aus_so_far=evening_schock_aus,
+            last_game=in_evening == per_evening - 1,
+            strategy=strategy,
+        )
+        rounds += game.round_count
+        vorleger_rounds += game.vorleger_rounds
+        vorleger_lost += game.vorleger_lost
+        opener_lost += game.loser == vorleger
+        schock_aus += len(game.schock_aus)
+        evening_schock_aus += len(game.schock_aus)
+        vorleger = game.loser
+    return SimulationMeasures(
+        games, rounds, vorleger_rounds, vorleger_lost, opener_lost, schock_aus
+    )
+
+
+def simulate_statistics(
+    rules: RuleSet = PRESETS["club"],
+    games: int = 2000,
+    *,
+    seed: int | str,
+    players: int = 6,
+    strategy: Strategy = DEFAULT_STRATEGY,
+) -> SimulationStatistics:
+    """Simulate ``games`` games of ``rules`` and measure them (issue 11, the odds page).
+
+    The games are played as club evenings of ``players`` members: ``GAMES_PER_MEMBER`` x
+    ``players`` games each, the first opened by the secretary (the first seat), every later
+    one by the last game's loser, the Muss-Regel seeing the evening's Schock-Aus count and
+    its last game. Then the same games are played again (same seed) with ``muss_regel``
+    off.
+
+    Returns a ``SimulationStatistics`` with the Vorleger's loss rate per round, the game
+    opener's loss rate per game, rounds and Schock-Aus per game, each with the number of
+    games simulated, for the rule set as it is and with the Muss-Regel off.
+
+    Raises:
+        ValueError: ``games`` < 1 or ``players`` < 2.
+    """
+    if not isinstance(games, int) or games < 1:
+        raise ValueError(f"games must be an int >= 1, not {games!r}")
+    if not isinstance(players, int) or players < 2:
+        raise ValueError(f"players must be an int >= 2, not {players!r}")
+    names = tuple(f"Spieler {i}" for i in range(1, players + 1))
+    with_muss = _measure(rules, games, seed, names, strategy)
+    without = (
+        _measure(replace(rules, muss_regel=False), games, seed, names, strategy)
+        if rules.muss_regel
+        else with_muss
+    )
+    return SimulationStatistics(rules, seed, players, strategy, with_muss, without)
