@@ -64,7 +64,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 from .errors import RuleViolation
 from .rounds import resolve_round
@@ -881,7 +881,7 @@ class Game:
         if isinstance(throws, Mapping):
             return list(throws.items())
         try:
-            pairs = [tuple(pair) for pair in throws]
+            pairs: list[tuple[Any, ...]] = [tuple(pair) for pair in throws]
         except TypeError as exc:
             raise _refuse(
                 "invalid_entry", "Eine Runde ist eine Liste von (Spieler, Wurf)."

@@ -9,9 +9,12 @@ Two questions, each per rule set, answered with ``fractions.Fraction``:
   on a Straße or better, or from the second attempt on a Hausnummer of 600 or more.
 
 Every distribution is a dict ordered best to worst (section 1 rank, then the tie-breaks of
-section 2), and its values sum to exactly 1. The page "Wahrscheinlichkeiten" shows them;
-``expected_schock_aus`` gives the members' statistics the Schock-Aus expected from the
-number of turns played.
+section 2), and its values sum to exactly 1. The odds follow every flag of the rule set:
+evaluation (Jule, collected Straße / General counting, ``deckel_total``, the rankings) comes
+from ``evaluate``, and the turn from the strategy tables (no Umwandlung where
+``umwandlung`` is off, the Vorleger standing on whatever the rule set counts). The page
+"Wahrscheinlichkeiten" shows them; ``expected_schock_aus`` gives the members' statistics
+the Schock-Aus expected from the number of turns played.
 
 How: the turn is a Markov chain over (attempt, ones laid out); the distribution from each
 of its at most nine states is computed once and combined, so a full turn costs a few
@@ -30,7 +33,7 @@ from itertools import product
 
 from .ruleset import PRESETS, RuleSet
 from .simulator import _BASE, _SIZE, strategy_tables, vorleger_goes_on
-from .throws import Category, Throw, evaluate, rank, round_key
+from .throws import Category, Evaluation, Throw, evaluate, rank, round_key
 
 __all__ = [
     "OddsRow",
@@ -48,9 +51,9 @@ __all__ = [
 _CLUB = PRESETS["club"]
 
 
-def _label_order(throws: list[Throw], rules: RuleSet) -> dict[str, tuple]:
+def _label_order(throws: list[Throw], rules: RuleSet) -> dict[str, tuple[int, int]]:
     """Sort key per label: its best throw's rank, then its value (unranked Generals)."""
-    keys: dict[str, tuple] = {}
+    keys: dict[str, tuple[int, int]] = {}
     for throw in throws:
         evaluation = evaluate(throw, rules)
         key = (rank(throw, rules), evaluation.value)
@@ -66,7 +69,8 @@ def _by_label(dist: dict[Throw, Fraction], rules: RuleSet) -> dict[str, Fraction
         label = evaluate(throw, rules).label
         totals[label] = totals.get(label, Fraction(0)) + p
     order = _label_order(list(dist), rules)
-    return {label: totals[label] for label in sorted(totals, key=order.get, reverse=True)}
+    ordered = sorted(totals, key=lambda label: order[label], reverse=True)
+    return {label: totals[label] for label in ordered}
 
 
 def _by_category(dist: dict[Throw, Fraction], rules: RuleSet) -> dict[Category, Fraction]:
@@ -110,7 +114,7 @@ def _cap(rules: RuleSet, max_attempts: int | None) -> int:
 @cache
 def _turn_dist(rules: RuleSet, cap: int, muss: bool) -> dict[Throw, Fraction]:
     tables = strategy_tables(rules)
-    memo: dict[tuple[int, int], dict[int, Fraction]] = {}
+    memo: dict[tuple[int, int], dict[tuple[int, int], Fraction]] = {}
 
     def from_state(kept: int, k: int) -> dict[tuple[int, int], Fraction]:
         # Distribution of the final (roll index, attempts) from attempt k with `kept` ones
@@ -261,11 +265,13 @@ def odds_rows(rules: RuleSet = _CLUB) -> list[OddsRow]:
     muss = turn_odds(rules, muss_regel=True) if rules.muss_regel else None
     throws = list(_attempt_dist(rules)) + list(turn_throw_odds(rules))
     order = _label_order(throws, rules)
-    info = {}
+    info: dict[str, Evaluation] = {}
     for throw in throws:
         evaluation = evaluate(throw, rules)
         info.setdefault(evaluation.label, evaluation)
-    labels = sorted(set(one) | set(turn) | set(muss or ()), key=order.get, reverse=True)
+    labels = sorted(
+        set(one) | set(turn) | set(muss or ()), key=lambda label: order[label], reverse=True
+    )
     zero = Fraction(0)
     return [
         OddsRow(

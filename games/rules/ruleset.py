@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .errors import RuleViolation
+
+if TYPE_CHECKING:
+    from .throws import Evaluation
 
 __all__ = ["FORMATS", "MAX_DECKEL", "PRESETS", "RuleSet", "preset_name"]
 
@@ -102,6 +105,11 @@ class RuleSet:
     natural_wins_ties: bool = False
     keep_sixes: bool = False
     name: str = field(default="custom", compare=False)
+
+    # Lookup tables games.rules.throws caches on each instance (set with
+    # object.__setattr__, absent until the first evaluation; not dataclass fields).
+    _evaluations: ClassVar[list[Evaluation]]
+    _ranks: ClassVar[list[int]]
 
     def __post_init__(self) -> None:
         for f in fields(self):

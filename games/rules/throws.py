@@ -13,6 +13,7 @@ Standard library only.
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import product
 
@@ -99,8 +100,9 @@ class Throw:
     dice: tuple[int, int, int]
     attempts: int
     natural: bool
+    _key: int
 
-    def __init__(self, dice, attempts: int = 1, natural: bool = True) -> None:
+    def __init__(self, dice: Iterable[int], attempts: int = 1, natural: bool = True) -> None:
         # Fast path for the simulator: three plain ints 1..6 (bools are not dice).
         if (
             (type(dice) is tuple or type(dice) is list)
@@ -141,14 +143,14 @@ class Throw:
         setter(self, "natural", natural)
         setter(self, "_key", (100 * a + 10 * b + c) * 2 + natural)
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Throw is immutable")
 
-    def __delattr__(self, name):
+    def __delattr__(self, name: str) -> None:
         raise AttributeError("Throw is immutable")
 
     def __eq__(self, other: object) -> bool:
-        if other.__class__ is not Throw:
+        if not isinstance(other, Throw) or other.__class__ is not Throw:
             return NotImplemented
         return self._key == other._key and self.attempts == other.attempts
 
@@ -158,7 +160,7 @@ class Throw:
     def __repr__(self) -> str:
         return f"Throw({self.dice!r}, attempts={self.attempts}, natural={self.natural})"
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Throw], tuple[tuple[int, int, int], int, bool]]:
         return (Throw, (self.dice, self.attempts, self.natural))
 
 
@@ -243,16 +245,20 @@ def _rank_of(evaluation: Evaluation, rules: RuleSet) -> int:
     return value
 
 
-def _build_tables(rules: RuleSet) -> tuple[list, list]:
+# Fills the slots of the tables that no sorted triple reaches (e.g. key 0).
+_UNUSED = Evaluation(Category.HAUSNUMMER, 0, 0, "")
+
+
+def _build_tables(rules: RuleSet) -> tuple[list[Evaluation], list[int]]:
     if not isinstance(rules, RuleSet):
         raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
-    evaluations: list = [None] * _TABLE_SIZE
-    ranks: list = [None] * _TABLE_SIZE
+    evaluations = [_UNUSED] * _TABLE_SIZE
+    ranks = [-1] * _TABLE_SIZE
     for dice in product(range(1, 7), repeat=3):
         a, b, c = sorted(dice, reverse=True)
         for natural in (False, True):
             key = _key_of(a, b, c, natural)
-            if evaluations[key] is None:
+            if evaluations[key] is _UNUSED:
                 evaluation = _classify(a, b, c, natural, rules)
                 evaluations[key] = evaluation
                 ranks[key] = _rank_of(evaluation, rules)
@@ -262,7 +268,7 @@ def _build_tables(rules: RuleSet) -> tuple[list, list]:
     return evaluations, ranks
 
 
-def _tables(rules: RuleSet) -> tuple[list, list]:
+def _tables(rules: RuleSet) -> tuple[list[Evaluation], list[int]]:
     try:
         return rules._evaluations, rules._ranks
     except AttributeError:

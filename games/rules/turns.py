@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .errors import RuleViolation
 from .ruleset import PRESETS, RuleSet
@@ -49,8 +50,8 @@ class Attempt:
     everything, so that every error names its attempt.
     """
 
-    rolled: tuple = ()
-    keep: tuple = ()
+    rolled: tuple[int, ...] = ()
+    keep: tuple[int, ...] = ()
     umwandlung: int = 0
 
     def __post_init__(self) -> None:
@@ -58,7 +59,7 @@ class Attempt:
         object.__setattr__(self, "keep", _as_tuple(self.keep))
 
     @classmethod
-    def from_mapping(cls, data: Mapping) -> Attempt:
+    def from_mapping(cls, data: Mapping[str, Any]) -> Attempt:
         """Build from ``{"rolled": [...], "keep": [...], "umwandlung": n}`` (keep and
         umwandlung optional), the shape of the sample evening's JSON and the API."""
         return cls(data.get("rolled", ()), data.get("keep", ()), data.get("umwandlung", 0))
@@ -69,7 +70,11 @@ def _is_int(value: object) -> bool:
 
 
 def _cap(rules: RuleSet, max_attempts: object) -> int:
-    if not _is_int(max_attempts) or not 1 <= max_attempts <= 3:
+    if (
+        not isinstance(max_attempts, int)
+        or isinstance(max_attempts, bool)
+        or not 1 <= max_attempts <= 3
+    ):
         raise RuleViolation(
             "attempts_out_of_range",
             f"Der Vorleger kann 1 bis 3 Versuche vorgeben, nicht {max_attempts!r}.",

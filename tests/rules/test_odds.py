@@ -1,6 +1,7 @@
 """Exact odds (games.rules.odds): Fractions by enumeration, checked against counting and
 against a long simulation of the same strategy."""
 
+import dataclasses
 import math
 import random
 from collections import Counter
@@ -196,3 +197,71 @@ def test_a_collected_321_is_in_the_table_but_never_rolled_at_once():
 def test_the_odds_table_lists_labels_best_first():
     labels = [r.label for r in odds.odds_rows(CLUB)]
     assert labels[:2] == ["Schock-Aus", "Schock 6"] and labels[-1] == "221"
+
+
+# --- composed rule sets: the odds follow every flag (issue 11) ------------------------------
+
+APP = PRESETS["app"]
+
+
+def composed(**changes):
+    return dataclasses.replace(APP, **changes)
+
+
+def test_jule_in_one_attempt_is_six_in_216():
+    # VARIANTS.md: "Jule 4-2-1 is 6/216 = 2.778 %".
+    one = odds.attempt_odds(composed(jule=True))
+    assert (one["Jule"], "421" in one) == (Fraction(6, 216), False)
+
+
+def test_jule_is_listed_right_after_the_schock_aus():
+    assert list(odds.attempt_odds(composed(jule=True)))[:2] == ["Schock-Aus", "Jule"]
+
+
+def test_a_collected_strasse_that_counts_leaves_no_321_and_more_straße_123():
+    # The collected 1-2-3 is a Straße now, and the Vorleger stands on it (strategy).
+    off = odds.turn_odds(APP)
+    on = odds.turn_odds(composed(collected_strasse_counts=True))
+    assert ("321" in on, on["Straße 123"] > off["Straße 123"] + off["321"]) == (False, True)
+
+
+def test_without_umwandlung_a_turn_throws_fewer_schock_aus():
+    with_ = odds.turn_schock_aus_probability(APP)
+    without = odds.turn_schock_aus_probability(composed(umwandlung=False))
+    assert without < with_
+
+
+def test_without_umwandlung_every_turn_distribution_still_sums_to_one():
+    rules = dataclasses.replace(CLUB, umwandlung=False)
+    assert sum(odds.turn_odds(rules, muss_regel=True).values()) == 1
+
+
+def test_the_odds_table_shows_the_deckel_of_the_rule_set():
+    rows = {row.label: row.deckel for row in odds.odds_rows(composed(deckel_total=15, jule=True))}
+    assert (rows["Schock-Aus"], rows["Jule"]) == (15, 7)
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"jule": True},
+        {"collected_strasse_counts": True, "collected_general_counts": True},
+        {"umwandlung": False},
+        {"natural_wins_ties": True, "koenigswurf": True},
+        {"keep_only_ones": True, "keep_sixes": True, "muss_regel": True},
+    ],
+    ids=lambda c: "+".join(sorted(c)),
+)
+def test_every_column_of_a_composed_odds_table_sums_to_exactly_one(changes):
+    rows = odds.odds_rows(composed(**changes))
+    columns = [[r.one_attempt for r in rows], [r.turn for r in rows]]
+    if rows[0].turn_muss_regel is not None:
+        columns.append([r.turn_muss_regel for r in rows])
+    assert {sum(column) for column in columns} == {1}
+
+
+def test_composed_turn_odds_agree_with_a_long_simulation():
+    rules = composed(jule=True, collected_strasse_counts=True, umwandlung=False)
+    turns = simulate_turns(SIMULATED_TURNS, rules, rng=random.Random("odds-composed"))
+    observed = Counter(evaluate(Throw(d, k, nat), rules).label for d, k, nat in turns)
+    assert_within_four_sigma(odds.turn_odds(rules), observed, SIMULATED_TURNS)
