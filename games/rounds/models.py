@@ -9,6 +9,7 @@ a person of another club. Source: issue 2, RULES.md sections 4 and 5.
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
 
 from league.club.models import Member
 
@@ -28,6 +29,7 @@ class Round(models.Model):
     vorleger = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="+")
     loser = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="+")
     deckel = models.PositiveSmallIntegerField(help_text="Deckel that moved in this round.")
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["game", "number"]
@@ -55,6 +57,7 @@ class RoundThrow(models.Model):
     muss_regel = models.BooleanField(
         default=False, help_text="The Muss-Regel applied to this turn (RULES.md 3)."
     )
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["round", "position"]

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
 
 # RULES.md section 6: the preset names. Kept here as plain choices so that the database
 # never depends on importing the rules module's objects.
@@ -34,6 +35,7 @@ class Club(models.Model):
         _("rule set"), max_length=20, choices=RULE_PRESET_CHOICES, default="club"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    history = HistoricalRecords()
 
     class Meta:
         verbose_name = _("club")
@@ -63,6 +65,8 @@ class Season(models.Model):
     data_version = models.PositiveIntegerField(
         default=0, help_text="Bumped whenever the season's records change (report cache key)."
     )
+    # The data version is a cache key moved by `books_changed`, not a record of the books.
+    history = HistoricalRecords(excluded_fields=["data_version"])
 
     class Meta:
         verbose_name = _("season")
@@ -105,6 +109,7 @@ class Member(models.Model):
         related_name="member",
         verbose_name=_("login"),
     )
+    history = HistoricalRecords()
 
     class Meta:
         verbose_name = _("member")

@@ -54,6 +54,8 @@ class LedgerEntry(models.Model):
     )
     booked_on = models.DateField()
     created_at = models.DateTimeField(auto_now_add=True)
+    # Who wrote each line and when (entries are never changed, so one record each).
+    history = HistoricalRecords()
 
     class Meta:
         verbose_name = _("ledger entry")
