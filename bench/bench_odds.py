@@ -1,13 +1,15 @@
 """Benchmark: time to compute the exact odds (Fractions, full enumeration) per rule set.
 
 Prints milliseconds for the one-attempt odds, the turn odds (with and without the
-Muss-Regel) and the page's table, each computed cold (caches cleared) for every preset.
+Muss-Regel) and the page's table, each computed cold (caches cleared) for every preset and
+for a composed rule set (Jule, collected Straße and General, no Umwandlung, 15 Deckel).
 
 Run: ``.venv/bin/python bench/bench_odds.py``
 """
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 import time
 from pathlib import Path
@@ -27,8 +29,18 @@ def cold_ms(func, *args, **kwargs) -> float:
 
 def main() -> None:
     print(f"{'preset':<14} {'attempt':>9} {'turn':>9} {'turn+muss':>10} {'table':>9}   P(SA/turn)")
-    for name in sorted(PRESETS):
-        rules = PRESETS[name]
+    composed = dataclasses.replace(
+        PRESETS["club"],
+        jule=True,
+        collected_strasse_counts=True,
+        collected_general_counts=True,
+        umwandlung=False,
+        deckel_total=15,
+        name="composed",
+    )
+    rule_sets = {**PRESETS, "composed": composed}
+    for name in sorted(rule_sets):
+        rules = rule_sets[name]
         attempt = cold_ms(odds.attempt_odds, rules)
         turn = cold_ms(odds.turn_odds, rules)
         muss = cold_ms(odds.turn_odds, rules, muss_regel=True)

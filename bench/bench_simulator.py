@@ -2,7 +2,9 @@
 
 Prints games per second for six-player club games (the target is >= 1,000), chained as on
 a club evening (the loser opens the next game, the Muss-Regel sees the Schock-Aus count),
-then for every preset, and with ``record=True``.
+then for every preset (the seed flags on where the presets have them: Ausscheidung,
+Deckel nehmen, opener choice, einwürfeln), for a composed rule set with every seed flag and
+several variant flags on, with ``record=True``, and ``simulate_statistics``.
 
 Run: ``.venv/bin/python bench/bench_simulator.py [--seconds 2]``
 """
@@ -10,6 +12,7 @@ Run: ``.venv/bin/python bench/bench_simulator.py [--seconds 2]``
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import platform
 import random
 import sys
@@ -19,7 +22,25 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games.rules import PRESETS  # noqa: E402
-from games.rules.simulator import simulate_evening, simulate_game, strategy_tables  # noqa: E402
+from games.rules.simulator import (  # noqa: E402
+    simulate_evening,
+    simulate_game,
+    simulate_statistics,
+    strategy_tables,
+)
+
+#: Every seed flag and several variant flags on at once (issue 11).
+COMPOSED = dataclasses.replace(
+    PRESETS["regelwerk2019"],
+    einwuerfeln=True,
+    jule=True,
+    collected_strasse_counts=True,
+    collected_general_counts=True,
+    natural_wins_ties=True,
+    umwandlung=False,
+    deckel_total=15,
+    name="composed",
+)
 
 PLAYERS = ("Anna", "Bernd", "Carla", "Dieter", "Erik", "Frank")
 
@@ -76,8 +97,23 @@ def main() -> None:
     for name in sorted(PRESETS):
         rate, rounds = games_per_second(PRESETS[name], args.seconds / 2)
         print(f"{name:<14} 6 players:    {rate:10,.0f} games/s  ({rounds:.1f} rounds/game)")
+    rate, rounds = games_per_second(COMPOSED, args.seconds / 2)
+    print(f"composed (all seed flags):  {rate:10,.0f} games/s  ({rounds:.1f} rounds/game)")
     rate, _ = games_per_second(PRESETS["club"], args.seconds / 2, record=True)
     print(f"club, record=True:          {rate:10,.0f} games/s")
+    rate, _ = games_per_second(COMPOSED, args.seconds / 2, record=True)
+    print(f"composed, record=True:      {rate:10,.0f} games/s")
+    start = time.perf_counter()
+    stats = simulate_statistics(PRESETS["club"], 3000, seed=2026)
+    elapsed = time.perf_counter() - start
+    for label, m in (("with", stats.with_muss_regel), ("without", stats.without_muss_regel)):
+        print(
+            f"club statistics, Muss-Regel {label:<7}: {m.games} games, Vorleger loses "
+            f"{float(m.vorleger_loss_rate):.1%} of rounds, opener {float(m.opener_loss_rate):.1%}"
+            f" of games, {float(m.rounds_per_game):.1f} rounds and "
+            f"{float(m.schock_aus_per_game):.3f} Schock-Aus per game"
+        )
+    print(f"simulate_statistics(club, 3000 games, twice): {elapsed:.2f} s")
     rate = evenings_per_second(args.seconds / 2)
     print(f"club evenings (30 games):   {rate:10,.1f} evenings/s")
 

@@ -563,34 +563,24 @@ def _play_part(
     stock = total
     rounds = 0
 
-    def take(winner: int, loser: int, worth: int, all_deckel: bool) -> int | None:
-        """Move the Deckel of a round; returns the part's loser when it is over."""
-        nonlocal stock, active
-        if all_deckel:
-            return loser
-        if stock:
-            moved = worth if worth < stock else stock
-            stock -= moved
-            deckel[loser] += moved
-            if not stock:
-                active = [s for s in active if deckel[s]]
-        else:
-            moved = worth if worth < deckel[winner] else deckel[winner]
-            deckel[winner] -= moved
-            deckel[loser] += moved
-            if not deckel[winner]:
-                active.remove(winner)
-        return loser if deckel[loser] == total else None
-
+    vorleger_rounds = vorleger_lost = 0
+    can_take = take_key != _NO_WORST
     if ausscheidung:
         start = active.index(vorleger)
-        loser, best, worth, thrown = _ausscheidung(tables, part, active[start:] + active[:start])
+        loser, winner, worth, thrown = _ausscheidung(tables, part, active[start:] + active[:start])
         rounds += 1
-        over = take(best, loser, worth, thrown)
-        if over is not None:
-            return over, rounds
+        if thrown:
+            return loser, rounds
+        # The stock is full before the first round: Aufnahme.
+        moved = worth if worth < stock else stock
+        stock -= moved
+        deckel[loser] += moved
+        if not stock:
+            active = [s for s in active if deckel[s]]
+        if deckel[loser] == total:
+            return loser, rounds
         vorleger = loser
-    muss = muss_now()
+    muss = muss_possible and muss_now()
     while True:
         if part.joiner is not None and not part.joined and rounds == part.join_after and stock:
             # einwuerfeln: the late player takes its seat with no Deckel.
@@ -611,7 +601,7 @@ def _play_part(
         taker: int | None = None
         first = True
         for seat in order:
-            if not first and cap == 1 and worst >= take_key and round_schock_aus is None:
+            if can_take and not first and cap == 1 and worst >= take_key and not round_schock_aus:
                 # deckel_nehmen: the covered throw is not worth uncovering (Strategy).
                 taker = loser = seat
                 break
@@ -655,15 +645,33 @@ def _play_part(
             if first:
                 cap = k
                 first = False
-        part.vorleger_rounds += 1
-        part.vorleger_lost += loser == order[0]
+        vorleger_rounds += 1
+        if loser == order[0]:
+            vorleger_lost += 1
         if recorder is not None:
             kind = "round" if taker is None else "deckel_nehmen"
             recorder.end_round(winner, loser, round_schock_aus or [], kind, taker)
-        over = take(winner, loser, winner_worth, round_schock_aus is not None)
-        if over is not None:
-            return over, rounds
+        if round_schock_aus is not None:
+            # RULES.md 4.4: all 13 Deckel go to the round's loser; the part is over.
+            break
+        if stock:
+            moved = winner_worth if winner_worth < stock else stock
+            stock -= moved
+            deckel[loser] += moved
+            if not stock:
+                active = [s for s in active if deckel[s]]
+        else:
+            moved = winner_worth if winner_worth < deckel[winner] else deckel[winner]
+            deckel[winner] -= moved
+            deckel[loser] += moved
+            if not deckel[winner]:
+                active.remove(winner)
+        if deckel[loser] == total:
+            break
         vorleger = loser
+    part.vorleger_rounds += vorleger_rounds
+    part.vorleger_lost += vorleger_lost
+    return loser, rounds
 
 
 def simulate_game(
@@ -720,7 +728,7 @@ def simulate_game(
         joiner = seats[-1] if seats[-1] != first else seats[-2]
         part.joiner = joiner
         part.join_after = strategy.join_after_rounds
-    starting = tuple(s for s in seats if s != joiner)
+    starting = seats if joiner is None else tuple(s for s in seats if s != joiner)
     single = rules.format != "halves"
 
     def play(phase: str, part_seats: Sequence[int], opener: int) -> tuple[int, int]:
@@ -761,7 +769,7 @@ def simulate_game(
     joined_late = joiner is not None and part.joined
     everyone = seats if joiner is None or joined_late else starting
     return SimulatedGame(
-        players=tuple(names[s] for s in everyone),
+        players=names if everyone is seats else tuple(names[s] for s in everyone),
         vorleger=vorleger,
         loser=names[loser],
         schock_aus=tuple(names[s] for s in schock_aus),
