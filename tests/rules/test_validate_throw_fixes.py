@@ -158,7 +158,9 @@ def turns(draw):
         usable = list(rolled)
         for _ in range(umwandlung + 1 if umwandlung else 0):
             usable.remove(6)
-        keep = tuple(draw(st.lists(st.sampled_from(usable), max_size=len(usable)))) if usable else ()
+        keep = (
+            tuple(draw(st.lists(st.sampled_from(usable), max_size=len(usable)))) if usable else ()
+        )
         attempts.append(Attempt(rolled, keep, umwandlung))
         laid_out += len(keep) + umwandlung
         if laid_out >= 3:
