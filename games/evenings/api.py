@@ -174,12 +174,19 @@ def _game_queryset():
         summary="Create an evening",
         description="Secretary only. The season follows from the date (400 `no_season` "
         "without one). People by id or exact name; the evening's secretary defaults to you. "
-        "Refusals: `evening_exists` (409), `unknown_person`, `person_twice`, "
-        "`member_as_guest`, `guest_as_member`, `secretary_not_present`, `no_members_present`.",
+        "`new_guests`: names of first-time guests, created as guests of the club with the "
+        "evening. Refusals: `evening_exists` (409), `unknown_person`, `person_twice`, "
+        "`member_as_guest`, `guest_as_member`, `secretary_not_present`, `no_members_present`, "
+        "`member_exists` (409, a new guest's name is a club member's).",
         request=EveningWriteSerializer,
         responses={201: EveningSerializer, **error_responses(400, 403, 409)},
         examples=[
             api_example("Sample evening", EVENING_INPUT, request_only=True),
+            api_example(
+                "With a first-time guest",
+                {**EVENING_INPUT, "new_guests": ["Xaver Huber"]},
+                request_only=True,
+            ),
             api_example(
                 "Created",
                 {**EVENING_EXAMPLE, "version": 2},
@@ -193,7 +200,8 @@ def _game_queryset():
         description="Secretary only. Date, secretary, notes and attendance; fields not sent "
         "keep their value. The version last read is required (`version` or If-Match): none "
         "428, stale 412. Making absent or removing someone who lost or threw in a game of "
-        "the evening: 409 `attendance_in_use`.",
+        "the evening: 409 `attendance_in_use`. `new_guests` adds first-time guests as on "
+        "create (they join the guests kept or sent).",
         request=EveningWriteSerializer,
         parameters=[IF_MATCH],
         responses={200: EveningSerializer, **error_responses(400, 403, 409, 412, 428)},
@@ -273,6 +281,7 @@ class EveningViewSet(ClubScopedMixin, viewsets.ModelViewSet):
             guests=v.get("guests", []),
             absent_members=v.get("absent_members", []),
             notes=v.get("notes", ""),
+            new_guests=v.get("new_guests", []),
         )
         return self._respond(evening, status.HTTP_201_CREATED)
 
@@ -299,6 +308,7 @@ class EveningViewSet(ClubScopedMixin, viewsets.ModelViewSet):
             absent_members=v.get("absent_members", roles[Attendance.Role.ABSENT]),
             notes=v.get("notes", evening.notes),
             expected_version=version,
+            new_guests=v.get("new_guests", []),
         )
         return self._respond(evening)
 

@@ -6,7 +6,6 @@ where it was typed. Services run in one transaction: nothing is saved half.
 """
 
 from django import forms
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -15,7 +14,6 @@ from games.evenings.services import evening_create, evening_update, game_record,
 from league.club.errors import BooksError
 from league.club.forms import BooksErrorMixin
 from league.club.models import Member
-from league.club.services import member_create
 
 # What the attendance list offers for each club member. "none" leaves the member out of
 # the evening altogether (neither games nor the absence charge).
@@ -148,12 +146,13 @@ class EveningForm(BooksErrorMixin, forms.Form):
     (present / absent / not counted), guests (existing ones ticked, new ones typed).
 
     `role_<member id>` fields are made for the active club members (and, when editing,
-    for everyone already in the evening's attendance). New guest names become guest
-    Members in the same transaction as the evening (nothing saved half).
+    for everyone already in the evening's attendance). New guest names go to the service,
+    which makes them guest Members in the same transaction as the evening (nothing saved
+    half; the API does the same with its `new_guests` list).
     """
 
     group_errors = ("attendance",)
-    field_aliases = {"present_members": "attendance", "name": "new_guests"}
+    field_aliases = {"present_members": "attendance"}
 
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
     secretary = PersonChoiceField(label=_("Secretary"), queryset=Member.objects.none())
@@ -214,15 +213,10 @@ class EveningForm(BooksErrorMixin, forms.Form):
         """The bound role fields, one per club member, in name order."""
         return [self[f"role_{p.pk}"] for p in self.members]
 
-    def _new_guest_names(self) -> list[str]:
-        return [
-            n
-            for n in (" ".join(s.split()) for s in self.cleaned_data["new_guests"].split(","))
-            if n
-        ]
-
-    def _attendance(self, new_guests: list[Member]) -> dict:
-        groups = {ROLE_PRESENT: [], ROLE_ABSENT: []}
+    def _attendance(self) -> dict:
+        """The service's attendance arguments: present and absent club members, ticked
+        guests, and the names typed as new guests (comma separated)."""
+        groups: dict[str, list[Member]] = {ROLE_PRESENT: [], ROLE_ABSENT: []}
         for person in self.members:
             role = self.cleaned_data[f"role_{person.pk}"] or ROLE_NONE
             if role in groups:
@@ -230,38 +224,31 @@ class EveningForm(BooksErrorMixin, forms.Form):
         return {
             "present_members": groups[ROLE_PRESENT],
             "absent_members": groups[ROLE_ABSENT],
-            "guests": [*self.cleaned_data["guests"], *new_guests],
+            "guests": list(self.cleaned_data["guests"]),
+            "new_guests": self.cleaned_data["new_guests"].split(","),
         }
 
-    @transaction.atomic
     def save(self) -> Evening | None:
-        """Create or update the evening (and new guests); None with form errors if refused."""
+        """Create or update the evening (and its new guests) through the evening service;
+        None with form errors if refused (then nothing was saved)."""
         data = self.cleaned_data
         try:
-            with transaction.atomic():
-                existing = {g.name.casefold(): g for g in self.fields["guests"].queryset}
-                new_guests = [
-                    existing.get(name.casefold())
-                    or member_create(club=self.club, name=name, kind=Member.Kind.GUEST)
-                    for name in self._new_guest_names()
-                ]
-                people = self._attendance(new_guests)
-                if self.evening is None:
-                    return evening_create(
-                        club=self.club,
-                        date=data["date"],
-                        secretary=data["secretary"],
-                        notes=data["notes"],
-                        **people,
-                    )
-                return evening_update(
-                    evening=self.evening,
+            if self.evening is None:
+                return evening_create(
+                    club=self.club,
                     date=data["date"],
                     secretary=data["secretary"],
                     notes=data["notes"],
-                    expected_version=data["version"],
-                    **people,
+                    **self._attendance(),
                 )
+            return evening_update(
+                evening=self.evening,
+                date=data["date"],
+                secretary=data["secretary"],
+                notes=data["notes"],
+                expected_version=data["version"],
+                **self._attendance(),
+            )
         except BooksError as exc:
             self.add_books_error(exc)
             return None

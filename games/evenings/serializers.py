@@ -111,7 +111,8 @@ class EveningSerializer(serializers.ModelSerializer):
 
 class EveningWriteSerializer(serializers.Serializer):
     """Input of `evening_create` / `evening_update`. The season follows from the date. The
-    secretary of the evening defaults to the requesting secretary. On update `version`
+    secretary of the evening defaults to the requesting secretary; `new_guests` are names
+    (strings) the service turns into guests. On update `version`
     (or the `If-Match` header) is required; PATCH keeps what is not sent."""
 
     date = serializers.DateField()
@@ -119,6 +120,15 @@ class EveningWriteSerializer(serializers.Serializer):
     present_members = serializers.ListField(child=PersonField(), max_length=200)
     guests = serializers.ListField(child=PersonField(), required=False, max_length=200)
     absent_members = serializers.ListField(child=PersonField(), required=False, max_length=200)
+    new_guests = serializers.ListField(
+        child=serializers.CharField(max_length=100),
+        required=False,
+        max_length=50,
+        help_text="Names of guests who come for the first time: each becomes a guest of "
+        "the club (an existing guest of that name, ignoring case, is taken instead) and "
+        "joins `guests`, in the same transaction as the evening. A club member's name: 409 "
+        "`member_exists`.",
+    )
     notes = serializers.CharField(required=False, allow_blank=True, max_length=5000)
     version = serializers.IntegerField(required=False, min_value=1, max_value=999_999_999)
 

@@ -3,6 +3,11 @@
 Every service runs in one transaction and refuses bad input with a BooksError (nothing is
 saved half). The database refuses the same things again (constraints and triggers), so a
 path that forgets a check still cannot write what must never happen.
+
+Every row written leaves its audit-trail record (django-simple-history), rows written in
+bulk too (`bulk_create_with_history`); the author is the request's user, which
+`HistoryRequestMiddleware` hands to simple_history for the pages and the API alike (DRF
+sets the token's user on the underlying request), and None from a management command.
 """
 
 import datetime
@@ -12,6 +17,7 @@ from collections.abc import Sequence
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
+from simple_history.utils import bulk_create_with_history
 
 from games.evenings.models import Attendance, Evening, Game, SchockAus
 from games.evenings.selectors import next_game_number
@@ -23,6 +29,7 @@ from league.club.errors import (
     db_refusal_messages,
 )
 from league.club.models import Club, Member, Season
+from league.club.services import member_create
 from league.club.statutes import season_rules
 
 
@@ -112,6 +119,33 @@ def _attendance_roles(
     return roles
 
 
+def _guests_by_name(*, club: Club, names: Sequence[str]) -> list[Member]:
+    """The guests named in `names` (spaces collapsed, blanks skipped): an existing guest of
+    the club whose name matches ignoring case, else a new guest created by `member_create`
+    (audited like every member). Runs inside the caller's transaction, so a refused evening
+    leaves no new guest behind.
+
+    Raises BooksError `member_exists` (409, field `new_guests`) when a club member (not a
+    guest) has the name.
+    """
+    guests = {g.name.casefold(): g for g in Member.objects.filter(club=club, kind="guest")}
+    found = []
+    for name in (" ".join(n.split()) for n in names):
+        if not name:
+            continue
+        guest = guests.get(name.casefold())
+        if guest is None:
+            try:
+                guest = member_create(club=club, name=name, kind=Member.Kind.GUEST)
+            except BooksError as exc:
+                raise BooksError(
+                    exc.code, exc.message, field="new_guests", status=exc.status
+                ) from exc
+            guests[name.casefold()] = guest
+        found.append(guest)
+    return found
+
+
 @transaction.atomic
 def evening_create(
     *,
@@ -122,19 +156,22 @@ def evening_create(
     guests: Sequence[Member] = (),
     absent_members: Sequence[Member] = (),
     notes: str = "",
+    new_guests: Sequence[str] = (),
 ) -> Evening:
     """Create an evening with its attendance (present club members, guests, absent club
-    members) in the season that contains `date`.
+    members) in the season that contains `date`. `new_guests` are names of guests who come
+    for the first time: they join `guests` (see `_guests_by_name`, same transaction).
 
     Raises BooksError: no_season, evening_exists (409), person_of_other_club, person_twice,
-    member_as_guest, guest_as_member, secretary_not_present, no_members_present.
+    member_as_guest, guest_as_member, secretary_not_present, no_members_present,
+    member_exists (409, a new guest's name is a club member's).
     """
     season = season_for_date(club=club, date=date)
     roles = _attendance_roles(
         club=club,
         secretary=secretary,
         present_members=present_members,
-        guests=guests,
+        guests=[*guests, *_guests_by_name(club=club, names=new_guests)],
         absent_members=absent_members,
     )
     if Evening.objects.filter(club=club, date=date).exists():
@@ -149,8 +186,9 @@ def evening_create(
             evening = Evening.objects.create(
                 club=club, season=season, date=date, secretary=secretary, notes=notes
             )
-            Attendance.objects.bulk_create(
-                [Attendance(evening=evening, member=m, role=r) for m, r in roles.items()]
+            bulk_create_with_history(
+                [Attendance(evening=evening, member=m, role=r) for m, r in roles.items()],
+                Attendance,
             )
     except IntegrityError as exc:
         raise books_error_from_integrity(exc) from exc
@@ -169,9 +207,11 @@ def evening_update(
     absent_members: Sequence[Member] = (),
     notes: str = "",
     expected_version: int | None = None,
+    new_guests: Sequence[str] = (),
 ) -> Evening:
     """Change an evening's date, secretary, notes and attendance. Attendance rows are
     changed, added and removed one by one (so the audit trail shows each change).
+    `new_guests`: names of first-time guests, as in `evening_create`.
 
     Raises BooksError as `evening_create`, plus stale_version (412) and attendance_in_use
     (409) when a person who lost or threw in this evening's games would be made absent
@@ -184,7 +224,7 @@ def evening_update(
         club=evening.club,
         secretary=secretary,
         present_members=present_members,
-        guests=guests,
+        guests=[*guests, *_guests_by_name(club=evening.club, names=new_guests)],
         absent_members=absent_members,
     )
     try:
@@ -210,13 +250,25 @@ def evening_update(
 
 
 @transaction.atomic
-def evening_delete(*, evening: Evening, expected_version: int | None = None) -> None:
-    """Delete an evening that has no games yet. An evening with games is refused
-    (`evening_has_games`, 409): delete its games first, so that every charge they caused
-    is reversed visibly."""
+def evening_delete(
+    *, evening: Evening, expected_version: int | None = None, with_games: bool = False
+) -> None:
+    """Delete an evening with its attendance (RULES.md 5: its absences' charges are
+    reversed, booked today, reason "evening_deleted"), raising the books-changed event.
+
+    An evening with games is refused (`evening_has_games`, 409) unless `with_games`: then
+    each game is deleted first through `game_delete` (last game first), so that every
+    charge it caused is reversed visibly, all in this one transaction.
+
+    Raises BooksError: stale_version (412), evening_has_games (409), runde_given (409,
+    with_games and a Runde of one of its Schock-Aus was marked as given).
+    """
     evening = Evening.objects.select_for_update().get(pk=evening.pk)
     check_version(evening, expected_version)
-    if evening.games.exists():
+    if with_games:
+        for game in evening.games.order_by("-number"):
+            game_delete(game=game)
+    elif evening.games.exists():
         raise BooksError("evening_has_games", _("Delete the evening's games first."), status=409)
     evening.attendances.all().delete()
     books_changed(
@@ -286,8 +338,11 @@ def next_vorleger(*, evening: Evening, number: int) -> Member:
 
 
 def _write_schock_aus(game: Game, throwers: Sequence[Member]) -> None:
-    SchockAus.objects.bulk_create(
-        [SchockAus(game=game, thrower=t, position=i) for i, t in enumerate(throwers, start=1)]
+    """The game's Schock-Aus rows in throwing order (positions 1, 2, ...), in bulk, each
+    with its audit-trail record."""
+    bulk_create_with_history(
+        [SchockAus(game=game, thrower=t, position=i) for i, t in enumerate(throwers, start=1)],
+        SchockAus,
     )
 
 
@@ -343,6 +398,60 @@ def game_record(
     return game
 
 
+def _check_rounds_game_kept(
+    game: Game, loser: Member, throwers: Sequence[Member], vorleger: Member | None
+) -> None:
+    """Refuse (`game_entered_by_rounds`, 409) a new loser, Vorleger or Schock-Aus for a game
+    entered round by round: they come from its stored rounds (its number may change)."""
+    if game.entry_mode != Game.EntryMode.ROUNDS:
+        return
+    if (
+        game.loser_id != loser.pk
+        or game.vorleger_id != (vorleger.pk if vorleger else None)
+        or list(game.schock_aus.order_by("position").values_list("thrower_id", flat=True))
+        != [t.pk for t in throwers]
+    ):
+        raise BooksError(
+            "game_entered_by_rounds",
+            _(
+                "This game was entered round by round: its loser and Schock-Aus come from its "
+                "rounds. Delete the game and enter it again to correct it."
+            ),
+            status=409,
+        )
+
+
+def _check_new_number(evening: Evening, game: Game, number: int) -> None:
+    """Refuse a game number below 1 (`invalid_number`) or taken by another game of the
+    evening (`duplicate_game_number`, 409)."""
+    if number < 1:
+        raise BooksError("invalid_number", _("The game number must be 1 or more."), field="number")
+    if evening.games.filter(number=number).exclude(pk=game.pk).exists():
+        raise BooksError(
+            "duplicate_game_number",
+            db_refusal_messages()["game_unique_number"],
+            field="number",
+            status=409,
+        )
+
+
+def _replace_schock_aus(game: Game, throwers: Sequence[Member]) -> None:
+    """Replace the game's Schock-Aus rows when the throwers (in order) changed; the old rows'
+    deletion stays in the audit trail. A Runde marked as given protects its Schock-Aus row
+    (issue 6.2): `runde_given` (409)."""
+    old = [sa.thrower_id for sa in game.schock_aus.order_by("position")]
+    if old == [t.pk for t in throwers]:
+        return
+    if game.schock_aus.filter(runde_given__isnull=False).exists():
+        raise BooksError(
+            "runde_given",
+            _("A Runde for a Schock-Aus of this game was given already: undo that first."),
+            status=409,
+        )
+    game.schock_aus.all().delete()
+    _write_schock_aus(game, throwers)
+
+
 @transaction.atomic
 def game_update(
     *,
@@ -367,53 +476,17 @@ def game_update(
     evening = Evening.objects.select_for_update().get(pk=game.evening_id)
     game = Game.objects.select_for_update().get(pk=game.pk)
     check_version(game, expected_version)
-    if game.entry_mode == Game.EntryMode.ROUNDS and (
-        game.loser_id != loser.pk
-        or game.vorleger_id != (vorleger.pk if vorleger else None)
-        or list(game.schock_aus.order_by("position").values_list("thrower_id", flat=True))
-        != [t.pk for t in schock_aus_throwers]
-    ):
-        raise BooksError(
-            "game_entered_by_rounds",
-            _(
-                "This game was entered round by round: its loser and Schock-Aus come from its "
-                "rounds. Delete the game and enter it again to correct it."
-            ),
-            status=409,
-        )
+    _check_rounds_game_kept(game, loser, schock_aus_throwers, vorleger)
     _check_people(evening, loser, schock_aus_throwers, vorleger)
     if number is not None and number != game.number:
-        if number < 1:
-            raise BooksError(
-                "invalid_number", _("The game number must be 1 or more."), field="number"
-            )
-        if evening.games.filter(number=number).exclude(pk=game.pk).exists():
-            raise BooksError(
-                "duplicate_game_number",
-                db_refusal_messages()["game_unique_number"],
-                field="number",
-                status=409,
-            )
+        _check_new_number(evening, game, number)
         game.number = number
     try:
         with transaction.atomic():
             game.loser, game.vorleger = loser, vorleger
             game.version += 1
             game.save()
-            old = [sa.thrower_id for sa in game.schock_aus.order_by("position")]
-            if old != [t.pk for t in schock_aus_throwers]:
-                # A Runde marked as given protects its Schock-Aus row (issue 6.2).
-                if game.schock_aus.filter(runde_given__isnull=False).exists():
-                    raise BooksError(
-                        "runde_given",
-                        _(
-                            "A Runde for a Schock-Aus of this game was given already: "
-                            "undo that first."
-                        ),
-                        status=409,
-                    )
-                game.schock_aus.all().delete()
-                _write_schock_aus(game, schock_aus_throwers)
+            _replace_schock_aus(game, schock_aus_throwers)
     except IntegrityError as exc:
         raise books_error_from_integrity(exc) from exc
     evening_changed(evening=evening)
