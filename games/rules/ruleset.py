@@ -9,12 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from .errors import RuleViolation
-
-if TYPE_CHECKING:
-    from .throws import Evaluation
 
 __all__ = ["FORMATS", "MAX_DECKEL", "PRESETS", "RuleSet", "preset_name"]
 
@@ -107,8 +104,9 @@ class RuleSet:
     name: str = field(default="custom", compare=False)
 
     # Lookup tables games.rules.throws caches on each instance (set with
-    # object.__setattr__, absent until the first evaluation; not dataclass fields).
-    _evaluations: ClassVar[list[Evaluation]]
+    # object.__setattr__, absent until the first evaluation; not dataclass fields). Typed
+    # there: importing throws here would make the two modules import each other.
+    _evaluations: ClassVar[list[Any]]
     _ranks: ClassVar[list[int]]
 
     def __post_init__(self) -> None:

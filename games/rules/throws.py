@@ -270,7 +270,8 @@ def _build_tables(rules: RuleSet) -> tuple[list[Evaluation], list[int]]:
 
 def _tables(rules: RuleSet) -> tuple[list[Evaluation], list[int]]:
     try:
-        return rules._evaluations, rules._ranks
+        evaluations: list[Evaluation] = rules._evaluations
+        return evaluations, rules._ranks
     except AttributeError:
         return _build_tables(rules)
 
@@ -289,7 +290,8 @@ def evaluate(throw: Throw, rules: RuleSet = _CLUB) -> Evaluation:
         TypeError: ``throw`` is not a ``Throw`` or ``rules`` not a ``RuleSet``.
     """
     try:
-        return rules._evaluations[throw._key]
+        evaluation: Evaluation = rules._evaluations[throw._key]
+        return evaluation
     except AttributeError:
         _check_throw(throw)
         return _tables(rules)[0][throw._key]
