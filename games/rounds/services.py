@@ -193,6 +193,37 @@ def _where(
     return _locate(game, entries, rules)
 
 
+def _check_players(evening: Evening, rounds: Sequence[RoundInput], play: RoundsPlay) -> None:
+    """Every round has throws, every thrower was present; `play.people` learns them."""
+    if not rounds:
+        raise BooksError("no_rounds", _("Enter at least one round."), field="rounds")
+    present = set(
+        evening.attendances.exclude(role=Attendance.Role.ABSENT).values_list("member_id", flat=True)
+    )
+    for i, round_input in enumerate(rounds):
+        if not round_input.throws:
+            raise BooksError("empty_round", _("This round has no throws."), field=f"rounds[{i}]")
+        for j, throw in enumerate(round_input.throws):
+            if throw.player.pk not in present:
+                raise BooksError(
+                    "player_not_present",
+                    _("%(name)s was not present at this evening.") % {"name": throw.player.name},
+                    field=f"rounds[{i}].throws[{j}]",
+                )
+            play.people[_key(throw.player)] = throw.player
+
+
+def _note_state(play: RoundsPlay, game: EngineGame) -> None:
+    """Copy the engine's state after the entered rounds into `play` (as Members)."""
+    play.finished = game.finished
+    play.loser = play.player(game.loser) if game.finished else None
+    play.schock_aus = [play.player(k) for k in game.schock_aus]
+    play.stock = game.stock
+    play.deckel = {play.player(k): n for k, n in game.deckel.items()}
+    if not game.finished:
+        play.next_order = [play.player(k) for k in game.throwing_order()]
+
+
 def game_rounds_play(
     *,
     evening: Evening,
@@ -218,22 +249,7 @@ def game_rounds_play(
     number = next_game_number(evening=evening) if number is None else number
     before, last_game = evening_game_context(evening=evening, number=number)
     play = RoundsPlay(rules=rules, number=number, schock_aus_before=before, last_game=last_game)
-    if not rounds:
-        raise BooksError("no_rounds", _("Enter at least one round."), field="rounds")
-    present = set(
-        evening.attendances.exclude(role=Attendance.Role.ABSENT).values_list("member_id", flat=True)
-    )
-    for i, round_input in enumerate(rounds):
-        if not round_input.throws:
-            raise BooksError("empty_round", _("This round has no throws."), field=f"rounds[{i}]")
-        for j, throw in enumerate(round_input.throws):
-            if throw.player.pk not in present:
-                raise BooksError(
-                    "player_not_present",
-                    _("%(name)s was not present at this evening.") % {"name": throw.player.name},
-                    field=f"rounds[{i}].throws[{j}]",
-                )
-            play.people[_key(throw.player)] = throw.player
+    _check_players(evening, rounds, play)
     first = rounds[0].throws
     try:
         game = EngineGame(
@@ -255,20 +271,14 @@ def game_rounds_play(
             field_name = f"rounds[{i}]" if where is None else f"rounds[{i}].throws[{where}]"
             raise _violation(exc, field_name) from exc
         play.outcomes.append(outcome)
-    play.finished = game.finished
-    play.loser = play.player(game.loser) if game.finished else None
-    play.schock_aus = [play.player(k) for k in game.schock_aus]
-    play.stock = game.stock
-    play.deckel = {play.player(k): n for k, n in game.deckel.items()}
-    if not game.finished:
-        play.next_order = [play.player(k) for k in game.throwing_order()]
-        if require_finished:
-            raise BooksError(
-                "game_not_finished",
-                _("The game is not over yet: nobody holds all %(total)s Deckel.")
-                % {"total": rules.deckel_total},
-                field="rounds",
-            )
+    _note_state(play, game)
+    if not game.finished and require_finished:
+        raise BooksError(
+            "game_not_finished",
+            _("The game is not over yet: nobody holds all %(total)s Deckel.")
+            % {"total": rules.deckel_total},
+            field="rounds",
+        )
     return play
 
 
@@ -288,6 +298,10 @@ def game_record_rounds(
     throwing order) are recorded by ``game_record(entry_mode="rounds")`` with the first
     round's first thrower as Vorleger, and the ``Round``/``RoundThrow`` rows (with the turn
     in detail where entered so, and whether the Muss-Regel applied) in the same transaction.
+
+    The books-changed event (RULES.md 5: the season's data version moves, the loser's
+    charge is booked) is raised by ``game_record`` through ``evening_changed``, inside this
+    one transaction; the rounds are written after it in the same transaction.
 
     Returns the ``Game``. Raises BooksError: every code of ``game_rounds_play`` (nothing is
     saved), and those of ``game_record`` (``duplicate_game_number`` 409, ``invalid_number``,
@@ -314,6 +328,9 @@ def game_record_rounds(
         vorleger=rounds[0].throws[0].player,
         entry_mode=Game.EntryMode.ROUNDS,
     )
+    # game_record raised the books-changed event already (same transaction, so nobody
+    # reads the new version before the rounds are in): the books read the loser and the
+    # Schock-Aus from the game, which the rounds only explain.
     _write_rounds(game, rounds, play)
     return game
 

@@ -28,11 +28,18 @@ from django.db.models import F
 from league.club.models import Season
 
 __all__ = [
+    "MARK_VALUE_CHANGED",
     "BooksChange",
     "BooksChangedOutsideTransaction",
     "books_changed",
     "books_changed_connect",
 ]
+
+# The reason of a change to a season's Mark value (`league.club.services.season_update`):
+# every money amount of the season follows, so the receivers recompute the whole season,
+# not one evening (the ledger reverses each charge booked at the old value and books it
+# again at the new one, RULES.md 5).
+MARK_VALUE_CHANGED = "mark_value_changed"
 
 
 @dataclass(frozen=True)
@@ -44,8 +51,9 @@ class BooksChange:
         evening_id: primary key of the evening whose records changed, or None (a payment,
             a Runde given, a Mark value).
         evening_deleted: the evening itself is gone (its charges must be reversed).
-        reason: a stable snake_case word for the audit and the tests (``"game"``,
-            ``"payment"``, ``"runde_given"``, ...).
+        reason: a stable snake_case word for the audit and the tests (``"evening"``,
+            ``"payment"``, ``"runde_given"``, ...); `MARK_VALUE_CHANGED` tells the
+            receivers that every amount of the season must be recomputed.
     """
 
     season_id: int
@@ -78,7 +86,16 @@ def books_changed(
     """Record that the books of `season_id` changed: move its data version, tell the books.
 
     Must run inside the writer's transaction (`transaction.atomic`), so the version moves
-    exactly when the change commits and never without it.
+    exactly when the change commits and never without it (RULES.md 5: the books of a
+    season are its evenings, games, Schock-Aus, Marks and money, payments and Runden).
+
+    Args:
+        season_id: the season whose books changed; its `data_version` rises by one.
+        evening_id: the evening whose records changed, when it was an evening's records.
+        evening_deleted: that evening is being deleted (its charges are reversed).
+        reason: a stable word naming the writer (see `BooksChange.reason`).
+
+    Returns the `BooksChange` handed to the receivers.
 
     Raises:
         BooksChangedOutsideTransaction: called outside a transaction.

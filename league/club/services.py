@@ -1,12 +1,15 @@
 """Writing clubs, seasons and members."""
 
 import datetime
+from decimal import Decimal
 
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from league.club.errors import BooksError
-from league.club.models import Club, Member, Season
+from league.club.books import MARK_VALUE_CHANGED, books_changed
+from league.club.errors import BooksError, books_error_from_integrity
+from league.club.models import RULE_PRESET_CHOICES, Club, Member, Season
+from league.club.money import round_money
 from league.club.statutes import season_statutes
 
 
@@ -44,6 +47,84 @@ def season_create(
             field="year",
             status=409,
         ) from exc
+
+
+def _season_changes(
+    season: Season,
+    *,
+    mark_value: Decimal | None,
+    rule_preset: str | None,
+    starts_on: datetime.date | None,
+    ends_on: datetime.date | None,
+) -> dict[str, object]:
+    """The fields `season_update` changes (name -> new value), checked."""
+    if mark_value is not None:
+        mark_value = Decimal(mark_value)
+        if mark_value <= 0 or mark_value != round_money(mark_value):
+            raise BooksError(
+                "invalid_mark_value",
+                _("The value of one Mark must be more than zero, with at most two decimal places."),
+                field="mark_value",
+            )
+    if rule_preset is not None and rule_preset not in dict(RULE_PRESET_CHOICES):
+        raise BooksError("invalid_rule_preset", _("Unknown rule set."), field="rule_preset")
+    if (ends_on or season.ends_on) < (starts_on or season.starts_on):
+        raise BooksError(
+            "dates_unordered", _("The last day lies before the first day."), field="ends_on"
+        )
+    wanted = {
+        "mark_value": mark_value,
+        "rule_preset": rule_preset,
+        "starts_on": starts_on,
+        "ends_on": ends_on,
+    }
+    return {
+        name: value
+        for name, value in wanted.items()
+        if value is not None and value != getattr(season, name)
+    }
+
+
+@transaction.atomic
+def season_update(
+    *,
+    season: Season,
+    mark_value: Decimal | None = None,
+    rule_preset: str | None = None,
+    starts_on: datetime.date | None = None,
+    ends_on: datetime.date | None = None,
+) -> Season:
+    """Change a season's Mark value, rule set or dates (RULES.md 5 and 6); None keeps a
+    field as it is. Year, club and currency stay (they decide which season it is).
+
+    `mark_value` is Decimal money per Mark in the season's currency (DM or EUR, at most
+    two decimal places, e.g. Decimal("0.50")). Everything the value decides follows in the
+    same transaction through the books-changed event (reason `MARK_VALUE_CHANGED`): the
+    ledger reverses every charge of the season booked at the old value and books it again
+    at the new one (never editing a line), standings and report money follow. Any other
+    change raises the event too (reason "season"). Nothing changed: nothing is written.
+    Returns the season as stored, its `data_version` read again.
+
+    Raises BooksError: invalid_mark_value, invalid_rule_preset, dates_unordered,
+    evening_outside_season (an evening of the season would lie outside the new dates).
+    """
+    season = Season.objects.select_for_update().get(pk=season.pk)
+    changes = _season_changes(
+        season, mark_value=mark_value, rule_preset=rule_preset, starts_on=starts_on, ends_on=ends_on
+    )
+    if not changes:
+        return season
+    for name, value in changes.items():
+        setattr(season, name, value)
+    try:
+        with transaction.atomic():
+            season.save(update_fields=list(changes))
+    except IntegrityError as exc:  # the database refuses an evening outside the dates
+        raise books_error_from_integrity(exc) from exc
+    reason = MARK_VALUE_CHANGED if "mark_value" in changes else "season"
+    books_changed(season_id=season.pk, reason=reason)
+    season.refresh_from_db(fields=["data_version"])
+    return season
 
 
 def season_get_or_create(*, club: Club, year: int) -> Season:

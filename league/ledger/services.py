@@ -27,7 +27,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.evenings.models import Attendance, Evening, Game
-from league.club.books import BooksChange
+from league.club.books import MARK_VALUE_CHANGED, BooksChange, books_changed
 from league.club.errors import BooksError
 from league.club.models import Club, Member, Season
 from league.club.money import marks_to_money, round_money
@@ -225,26 +225,10 @@ def ledger_sync_evening_deleted(*, evening_id: int) -> int:
 # --- payments ---------------------------------------------------------------------------
 
 
-@transaction.atomic
-def payment_record(
-    *,
-    member: Member,
-    amount: Decimal,
-    paid_on: datetime.date,
-    method: str = Payment.Method.CASH,
-    note: str = "",
-    season: Season | None = None,
-    created_by=None,
-) -> Payment:
-    """Record money received from a member (issue 6.1): a Payment row and its ledger entry
-    (negative amount, 0 Marks). Partial payments are normal; paying more than owed leaves
-    a credit. `amount` is Decimal in the season's currency (DM or EUR); `season` defaults
-    to the club's season containing `paid_on`.
-
-    Raises BooksError: invalid_amount (not positive or more than 2 decimal places),
-    invalid_method, no_season, person_of_other_club.
-    """
-    amount = Decimal(amount)
+def _payment_season(
+    *, member: Member, amount: Decimal, method: str, paid_on: datetime.date, season: Season | None
+) -> Season:
+    """Check a payment's input; the season it belongs to (given, or the one of `paid_on`)."""
     if amount <= 0 or amount != round_money(amount):
         raise BooksError(
             "invalid_amount",
@@ -268,6 +252,36 @@ def payment_record(
         raise BooksError(
             "person_of_other_club", _("This person belongs to another club."), field="member"
         )
+    return season
+
+
+@transaction.atomic
+def payment_record(
+    *,
+    member: Member,
+    amount: Decimal,
+    paid_on: datetime.date,
+    method: str = Payment.Method.CASH,
+    note: str = "",
+    season: Season | None = None,
+    created_by=None,
+) -> Payment:
+    """Record money received from a member (issue 6.1; RULES.md 5): a Payment row and its
+    ledger entry (negative amount, 0 Marks), then the books-changed event of its season
+    (the season report goes stale: its paid and open amounts change). Partial payments are
+    normal; paying more than owed leaves a credit.
+
+    `amount` is Decimal money in the season's currency (DM or EUR, cents: at most two
+    decimal places); `season` defaults to the club's season containing `paid_on`.
+    Returns the Payment.
+
+    Raises BooksError: invalid_amount (not positive or more than 2 decimal places),
+    invalid_method, no_season, person_of_other_club.
+    """
+    amount = Decimal(amount)
+    season = _payment_season(
+        member=member, amount=amount, method=method, paid_on=paid_on, season=season
+    )
     payment = Payment.objects.create(
         club_id=member.club_id,
         season=season,
@@ -292,14 +306,17 @@ def payment_record(
         description=payment.note,
         booked_on=paid_on,
     )
+    books_changed(season_id=season.pk, reason="payment")
     return payment
 
 
 @transaction.atomic
 def payment_cancel(*, payment: Payment) -> LedgerEntry:
-    """Cancel a payment entered by mistake: a reversal entry (booked today) takes its money
-    back out of the kitty; the Payment row and its entry stay visible, and the payment's
-    audit trail gets a record with the reason "payment_cancelled".
+    """Cancel a payment entered by mistake (RULES.md 5; corrected by reversal, never
+    edited): a reversal entry (booked today, the same money with the opposite sign) takes
+    its money back out of the kitty; the Payment row and its entry stay visible, the
+    payment's audit trail gets a record with the reason "payment_cancelled", and the
+    books-changed event of its season follows. Returns the reversal entry.
 
     Raises BooksError `payment_cancelled` (409) when it was cancelled already.
     """
@@ -311,6 +328,7 @@ def payment_cancel(*, payment: Payment) -> LedgerEntry:
     # The audit trail records the cancellation (who and when) on the payment itself.
     payment._change_reason = REASON_PAYMENT_CANCELLED
     payment.save()
+    books_changed(season_id=entry.season_id, reason=REASON_PAYMENT_CANCELLED)
     return reversal
 
 
@@ -601,10 +619,29 @@ def member_balance(*, member: Member, season: Season) -> Decimal:
     return round_money(total or 0)
 
 
+def ledger_sync_season(*, season_id: int) -> dict[str, int]:
+    """Bring the charges of every evening of a season in line with its records and its
+    current Mark value (RULES.md 5), e.g. after the Mark value changed: each charge booked
+    at another amount is reversed (reason "mark_value_changed", booked today) and booked
+    again at `marks * mark_value` (Decimal money in the season's currency, DM or EUR).
+    Nothing is edited in place. Returns the summed {"charged": n, "reversed": n}."""
+    totals = {"charged": 0, "reversed": 0}
+    evening_ids = Evening.objects.filter(season_id=season_id).order_by("date")
+    for evening_id in evening_ids.values_list("pk", flat=True):
+        done = ledger_sync_evening(evening_id=evening_id)
+        totals = {key: totals[key] + done[key] for key in totals}
+    return totals
+
+
 def ledger_on_books_changed(change: BooksChange) -> None:
     """Receiver of the books-changed event (league.club.books, connected in
-    `LeagueConfig.ready`): bring the charges of the evening that changed in line with its
-    records; reverse every open charge of an evening that is being deleted."""
+    `LeagueConfig.ready`), in the writer's transaction: bring the charges of the evening
+    that changed in line with its records; reverse every open charge of an evening that is
+    being deleted; re-book the whole season when its Mark value changed
+    (`MARK_VALUE_CHANGED`). Payments and Runden need nothing here (their rows are the
+    ledger's own or no money)."""
+    if change.reason == MARK_VALUE_CHANGED:
+        ledger_sync_season(season_id=change.season_id)
     if change.evening_id is None:
         return
     if change.evening_deleted:

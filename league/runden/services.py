@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from games.evenings.models import Evening, SchockAus
 from games.evenings.selectors import evening_books
+from league.club.books import books_changed
 from league.club.errors import BooksError
 from league.club.models import Club, Member, Season
 from league.runden.models import RundeGiven
@@ -128,7 +129,11 @@ def runde_mark_given(
     note: str = "",
     recorded_by=None,
 ) -> RundeGiven:
-    """Record that the Runde owed for `schock_aus` was given on `given_on` (issue 6.2).
+    """Record that the Runde owed for `schock_aus` was given on `given_on` (issue 6.2;
+    RULES.md 5: the first, every fifth and the last Schock-Aus of an evening owe one), then
+    raise the books-changed event of the evening's season (the season report shows when
+    each Runde was given). `given_on` is a calendar date; `recorded_by` a user or None.
+    Returns the RundeGiven row.
 
     Raises BooksError: no_runde_owed (this Schock-Aus owes no Runde), runde_already_given
     (409), given_before_evening (the date lies before the evening).
@@ -147,17 +152,23 @@ def runde_mark_given(
         raise BooksError(
             "runde_already_given", _("This Runde is marked as given already."), status=409
         )
-    return RundeGiven.objects.create(
+    given = RundeGiven.objects.create(
         schock_aus=schock_aus, given_on=given_on, note=note.strip(), recorded_by=recorded_by
     )
+    books_changed(season_id=evening.season_id, reason="runde_given")
+    return given
 
 
 @transaction.atomic
 def runde_unmark(*, schock_aus: SchockAus) -> None:
-    """Take back the record that a Runde was given (the audit trail keeps it).
+    """Take back the record that a Runde was given (issue 6.2; RULES.md 5; the audit trail
+    keeps it), then raise the books-changed event of the evening's season (the Runde shows
+    as open again in the season report).
 
     Raises BooksError `runde_not_given` (404) when it was not marked as given.
     """
+    evening = Evening.objects.select_for_update().get(games__schock_aus=schock_aus)
     deleted, _rows = RundeGiven.objects.filter(schock_aus=schock_aus).delete()
     if not deleted:
         raise BooksError("runde_not_given", _("This Runde is not marked as given."), status=404)
+    books_changed(season_id=evening.season_id, reason="runde_taken_back")
