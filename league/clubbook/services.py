@@ -20,10 +20,12 @@ Decisions where the issue is silent:
   Seasons are created as needed (calendar year; 1.00 DM per Mark up to 2001, 0.50 EUR from
   2002). The Vorleger is not in the format: game 1 is opened by the secretary, every later
   game by the previous game's loser (RULES.md 4.5).
-- Rows are written in bulk. Imported evenings, attendance, games and Schock-Aus get their
-  audit-trail record in bulk too (`bulk_create_with_history`, reason "club book import",
-  the importing user), and their ledger charges are written in bulk with the same keys as
-  `ledger_sync_evening` would write.
+- Rows are written in bulk. Every row the import writes (club, people, seasons, evenings,
+  attendance, games, Schock-Aus, ledger charges) gets its audit-trail record, reason "club
+  book import", author the importing user (None from the command without --user): the
+  bulk rows by one INSERT ... SELECT per table (`_record_history`), the club and seasons,
+  which services create one by one, by marking their records. The ledger charges carry
+  the same keys as `ledger_sync_evening` would write.
 - Export writes the canonical order: evenings by date; attendance per evening present club
   members (the secretary among them), then guests, then absent members, each group by name
   (case and umlauts folded); games by number. The sample files are in this order, so
@@ -35,12 +37,18 @@ import datetime
 import io
 import re
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.exceptions import EmptyResultSet
+from django.db import IntegrityError, connection, models, transaction
+from django.db.models import QuerySet
+from django.utils import timezone
 from django.utils.translation import gettext as _
-from simple_history.utils import bulk_create_with_history
+from simple_history.utils import get_history_model_for_model
 
 from games.evenings.models import Attendance, Evening, Game, SchockAus
 from league.club.books import books_changed
@@ -62,6 +70,7 @@ GAMES_COLUMNS = ["date", "number", "loser", "schock_aus"]
 ROLES = ("secretary", "member", "guest", "absent")
 PRESENT_ROLES = ("secretary", "member", "guest")
 IMPORT_REASON = "club book import"
+_BATCH = 2000  # rows per INSERT of the bulk writes
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _FOLD = str.maketrans({"ä": "a", "ö": "o", "ü": "u", "ß": "ss", "é": "e"})
 
@@ -150,21 +159,9 @@ class ImportResult:
 # --- reading the files ---------------------------------------------------------------------
 
 
-def _read_rows(
-    data: bytes,
-    file: str,
-    columns: list[str],
-    errors: list[RowError],
-    undecodable: list | None = None,
-) -> list[tuple[int, list[str]]]:
-    """(line number, fields) of every data row; bad encoding, a wrong header and a wrong
-    number of fields are reported in `errors` (those rows are left out; undecodable rows
-    go to `undecodable`, read with replacement characters)."""
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    if not data.strip():
-        errors.append(RowError(file, 1, "empty_file", _("The file is empty.")))
-        return []
+def _decode_lines(data: bytes, file: str, errors: list[RowError]) -> tuple[list[str], set[int]]:
+    """The file's lines as text and the 1-based numbers of the lines that are not UTF-8
+    (each reported in `errors`, kept with replacement characters)."""
     bad_lines = set()
     texts = []
     for number, raw in enumerate(data.split(b"\n"), start=1):
@@ -182,12 +179,18 @@ def _read_rows(
                 )
             )
             texts.append(raw.decode("utf-8", "replace"))
-    reader = csv.reader(io.StringIO("\n".join(texts), newline=""))
+    return texts, bad_lines
+
+
+def _header_ok(
+    reader: Iterator[list[str]], file: str, columns: list[str], errors: list[RowError]
+) -> bool:
+    """Read the header line: False (reported) when it is missing or names other columns."""
     try:
         header = next(reader)
     except (StopIteration, csv.Error):
         errors.append(RowError(file, 1, "empty_file", _("The file is empty.")))
-        return []
+        return False
     if [h.strip().lower() for h in header] != columns:
         errors.append(
             RowError(
@@ -198,14 +201,19 @@ def _read_rows(
                 % {"expected": ",".join(columns), "found": ",".join(header)},
             )
         )
-        return []
-    rows = []
+        return False
+    return True
+
+
+def _csv_rows(reader: Any, file: str, errors: list[RowError]) -> Iterator[tuple[int, list[str]]]:
+    """(first line number, fields) of every CSV record after the header; a record the csv
+    module cannot read is reported as `unreadable_line` and skipped."""
     while True:
         start = reader.line_num + 1
         try:
             row = next(reader)
         except StopIteration:
-            break
+            return
         except csv.Error as exc:
             errors.append(
                 RowError(
@@ -213,6 +221,30 @@ def _read_rows(
                 )
             )
             continue
+        yield start, row
+
+
+def _read_rows(
+    data: bytes,
+    file: str,
+    columns: list[str],
+    errors: list[RowError],
+    undecodable: list[tuple[int, list[str]]] | None = None,
+) -> list[tuple[int, list[str]]]:
+    """(line number, fields) of every data row; bad encoding, a wrong header and a wrong
+    number of fields are reported in `errors` (those rows are left out; undecodable rows
+    go to `undecodable`, read with replacement characters)."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    if not data.strip():
+        errors.append(RowError(file, 1, "empty_file", _("The file is empty.")))
+        return []
+    texts, bad_lines = _decode_lines(data, file, errors)
+    reader = csv.reader(io.StringIO("\n".join(texts), newline=""))
+    if not _header_ok(reader, file, columns, errors):
+        return []
+    rows = []
+    for start, row in _csv_rows(reader, file, errors):
         if not row or all(not f.strip() for f in row):
             continue
         if start in bad_lines:
@@ -247,97 +279,96 @@ def _clean_name(text: str) -> str:
     return " ".join(text.split())
 
 
-def club_book_parse(
-    *,
-    attendance: bytes,
-    games: bytes,
-    attendance_name: str = "club-book-attendance.csv",
-    games_name: str = "club-book-games.csv",
-) -> tuple[dict[datetime.date, BookEvening], list[RowError]]:
-    """Parse and check the two files on their own (no database): returns the evenings by
-    date (in date order) and every bad row. Reasons: empty file, wrong columns, not UTF-8,
-    wrong number of fields, malformed date, unknown role, missing name, person twice on a
-    date, no or two secretaries, a date given twice with different attendance, a guest who
-    is a club member elsewhere in the file, game number not a whole number >= 1, game number
-    twice, a date without attendance, unknown person, loser or thrower not present."""
-    errors: list[RowError] = []
-    evenings: dict[datetime.date, BookEvening] = {}
-    blocks: list[BookEvening] = []
-    kinds: dict[str, tuple[str, int]] = {}
+@dataclass
+class _AttendanceReader:
+    """Reads the attendance file row by row (club_book_parse). `blocks`: the evenings in
+    file order (a date given twice makes two blocks); `kinds`: name -> ("guest" or
+    "member", first line); `broken`: dates with a bad row, whose games get no presence
+    checks (their people cannot be known)."""
+
+    file: str
+    errors: list[RowError]
+    blocks: list[BookEvening] = field(default_factory=list)
+    kinds: dict[str, tuple[str, int]] = field(default_factory=dict)
+    broken: set[datetime.date] = field(default_factory=set)
     current: BookEvening | None = None
-    broken: set[datetime.date] = set()  # dates with a bad attendance row: no presence checks
-    undecodable: list = []
-    errors_before = len(errors)
-    rows = _read_rows(attendance, attendance_name, ATTENDANCE_COLUMNS, errors, undecodable)
-    unusable = not rows and len(errors) > errors_before  # empty, or wrong columns
-    for _line, fields in undecodable:
-        date = _parse_date(fields[0]) if fields else None
-        if date is not None:
-            broken.add(date)  # its people cannot be known: no presence checks for its games
-    for line, (date_text, name_text, role) in rows:
+
+    def _error(self, line: int, code: str, reason: str) -> None:
+        self.errors.append(RowError(self.file, line, code, reason))
+
+    def read(self, line: int, date_text: str, name_text: str, role_text: str) -> None:
+        """Take one row: a person with a role on a date, or a reported bad row."""
+        checked = self._fields(line, date_text, name_text, role_text)
+        if checked is None:
+            return
+        date, name, role = checked
+        if self.current is None or self.current.date != date:
+            self.current = BookEvening(date=date, line=line)
+            self.blocks.append(self.current)
+        if self._person_refused(self.current, line, name, role):
+            return
+        self.current.roles[name] = role
+        self.current.lines[name] = line
+
+    def _fields(
+        self, line: int, date_text: str, name_text: str, role_text: str
+    ) -> tuple[datetime.date, str, str] | None:
+        """(date, name, role) of a row, or None when one of them is bad (reported)."""
         date = _parse_date(date_text)
         name = _clean_name(name_text)
-        role = role.lower()
+        role = role_text.lower()
         if date is None:
-            errors.append(
-                RowError(attendance_name, line, "malformed_date", _malformed_date(date_text))
-            )
-            continue
+            self._error(line, "malformed_date", _malformed_date(date_text))
+            return None
         if not name:
-            broken.add(date)
-            errors.append(
-                RowError(attendance_name, line, "name_missing", _("The name is missing."))
-            )
-            continue
+            self.broken.add(date)
+            self._error(line, "name_missing", _("The name is missing."))
+            return None
         if role not in ROLES:
-            broken.add(date)
-            errors.append(
-                RowError(
-                    attendance_name,
-                    line,
-                    "unknown_role",
-                    _("Unknown role “%(role)s” (secretary, member, guest or absent).")
-                    % {"role": role},
-                )
+            self.broken.add(date)
+            self._error(
+                line,
+                "unknown_role",
+                _("Unknown role “%(role)s” (secretary, member, guest or absent).") % {"role": role},
             )
-            continue
-        if current is None or current.date != date:
-            current = BookEvening(date=date, line=line)
-            blocks.append(current)
-        if name in current.roles:
-            errors.append(
-                RowError(
-                    attendance_name,
-                    line,
-                    "person_twice",
-                    _("%(name)s is listed twice on this date (line %(line)s).")
-                    % {"name": name, "line": current.lines[name]},
-                )
+            return None
+        return date, name, role
+
+    def _person_refused(self, evening: BookEvening, line: int, name: str, role: str) -> bool:
+        """Report a person twice on a date, a guest who is a club member elsewhere in the
+        file (or the reverse), or a second secretary: True when the row is refused."""
+        if name in evening.roles:
+            self._error(
+                line,
+                "person_twice",
+                _("%(name)s is listed twice on this date (line %(line)s).")
+                % {"name": name, "line": evening.lines[name]},
             )
-            continue
+            return True
         kind = "guest" if role == "guest" else "member"
-        seen = kinds.setdefault(name, (kind, line))
+        seen = self.kinds.setdefault(name, (kind, line))
         if seen[0] != kind:
-            broken.add(date)
-            errors.append(
-                RowError(
-                    attendance_name, line, "guest_and_member", _kind_conflict(name, seen[1], kind)
-                )
+            self.broken.add(evening.date)
+            self._error(line, "guest_and_member", _kind_conflict(name, seen[1], kind))
+            return True
+        if role == "secretary" and evening.secretary is not None:
+            self._error(
+                line,
+                "second_secretary",
+                _("A second secretary on this date (%(name)s is the first).")
+                % {"name": evening.secretary},
             )
-            continue
-        if role == "secretary" and current.secretary is not None:
-            errors.append(
-                RowError(
-                    attendance_name,
-                    line,
-                    "second_secretary",
-                    _("A second secretary on this date (%(name)s is the first).")
-                    % {"name": current.secretary},
-                )
-            )
-            continue
-        current.roles[name] = role
-        current.lines[name] = line
+            return True
+        return False
+
+
+def _evenings_of(
+    blocks: list[BookEvening], file: str, errors: list[RowError]
+) -> dict[datetime.date, BookEvening]:
+    """The evenings by date from the attendance blocks: a date given again is reported
+    (`date_twice`, or `date_twice_different_attendance`) and the first block kept; an
+    evening without a secretary is reported (`no_secretary`)."""
+    evenings: dict[datetime.date, BookEvening] = {}
     for block in blocks:
         first = evenings.get(block.date)
         if first is None:
@@ -355,24 +386,47 @@ def club_book_parse(
             else ("date_twice", _("The date %(date)s was given at line %(line)s already."))
         )
         errors.append(
-            RowError(
-                attendance_name,
-                block.line,
-                code,
-                reason % {"date": block.date, "line": first.line},
-            )
+            RowError(file, block.line, code, reason % {"date": block.date, "line": first.line})
         )
     for evening in evenings.values():
         if evening.roles and evening.secretary is None:
             errors.append(
-                RowError(
-                    attendance_name, evening.line, "no_secretary", _("No secretary on this date.")
-                )
+                RowError(file, evening.line, "no_secretary", _("No secretary on this date."))
             )
+    return evenings
+
+
+def club_book_parse(
+    *,
+    attendance: bytes,
+    games: bytes,
+    attendance_name: str = "club-book-attendance.csv",
+    games_name: str = "club-book-games.csv",
+) -> tuple[dict[datetime.date, BookEvening], list[RowError]]:
+    """Parse and check the two files on their own (no database): returns the evenings by
+    date (in date order) and every bad row. Reasons: empty file, wrong columns, not UTF-8,
+    wrong number of fields, malformed date, unknown role, missing name, person twice on a
+    date, no or two secretaries, a date given twice with different attendance, a guest who
+    is a club member elsewhere in the file, game number not a whole number >= 1, game number
+    twice, a date without attendance, unknown person, loser or thrower not present."""
+    errors: list[RowError] = []
+    undecodable: list[tuple[int, list[str]]] = []
+    rows = _read_rows(attendance, attendance_name, ATTENDANCE_COLUMNS, errors, undecodable)
+    unusable = not rows and bool(errors)  # empty, or wrong columns
+    reader = _AttendanceReader(attendance_name, errors)
+    for _line, fields in undecodable:
+        date = _parse_date(fields[0]) if fields else None
+        if date is not None:
+            reader.broken.add(date)  # its people cannot be known: no presence checks
+    for line, (date_text, name_text, role) in rows:
+        reader.read(line, date_text, name_text, role)
+    evenings = _evenings_of(reader.blocks, attendance_name, errors)
     if unusable:  # the games cannot be judged without attendance: only read them
         _read_rows(games, games_name, GAMES_COLUMNS, errors)
     else:
-        _parse_games(games, games_name, attendance_name, evenings, kinds, broken, errors)
+        _parse_games(
+            games, games_name, attendance_name, evenings, reader.kinds, reader.broken, errors
+        )
     return dict(sorted(evenings.items())), errors
 
 
@@ -392,73 +446,97 @@ def _kind_conflict(name: str, line: int, kind: str) -> str:
     }
 
 
+def _games_evening(
+    date_text: str,
+    line: int,
+    file: str,
+    attendance_name: str,
+    evenings: dict[datetime.date, BookEvening],
+    broken: set[datetime.date],
+    errors: list[RowError],
+) -> BookEvening | None:
+    """The evening a game row belongs to, or None: a malformed date or a date without
+    attendance is reported; a date whose attendance is broken is skipped silently (its
+    attendance is reported already; presence cannot be judged)."""
+    date = _parse_date(date_text)
+    if date is None:
+        errors.append(RowError(file, line, "malformed_date", _malformed_date(date_text)))
+        return None
+    if date in broken:
+        return None
+    evening = evenings.get(date)
+    if evening is None:
+        errors.append(
+            RowError(
+                file,
+                line,
+                "no_attendance_for_date",
+                _("There is no attendance for %(date)s in %(file)s.")
+                % {"date": date_text, "file": attendance_name},
+            )
+        )
+    return evening
+
+
+def _game_number(
+    number_text: str, date_text: str, line: int, file: str, taken: dict[int, int]
+) -> int | RowError:
+    """The game number of a row, or its error: not a whole number >= 1, or given twice on
+    the date (`taken`: number -> line, which a good number joins)."""
+    if not number_text.isdigit() or int(number_text) < 1:
+        reason = _("The game number “%(number)s” is not a whole number of 1 or more.")
+        return RowError(file, line, "invalid_game_number", reason % {"number": number_text})
+    number = int(number_text)
+    if number in taken:
+        reason = _("Game %(number)s of %(date)s is given twice (line %(line)s).")
+        values = {"number": number, "date": date_text, "line": taken[number]}
+        return RowError(file, line, "game_number_twice", reason % values)
+    taken[number] = line
+    return number
+
+
+def _game_people_problems(
+    loser: str, throwers: list[str], evening: BookEvening, kinds: dict[str, tuple[str, int]]
+) -> list[tuple[str, str]]:
+    """(code, reason) of every problem with a game's loser and Schock-Aus throwers."""
+    problems = []
+    if not loser:
+        problems.append(("loser_missing", _("The loser is missing.")))
+    else:
+        problems += _presence_problems(loser, evening, kinds, _("loser"))
+    if any(not t for t in throwers):
+        problems.append(("empty_thrower", _("An empty name among the Schock-Aus throwers.")))
+    for thrower in throwers:
+        if thrower:
+            problems += _presence_problems(thrower, evening, kinds, _("Schock-Aus thrower"))
+    return problems
+
+
 def _parse_games(
     data: bytes,
     file: str,
     attendance_name: str,
     evenings: dict[datetime.date, BookEvening],
-    kinds: dict,
+    kinds: dict[str, tuple[str, int]],
     broken: set[datetime.date],
     errors: list[RowError],
 ) -> None:
+    """Read the games file into `evenings` (each game to its evening's `games`); every bad
+    row is reported in `errors`."""
     numbers: dict[datetime.date, dict[int, int]] = defaultdict(dict)
     for line, (date_text, number_text, loser_text, throwers_text) in _read_rows(
         data, file, GAMES_COLUMNS, errors
     ):
-        date = _parse_date(date_text)
-        if date is None:
-            errors.append(RowError(file, line, "malformed_date", _malformed_date(date_text)))
-            continue
-        evening = evenings.get(date)
-        if date in broken:
-            continue  # its attendance is reported already; presence cannot be judged
+        evening = _games_evening(date_text, line, file, attendance_name, evenings, broken, errors)
         if evening is None:
-            errors.append(
-                RowError(
-                    file,
-                    line,
-                    "no_attendance_for_date",
-                    _("There is no attendance for %(date)s in %(file)s.")
-                    % {"date": date_text, "file": attendance_name},
-                )
-            )
             continue
-        if not number_text.isdigit() or int(number_text) < 1:
-            errors.append(
-                RowError(
-                    file,
-                    line,
-                    "invalid_game_number",
-                    _("The game number “%(number)s” is not a whole number of 1 or more.")
-                    % {"number": number_text},
-                )
-            )
+        number = _game_number(number_text, date_text, line, file, numbers[evening.date])
+        if isinstance(number, RowError):
+            errors.append(number)
             continue
-        number = int(number_text)
-        if number in numbers[date]:
-            errors.append(
-                RowError(
-                    file,
-                    line,
-                    "game_number_twice",
-                    _("Game %(number)s of %(date)s is given twice (line %(line)s).")
-                    % {"number": number, "date": date_text, "line": numbers[date][number]},
-                )
-            )
-            continue
-        numbers[date][number] = line
         loser = _clean_name(loser_text)
         throwers = [_clean_name(t) for t in throwers_text.split(";")] if throwers_text else []
-        problems = []
-        if not loser:
-            problems.append(("loser_missing", _("The loser is missing.")))
-        else:
-            problems += _presence_problems(loser, evening, kinds, _("loser"))
-        if any(not t for t in throwers):
-            problems.append(("empty_thrower", _("An empty name among the Schock-Aus throwers.")))
-        for thrower in throwers:
-            if thrower:
-                problems += _presence_problems(thrower, evening, kinds, _("Schock-Aus thrower"))
+        problems = _game_people_problems(loser, throwers, evening, kinds)
         if problems:
             errors.extend(RowError(file, line, code, reason) for code, reason in problems)
             continue
@@ -466,7 +544,7 @@ def _parse_games(
 
 
 def _presence_problems(
-    name: str, evening: BookEvening, kinds: dict, what: str
+    name: str, evening: BookEvening, kinds: dict[str, tuple[str, int]], what: str
 ) -> list[tuple[str, str]]:
     if name not in kinds:
         reason = _("Unknown person %(name)s (%(what)s): not in the attendance file.")
@@ -484,7 +562,10 @@ class _DryRunDone(Exception):
     """Raised at the end of a dry run to roll the transaction back."""
 
 
-def _db_evening_snapshot(club: Club, dates: list[datetime.date]) -> dict[datetime.date, tuple]:
+_Snapshot = tuple[dict[str, str], dict[int, tuple[str, list[str]]]]
+
+
+def _db_evening_snapshot(club: Club, dates: list[datetime.date]) -> dict[datetime.date, _Snapshot]:
     """date -> (roles {name: role with 'secretary'}, games {number: (loser, [throwers])})
     of the club's stored evenings on `dates`. Three queries."""
     evenings = {
@@ -501,7 +582,7 @@ def _db_evening_snapshot(club: Club, dates: list[datetime.date]) -> dict[datetim
     ).values_list("evening_id", "member_id", "member__name", "role"):
         is_secretary = member_id == evenings[evening_id][1] and role == "member"
         roles[evening_id][name] = "secretary" if is_secretary else role
-    games: dict[int, dict[int, tuple]] = defaultdict(dict)
+    games: dict[int, dict[int, tuple[str, list[str]]]] = defaultdict(dict)
     game_index = {}
     for pk, evening_id, number, loser in Game.objects.filter(evening_id__in=evenings).values_list(
         "pk", "evening_id", "number", "loser__name"
@@ -559,7 +640,10 @@ def _compare_with_db(
 
 
 def _check_kinds_with_db(
-    members: dict[str, Member], evenings: dict, attendance_name: str, errors: list[RowError]
+    members: dict[str, Member],
+    evenings: dict[datetime.date, BookEvening],
+    attendance_name: str,
+    errors: list[RowError],
 ) -> None:
     reported = set()
     for evening in evenings.values():
@@ -602,7 +686,7 @@ def club_book_import(
     attendance: bytes,
     games: bytes,
     dry_run: bool = False,
-    user=None,
+    user: AbstractBaseUser | None = None,
     attendance_name: str = "club-book-attendance.csv",
     games_name: str = "club-book-games.csv",
 ) -> ImportResult:
@@ -647,15 +731,34 @@ def club_book_import(
     return result
 
 
+@dataclass
+class _Batch:
+    """What one import writes, shared by its steps: the club, the book's evenings that are
+    new, the club's people by name, the audit trail's author and reason for
+    `bulk_create_with_history` (``default_user``, ``default_change_reason``), and, filled
+    step by step, each new evening's season and primary key by date."""
+
+    club: Club
+    new: list[BookEvening]
+    members: dict[str, Member]
+    history: dict[str, Any]
+    season_of: dict[datetime.date, Season] = field(default_factory=dict)
+    evening_ids: dict[datetime.date, int] = field(default_factory=dict)
+
+
 def _import(
     club_name: str,
     evenings: dict[datetime.date, BookEvening],
-    user,
+    user: AbstractBaseUser | None,
     attendance_name: str,
     games_name: str,
     result: ImportResult,
 ) -> None:
-    club, club_created = Club.objects.get_or_create(name=club_name)
+    """Write the parsed book into the club named `club_name` (inside the caller's
+    transaction), or put the bad rows that only the database shows into `result.errors`
+    (then the caller rolls back). Fills `result.created`, `skipped` and `seasons`."""
+    history = {"default_user": user, "default_change_reason": IMPORT_REASON}
+    club, club_created = _import_club(club_name, history)
     errors = result.errors
     members = {m.name: m for m in Member.objects.filter(club=club)}
     _check_kinds_with_db(members, evenings, attendance_name, errors)
@@ -665,27 +768,111 @@ def _import(
     if errors:
         return
     result.skipped = len(same)
-    new = [e for d, e in evenings.items() if d not in same]
-    # Members
+    batch = _Batch(club, [e for d, e in evenings.items() if d not in same], members, history)
+    new_members = _create_members(batch)
+    new_seasons = _seasons_of(batch, attendance_name, errors)
+    if errors:
+        return
+    created = {"members": new_members, "seasons": new_seasons}
+    created["evenings"] = _write_evenings(batch)
+    created["attendances"] = _write_attendance(batch)
+    games, created["schock_aus"] = _write_games(batch)
+    created["games"] = len(games)
+    created["ledger_entries"] = _write_charges(batch, games)
+    touched = {s.pk: s for s in batch.season_of.values()}
+    for season_id in touched:
+        books_changed(season_id=season_id, reason="club_book_import")
+    keys = ["members", "seasons", "evenings", "attendances", "games", "schock_aus"]
+    result.created = {key: created[key] for key in [*keys, "ledger_entries"]}
+    result.seasons = _season_totals(batch)
+
+
+def _import_club(club_name: str, history: dict[str, Any]) -> tuple[Club, bool]:
+    """The club named `club_name` and whether the import created it (then its audit-trail
+    record names the import's author and reason)."""
+    club, created = Club.objects.get_or_create(name=club_name)
+    if created:
+        _mark_imported(Club, [club.pk], history)
+    return club, created
+
+
+def _mark_imported(model: type[models.Model], ids: list[int], history: dict[str, Any]) -> None:
+    """Give the creation records of rows a service created one by one (a club, a season)
+    the import's author and reason, as the rows written in bulk have. One query."""
+    if ids:
+        model.history.filter(id__in=ids, history_type="+").update(  # type: ignore[attr-defined]
+            history_user=history["default_user"],
+            history_change_reason=history["default_change_reason"],
+        )
+
+
+def _record_history(queryset: QuerySet[Any], history: dict[str, Any]) -> None:
+    """Write the audit trail's creation record ("+", now, the import's author and reason)
+    of every row of `queryset`, in one INSERT ... SELECT inside the database.
+
+    This is what `bulk_create_with_history` does, minus its Python round trip: that one
+    builds a historical model instance per row and sends it back, which made the import of
+    a 48-season book (about 125,000 rows, bench/bench_import.py) about a third slower. The
+    columns are the history model's tracked fields, so excluded fields stay excluded.
+    """
+    history_model = get_history_model_for_model(queryset.model)
+    columns = {f.attname: f.column for f in history_model._meta.concrete_fields}
+    tracked = [f.attname for f in history_model.tracked_fields]
+    try:
+        select, params = queryset.order_by().values_list(*tracked).query.sql_with_params()
+    except EmptyResultSet:  # filtered by an empty list of ids: nothing was written
+        return
+    quote = connection.ops.quote_name
+    targets = [columns[name] for name in tracked] + [
+        columns[name]
+        for name in ("history_date", "history_user_id", "history_change_reason", "history_type")
+    ]
+    user = history["default_user"]
+    extra = [
+        connection.ops.adapt_datetimefield_value(timezone.now()),
+        user.pk if user is not None else None,
+        history["default_change_reason"],
+        "+",
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {quote(history_model._meta.db_table)} "
+            f"({', '.join(quote(c) for c in targets)}) "
+            f"SELECT rows.*, %s, %s, %s, %s FROM ({select}) rows",
+            [*extra, *params],  # in the order of the placeholders
+        )
+
+
+def _create_members(batch: _Batch) -> int:
+    """Create the people of the new evenings who are not in the club yet (a guest if the
+    name appears as `guest`), in bulk with their audit-trail records; adds them to
+    `batch.members`. Returns how many were created."""
     wanted_kinds: dict[str, str] = {}
-    for evening in new:
+    for evening in batch.new:
         for name, role in evening.roles.items():
             wanted_kinds.setdefault(name, "guest" if role == "guest" else "member")
     new_members = [
-        Member(club=club, name=name, kind=kind)
+        Member(club=batch.club, name=name, kind=kind)
         for name, kind in sorted(wanted_kinds.items())
-        if name not in members
+        if name not in batch.members
     ]
-    Member.objects.bulk_create(new_members)
-    if new_members and new_members[0].pk is None:
-        new_members = list(Member.objects.filter(club=club, name__in=[m.name for m in new_members]))
-    members.update({m.name: m for m in new_members})
-    # Seasons
-    seasons = list(Season.objects.filter(club=club))
+    new_members = Member.objects.bulk_create(new_members)
+    if new_members and new_members[0].pk is None:  # a database that returns no keys
+        names = [m.name for m in new_members]
+        new_members = list(Member.objects.filter(club=batch.club, name__in=names))
+    _record_history(Member.objects.filter(pk__in=[m.pk for m in new_members]), batch.history)
+    batch.members.update({m.name: m for m in new_members})
+    return len(new_members)
+
+
+def _seasons_of(batch: _Batch, attendance_name: str, errors: list[RowError]) -> int:
+    """Find or create the season of every new evening into `batch.season_of`; an evening
+    outside the dates of its year's season is a bad row (`outside_season`). Returns how
+    many seasons were created (their audit-trail records name the import)."""
+    seasons = list(Season.objects.filter(club=batch.club))
     seasons_before = {s.pk for s in seasons}
-    season_of: dict[datetime.date, Season] = {}
-    for evening in new:
-        season = _season_for(club, seasons, evening.date)
+    for evening in batch.new:
+        season = _season_for(batch.club, seasons, evening.date)
         if season is None:
             errors.append(
                 RowError(
@@ -696,120 +883,149 @@ def _import(
                 )
             )
             continue
-        season_of[evening.date] = season
-    if errors:
-        return
-    history = {"default_user": user, "default_change_reason": IMPORT_REASON}
-    batch = 2000
-    evening_rows = [
+        batch.season_of[evening.date] = season
+    created = [s.pk for s in seasons if s.pk not in seasons_before]
+    _mark_imported(Season, created, batch.history)
+    return len(created)
+
+
+def _write_evenings(batch: _Batch) -> int:
+    """The new evenings in bulk with their audit-trail records; fills `batch.evening_ids`.
+    Returns how many were written."""
+    rows = [
         Evening(
-            club=club,
-            season=season_of[e.date],
+            club=batch.club,
+            season=batch.season_of[e.date],
             date=e.date,
-            secretary=members[e.secretary],
+            secretary=batch.members[e.secretary or ""],
             version=1,
         )
-        for e in new
+        for e in batch.new
     ]
-    evening_rows = bulk_create_with_history(evening_rows, Evening, batch_size=batch, **history)
-    evening_ids = {row.date: row.pk for row in evening_rows}
-    if any(pk is None for pk in evening_ids.values()):
-        evening_ids = dict(
-            Evening.objects.filter(club=club, date__in=[e.date for e in new]).values_list(
-                "date", "pk"
-            )
+    rows = Evening.objects.bulk_create(rows, batch_size=_BATCH)
+    batch.evening_ids = {row.date: row.pk for row in rows}
+    if any(pk is None for pk in batch.evening_ids.values()):
+        batch.evening_ids = dict(
+            Evening.objects.filter(
+                club=batch.club, date__in=[e.date for e in batch.new]
+            ).values_list("date", "pk")
         )
-    attendance_rows = [
+    _record_history(Evening.objects.filter(pk__in=batch.evening_ids.values()), batch.history)
+    return len(rows)
+
+
+def _write_attendance(batch: _Batch) -> int:
+    """The new evenings' attendance in bulk with its audit-trail records (the book's
+    `secretary` is a present club member). Returns how many rows were written."""
+    rows = [
         Attendance(
-            evening_id=evening_ids[e.date],
-            member=members[name],
+            evening_id=batch.evening_ids[e.date],
+            member=batch.members[name],
             role="member" if role == "secretary" else role,
         )
-        for e in new
+        for e in batch.new
         for name, role in e.roles.items()
     ]
-    bulk_create_with_history(attendance_rows, Attendance, batch_size=batch, **history)
-    game_rows, game_throwers = [], []
-    for e in new:
-        secretary = members[e.secretary]
+    Attendance.objects.bulk_create(rows, batch_size=_BATCH)
+    _record_history(
+        Attendance.objects.filter(evening_id__in=batch.evening_ids.values()), batch.history
+    )
+    return len(rows)
+
+
+def _write_games(batch: _Batch) -> tuple[list[Game], int]:
+    """The new evenings' games (game 1 opened by the secretary, every later one by the
+    previous game's loser, RULES.md 4.5) and their Schock-Aus in throwing order, in bulk
+    with their audit-trail records. Returns (the games with primary keys, Schock-Aus
+    written)."""
+    rows, throwers = [], []
+    for e in batch.new:
+        secretary = batch.members[e.secretary or ""]
         loser_of = {g.number: g.loser for g in e.games}
         for g in sorted(e.games, key=lambda g: g.number):
             previous = loser_of.get(g.number - 1)
-            game_rows.append(
+            rows.append(
                 Game(
-                    evening_id=evening_ids[e.date],
+                    evening_id=batch.evening_ids[e.date],
                     number=g.number,
-                    loser=members[g.loser],
-                    vorleger=members[previous] if previous else secretary,
+                    loser=batch.members[g.loser],
+                    vorleger=batch.members[previous] if previous else secretary,
                 )
             )
-            game_throwers.append(g.throwers)
-    game_rows = bulk_create_with_history(game_rows, Game, batch_size=batch, **history)
-    if game_rows and game_rows[0].pk is None:
-        ids = dict(
-            ((ev, n), pk)
-            for pk, ev, n in Game.objects.filter(evening_id__in=evening_ids.values()).values_list(
-                "pk", "evening_id", "number"
-            )
-        )
-        for row in game_rows:
+            throwers.append(g.throwers)
+    rows = Game.objects.bulk_create(rows, batch_size=_BATCH)
+    new_evenings = batch.evening_ids.values()
+    _record_history(Game.objects.filter(evening_id__in=new_evenings), batch.history)
+    if rows and rows[0].pk is None:
+        ids = {
+            (ev, n): pk
+            for pk, ev, n in Game.objects.filter(
+                evening_id__in=batch.evening_ids.values()
+            ).values_list("pk", "evening_id", "number")
+        }
+        for row in rows:
             row.pk = row.id = ids[(row.evening_id, row.number)]
-    schock_aus_rows = [
-        SchockAus(game_id=game.pk, thrower=members[name], position=position)
-        for game, throwers in zip(game_rows, game_throwers, strict=True)
-        for position, name in enumerate(throwers, start=1)
+    schock_aus = [
+        SchockAus(game_id=game.pk, thrower=batch.members[name], position=position)
+        for game, names in zip(rows, throwers, strict=True)
+        for position, name in enumerate(names, start=1)
     ]
-    bulk_create_with_history(schock_aus_rows, SchockAus, batch_size=batch, **history)
-    # Ledger charges: the same entries `ledger_sync_evening` would write, in bulk.
+    SchockAus.objects.bulk_create(schock_aus, batch_size=_BATCH)
+    _record_history(SchockAus.objects.filter(game__evening_id__in=new_evenings), batch.history)
+    return rows, len(schock_aus)
+
+
+def _write_charges(batch: _Batch, games: list[Game]) -> int:
+    """The ledger charges of the new evenings, the same entries `ledger_sync_evening`
+    would write (absences, then one per lost game), in bulk with their audit-trail
+    records. Returns how many entries were written."""
     entries = []
     statutes = season_statutes()  # every season of the book is kept by the same statutes
-    for e in new:
-        season, evening_id = season_of[e.date], evening_ids[e.date]
+    date_of = {pk: date for date, pk in batch.evening_ids.items()}
+    for e in batch.new:
+        season, evening_id = batch.season_of[e.date], batch.evening_ids[e.date]
         for name, role in e.roles.items():
             if role == "absent":
-                member = members[name]
+                member = batch.members[name]
                 entries.append(
                     charge_entry(
                         evening_id=evening_id,
-                        club_id=club.pk,
+                        club_id=batch.club.pk,
                         season=season,
                         booked_on=e.date,
                         key=absence_source_key(evening_id, member.pk),
                         charge=absence_charge(member_id=member.pk, statutes=statutes),
                     )
                 )
-    season_by_evening = {evening_ids[d]: s for d, s in season_of.items()}
-    date_by_evening = {evening_ids[d]: d for d in season_of}
-    for game in game_rows:
+    for game in games:
+        date = date_of[game.evening_id]
         entries.append(
             charge_entry(
                 evening_id=game.evening_id,
-                club_id=club.pk,
-                season=season_by_evening[game.evening_id],
-                booked_on=date_by_evening[game.evening_id],
+                club_id=batch.club.pk,
+                season=batch.season_of[date],
+                booked_on=date,
                 key=game_source_key(game.pk),
                 charge=game_lost_charge(
                     game_id=game.pk, number=game.number, loser_id=game.loser_id, statutes=statutes
                 ),
             )
         )
-    LedgerEntry.objects.bulk_create(entries, batch_size=batch)
-    touched = {s.pk: s for s in season_of.values()}
-    for season_id in touched:
-        books_changed(season_id=season_id, reason="club_book_import")
-    result.created = {
-        "members": len(new_members),
-        "seasons": len({s.pk for s in seasons} - seasons_before),
-        "evenings": len(evening_rows),
-        "attendances": len(attendance_rows),
-        "games": len(game_rows),
-        "schock_aus": len(schock_aus_rows),
-        "ledger_entries": len(entries),
-    }
-    new_per_season = Counter(s.pk for s in season_of.values())
+    LedgerEntry.objects.bulk_create(entries, batch_size=_BATCH)
+    _record_history(
+        LedgerEntry.objects.filter(evening_id_ref__in=batch.evening_ids.values()), batch.history
+    )
+    return len(entries)
+
+
+def _season_totals(batch: _Batch) -> list[SeasonTotals]:
+    """The recomputed totals of every season the import touched, by year."""
+    new_per_season = Counter(s.pk for s in batch.season_of.values())
+    touched = {s.pk: s for s in batch.season_of.values()}
+    totals = []
     for season in sorted(touched.values(), key=lambda s: s.year):
         standings = season_standings(season=season)
-        result.seasons.append(
+        totals.append(
             SeasonTotals(
                 year=season.year,
                 currency=season.currency,
@@ -822,6 +1038,7 @@ def _import(
                 new_evenings=new_per_season[season.pk],
             )
         )
+    return totals
 
 
 # --- exporting -------------------------------------------------------------------------------
@@ -842,7 +1059,7 @@ def club_book_export(*, club: Club) -> tuple[bytes, bytes]:
     the canonical order (see the module's docstring). A secretary who is a guest is
     written as `guest` (the format's `secretary` is a club member). Four queries."""
     secretaries = dict(Evening.objects.filter(club=club).values_list("pk", "secretary_id"))
-    per_evening: dict[int, list] = defaultdict(list)
+    per_evening: dict[int, list[tuple[int, tuple[str, str], str, str]]] = defaultdict(list)
     dates = {}
     for evening_id, date, member_id, name, role in Attendance.objects.filter(
         evening__club=club
@@ -852,9 +1069,9 @@ def club_book_export(*, club: Club) -> tuple[bytes, bytes]:
         per_evening[evening_id].append((_ROLE_GROUP[role], name_key(name), name, shown))
     attendance_rows = []
     for evening_id in sorted(per_evening, key=lambda pk: dates[pk]):
-        date = dates[evening_id].isoformat()
+        day = dates[evening_id].isoformat()
         for _g, _k, name, role in sorted(per_evening[evening_id]):
-            attendance_rows.append([date, name, role])
+            attendance_rows.append([day, name, role])
     throwers: dict[int, list[str]] = defaultdict(list)
     for game_id, name in (
         SchockAus.objects.filter(game__evening__club=club)
