@@ -1,20 +1,10 @@
-"""REST API of the kitty ledger, payments, the club book and the audit trail (issue 6 through
-the API of issue 4): everything the secretary does on the pages of league/ledger_views.py,
-through the same services (league.services.ledger, league.services.club_book,
-league.audit). Roles and errors: league.api_common.
+"""REST API of the audit trail (issue 6.4 through the API of issue 4; issue 10 item 4).
 
-- ``GET  payments/``                  payments (member: own; secretary: the club's)
-- ``POST payments/``                  secretary: payment_record
-- ``GET  payments/{id}/``             one payment
-- ``POST payments/{id}/cancel/``      secretary: payment_cancel
-- ``GET  members/{id}/statement/``    member_statement (member: own only, 403 otherwise)
-- ``GET  balances/``                  secretary: club_balances
-- ``POST club-book/import/``          secretary: club_book_import (multipart)
-- ``GET  club-book/export/attendance.csv`` / ``games.csv``  secretary: club_book_export
-- ``GET  history/``                   secretary: evening_audit / member_audit / club_audit_recent
+- ``GET  history/``   secretary: ``?evening=<id>`` evening_audit, ``?member=<id>``
+  member_audit, neither: club_audit_recent (league/audit/selectors.py), paginated.
 
-Decision where the brief was silent: without ``?season=`` statement and balances cover
-every season (the page's "alle"); the kitty totals are always over all seasons.
+Roles and errors: league.club.api_common. The lines are the same the pages show
+(league/audit/views.py).
 """
 
 from django.http import Http404
@@ -63,12 +53,15 @@ class HistoryView(GenericAPIView):
 
     @extend_schema(
         summary="The audit trail",
-        description="Secretary only (league/audit.py, issue 6.4). `?evening=<id>`: every "
-        "change of that evening (also of a deleted one), its attendance, games, Schock-Aus "
-        "and Runden given; `?member=<id>`: every change concerning that person (attendance, "
-        "games, Schock-Aus, payments, Runden); neither: the club's latest changes. Newest "
-        "first, each with who, when, what and the changed fields before -> after. Both "
-        "parameters at once: 400 `one_filter_only`; another club's evening or person: 404.",
+        description="Secretary only (league/audit/selectors.py, issue 6.4). "
+        "`?evening=<id>`: every change of that evening (also of a deleted one), its "
+        "attendance, games, Schock-Aus, rounds and throws, reversal lines and Runden given; "
+        "`?member=<id>`: every change concerning that person (the person itself with login "
+        "and secretary flag, attendance, games, Schock-Aus, rounds and throws, payments, "
+        "reversal lines, Runden); neither: the club's latest changes (also to the club, its "
+        "seasons and people; not the club-book import's records). Newest first, each with "
+        "who, when, what and the changed fields before -> after. Both parameters at once: "
+        "400 `one_filter_only`; another club's evening or person: 404.",
         parameters=[
             OpenApiParameter("evening", OpenApiTypes.INT, description="Evening id."),
             OpenApiParameter("member", OpenApiTypes.INT, description="Person id."),

@@ -1,28 +1,47 @@
-"""Reading the audit trail (issue 6.4): who changed what, when, before -> after.
+"""Reading the audit trail (issue 6.4, issue 10 item 4): who changed what, when, before -> after.
 
-Every creation, change and deletion of an evening, attendance, game, Schock-Aus, payment
-and Runde given is a django-simple-history record (the models declare `history`; pages
-record the logged-in user through `HistoryRequestMiddleware`, the club-book import its
-user with the reason "club book import"). These selectors turn the records into German
-lines per evening and per member; a change is the difference to the object's previous
-record. A fixed number of queries per page, whatever the number of records.
+Every creation, change and deletion of a record of the books is a django-simple-history
+record: the club, its seasons and people (with their login and secretary flag), evenings,
+attendance, games, Schock-Aus, rounds and throws, payments, the ledger's reversal lines and
+Runden given (the models declare `history`). The author is the request's user (pages and
+API, through `HistoryRequestMiddleware`), the club-book import's user with the reason "club
+book import", or nobody (a management command: shown as "system").
+
+These selectors turn the records into German lines per evening, per person and for the
+club; a change is the difference to the object's previous record. Each reads a fixed
+number of queries, whatever the number of records (tests/league/audit/test_history.py).
 """
 
 import datetime
 from collections import defaultdict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import Any
 
-from django.db.models import Q
+from django.contrib.auth import get_user_model
+from django.core.exceptions import FieldDoesNotExist
+from django.db import models
+from django.db.models import Q, Subquery
 from django.utils.translation import gettext as _
 
 from games.evenings.models import Attendance, Evening, Game, SchockAus
-from league.club.models import Member
+from games.rounds.models import Round, RoundThrow
+from league.club.models import Club, Member, Season
 from league.club.money import format_money
-from league.ledger.models import Payment
+from league.ledger.models import LedgerEntry, Payment
+from league.ledger.services import _reason_label as ledger_reason_label
 from league.runden.models import RundeGiven
 
 CREATED, CHANGED, DELETED = "+", "~", "-"
+# The reason league.clubbook writes on its records (sibling packages do not import each
+# other, README "Layout").
+IMPORT_REASON = "club book import"
+REVERSAL = LedgerEntry.Kind.REVERSAL
+
+# Record = a historical model instance of simple_history (its fields, plus history_date,
+# history_type "+"/"~"/"-", history_user, history_change_reason).
+Record = Any
 
 
 @dataclass
@@ -38,7 +57,8 @@ class Change:
 class AuditLine:
     """One history record: when (aware datetime), who (display name), action ("+" created,
     "~" changed, "-" deleted), what (German text), the changed fields, the reason (e.g.
-    the club-book import) and the evening it belongs to (id, or None)."""
+    the club-book import, a reversal's reason code) and the evening it belongs to (id, or
+    None)."""
 
     when: datetime.datetime
     who: str
@@ -47,34 +67,45 @@ class AuditLine:
     changes: list[Change] = field(default_factory=list)
     reason: str = ""
     evening_id: int | None = None
-    sort_id: tuple = ()
+    sort_id: tuple[datetime.datetime, str, int] | tuple[()] = ()
 
     @property
     def reason_label(self) -> str:
-        """The reason in German ("club book import", "payment cancelled"), or as stored."""
-        return {
-            "club book import": _("club book import"),
-            "payment_cancelled": _("payment cancelled"),
-        }.get(self.reason, self.reason)
+        """The reason in German ("club book import", "payment cancelled", "loser
+        corrected", ...), or as stored."""
+        if self.reason == IMPORT_REASON:
+            return _("club book import")
+        return ledger_reason_label(self.reason)
 
     @property
     def action_label(self) -> str:
         return {CREATED: _("created"), CHANGED: _("changed"), DELETED: _("deleted")}[self.action]
 
 
-# Tracked fields per model and how to show them.
-_FIELDS = {
-    Evening: ["date", "secretary_id", "notes", "season_id"],
-    Attendance: ["member_id", "role"],
-    Game: ["number", "loser_id", "vorleger_id"],
-    SchockAus: ["thrower_id", "position"],
-    Payment: ["amount", "paid_on", "method", "note", "season_id"],
-    RundeGiven: ["given_on", "note"],
-}
+PERSON_FIELDS = (
+    "secretary_id",
+    "member_id",
+    "loser_id",
+    "vorleger_id",
+    "thrower_id",
+    "player_id",
+)
 
 
 def _labels() -> dict[str, str]:
+    """German labels of the fields shown, by attribute name."""
     return {
+        "name": _("name"),
+        "rule_preset": _("rule set"),
+        "year": _("year"),
+        "starts_on": _("first day"),
+        "ends_on": _("last day"),
+        "mark_value": _("value of one Mark"),
+        "currency": _("currency"),
+        "kind": _("kind"),
+        "active": _("active"),
+        "is_secretary": _("secretary"),
+        "user_id": _("login"),
         "date": _("date"),
         "secretary_id": _("secretary"),
         "notes": _("notes"),
@@ -86,7 +117,16 @@ def _labels() -> dict[str, str]:
         "vorleger_id": _("Vorleger"),
         "thrower_id": _("thrower"),
         "position": _("position"),
+        "phase": _("phase"),
+        "deckel": _("Deckel"),
+        "player_id": _("player"),
+        "dice": _("dice"),
+        "attempts": _("attempts"),
+        "natural": _("natural"),
+        "muss_regel": _("Muss-Regel"),
         "amount": _("amount"),
+        "marks": _("Marks"),
+        "booked_on": _("booked on"),
         "paid_on": _("paid on"),
         "method": _("how"),
         "note": _("note"),
@@ -94,36 +134,71 @@ def _labels() -> dict[str, str]:
     }
 
 
-class _Names:
-    """Display texts of ids and codes, loaded in bulk."""
+def _value(record: Record, name: str) -> Any:
+    """A shown field's value; `dice` is the throw's three dice as one value."""
+    if name == "dice":
+        return (record.die1, record.die2, record.die3)
+    return getattr(record, name)
 
-    def __init__(self, records: list):
-        member_ids = set()
-        season_ids = set()
-        for r in records:
-            for attr in ("secretary_id", "member_id", "loser_id", "vorleger_id", "thrower_id"):
-                if getattr(r, attr, None):
-                    member_ids.add(getattr(r, attr))
-            if getattr(r, "season_id", None):
-                season_ids.add(r.season_id)
-        self.members = dict(Member.objects.filter(pk__in=member_ids).values_list("pk", "name"))
-        from league.club.models import Season
 
-        self.seasons = dict(Season.objects.filter(pk__in=season_ids).values_list("pk", "year"))
-        self.roles = dict(Attendance.Role.choices)
-        self.methods = dict(Payment.Method.choices)
+@dataclass
+class _Context:
+    """What the lines need to know beyond their own records, loaded in bulk (one query
+    each): names of people, seasons and logins by id; each game's (number, evening id),
+    each evening's date, each Schock-Aus's (game id, thrower id), each round's (game id,
+    number), by id, from the latest history record (the object may be deleted)."""
 
-    def show(self, name: str, value, record=None) -> str:
+    members: dict[int, str] = field(default_factory=dict)
+    seasons: dict[int, int] = field(default_factory=dict)
+    users: dict[int, str] = field(default_factory=dict)
+    games: dict[int, tuple[int, int]] = field(default_factory=dict)
+    evening_dates: dict[int, datetime.date] = field(default_factory=dict)
+    schock_aus: dict[int, tuple[int, int]] = field(default_factory=dict)
+    rounds: dict[int, tuple[int, int]] = field(default_factory=dict)
+
+    def day(self, evening_id: int | None) -> str:
+        d = self.evening_dates.get(evening_id) if evening_id is not None else None
+        return d.strftime("%d.%m.%Y") if d else "?"
+
+    def game_evening(self, game_id: int | None) -> int | None:
+        return self.games[game_id][1] if game_id in self.games else None
+
+    def game_text(self, game_id: int | None) -> str:
+        number = self.games[game_id][0] if game_id in self.games else "?"
+        return _("game %(number)s on %(date)s") % {
+            "number": number,
+            "date": self.day(self.game_evening(game_id)),
+        }
+
+    def round_text(self, round_id: int) -> str:
+        game_id, number = self.rounds.get(round_id, (None, "?"))
+        return _("round %(number)s of %(game)s") % {
+            "number": number,
+            "game": self.game_text(game_id),
+        }
+
+    def person(self, member_id: int | None) -> str:
+        if member_id is None:
+            return "–"
+        return self.members.get(member_id, f"#{member_id}")
+
+    def show(self, model: type[models.Model], name: str, value: Any, record: Record) -> str:
+        """A field's value as display text (German where it is a choice or a flag)."""
         if value is None or value == "":
             return "–"
-        if name in ("secretary_id", "member_id", "loser_id", "vorleger_id", "thrower_id"):
-            return self.members.get(value, f"#{value}")
+        if name in PERSON_FIELDS:
+            return self.person(value)
         if name == "season_id":
             return str(self.seasons.get(value, value))
-        if name == "role":
-            return str(self.roles.get(value, value))
-        if name == "method":
-            return str(self.methods.get(value, value))
+        if name == "user_id":
+            return self.users.get(value, f"#{value}")
+        if name == "dice":
+            return "-".join(str(d) for d in value)
+        choices = _choices(model, name)
+        if choices:
+            return str(choices.get(value, value))
+        if isinstance(value, bool):
+            return _("yes") if value else _("no")
         if isinstance(value, datetime.date):
             return value.strftime("%d.%m.%Y")
         if isinstance(value, Decimal):
@@ -131,17 +206,176 @@ class _Names:
         return str(value)
 
 
-def _who(record) -> str:
+def _choices(model: type[models.Model], name: str) -> dict[Any, Any]:
+    """value -> label of a field with choices (translated when shown), else {}."""
+    try:
+        model_field = model._meta.get_field(name)
+    except FieldDoesNotExist:  # a shown value that is not a field (dice)
+        return {}
+    if not isinstance(model_field, models.Field) or not model_field.choices:
+        return {}
+    return dict(model_field.flatchoices)
+
+
+@dataclass(frozen=True)
+class _Spec:
+    """How one model's records become lines: the fields shown, the German text of a record
+    and the evening it belongs to."""
+
+    model: type[models.Model]
+    fields: tuple[str, ...]
+    describe: Callable[[Record, _Context], str]
+    evening_of: Callable[[Record, _Context], int | None] = lambda r, c: None
+
+
+def _specs() -> dict[type[models.Model], _Spec]:
+    """Every record type of the books with its fields and texts (sources: the models)."""
+    return {
+        s.model: s
+        for s in [
+            _Spec(
+                Club, ("name", "rule_preset"), lambda r, c: _("Club %(name)s") % {"name": r.name}
+            ),
+            _Spec(
+                Season,
+                ("year", "starts_on", "ends_on", "rule_preset", "mark_value", "currency"),
+                lambda r, c: _("Season %(year)s") % {"year": r.year},
+            ),
+            _Spec(
+                Member,
+                ("name", "kind", "active", "is_secretary", "user_id"),
+                lambda r, c: _("Person %(name)s") % {"name": r.name},
+            ),
+            _Spec(
+                Evening,
+                ("date", "secretary_id", "notes", "season_id"),
+                lambda r, c: _("Evening of %(date)s") % {"date": c.day(r.id)},
+                lambda r, c: r.id,
+            ),
+            _Spec(
+                Attendance,
+                ("member_id", "role"),
+                lambda r, c: (
+                    _("Attendance of %(name)s on %(date)s")
+                    % {"name": c.person(r.member_id), "date": c.day(r.evening_id)}
+                ),
+                lambda r, c: r.evening_id,
+            ),
+            _Spec(
+                Game,
+                ("number", "loser_id", "vorleger_id"),
+                lambda r, c: c.game_text(r.id).capitalize(),
+                lambda r, c: r.evening_id,
+            ),
+            *_play_specs(),
+            *_money_specs(),
+        ]
+    }
+
+
+def _play_specs() -> list[_Spec]:
+    """Schock-Aus, rounds and throws: texts through their game."""
+    return [
+        _Spec(
+            SchockAus,
+            ("thrower_id", "position"),
+            lambda r, c: _("Schock-Aus in %(game)s") % {"game": c.game_text(r.game_id)},
+            lambda r, c: c.game_evening(r.game_id),
+        ),
+        _Spec(
+            Round,
+            ("number", "phase", "vorleger_id", "loser_id", "deckel"),
+            lambda r, c: (
+                _("Round %(number)s of %(game)s")
+                % {"number": r.number, "game": c.game_text(r.game_id)}
+            ),
+            lambda r, c: c.game_evening(r.game_id),
+        ),
+        _Spec(
+            RoundThrow,
+            ("player_id", "position", "dice", "attempts", "natural", "muss_regel"),
+            lambda r, c: (
+                _("Throw of %(name)s in %(round)s")
+                % {"name": c.person(r.player_id), "round": c.round_text(r.round_id)}
+            ),
+            lambda r, c: c.game_evening(c.rounds.get(r.round_id, (None, 0))[0]),
+        ),
+    ]
+
+
+def _money_specs() -> list[_Spec]:
+    """Payments, the ledger's reversal lines and Runden given."""
+
+    def runde_game(r: Record, c: _Context) -> int | None:
+        return c.schock_aus.get(r.schock_aus_id, (None, None))[0]
+
+    return [
+        _Spec(
+            Payment,
+            ("amount", "paid_on", "method", "note", "season_id"),
+            lambda r, c: _("Payment of %(name)s") % {"name": c.person(r.member_id)},
+        ),
+        _Spec(
+            LedgerEntry,
+            ("amount", "marks", "booked_on"),
+            lambda r, c: _("Reversal in the account of %(name)s") % {"name": c.person(r.member_id)},
+            lambda r, c: r.evening_id_ref,
+        ),
+        _Spec(
+            RundeGiven,
+            ("given_on", "note"),
+            lambda r, c: (
+                _("Runde of %(name)s for the Schock-Aus in %(game)s")
+                % {
+                    "name": c.person(c.schock_aus.get(r.schock_aus_id, (None, None))[1]),
+                    "game": c.game_text(runde_game(r, c)),
+                }
+            ),
+            lambda r, c: c.game_evening(runde_game(r, c)),
+        ),
+    ]
+
+
+# --- turning records into lines --------------------------------------------------------------
+
+
+def _who(record: Record) -> str:
     user = record.history_user
     if user is None:
-        return _("import") if record.history_change_reason else _("system")
+        return _("import") if record.history_change_reason == IMPORT_REASON else _("system")
     member = getattr(user, "member", None)
     return member.name if member else user.get_username()
 
 
-def _lines_of(model, records: list, names: _Names, describe, evening_of) -> list[AuditLine]:
+def _changes(
+    spec: _Spec, record: Record, previous: Record | None, ctx: _Context, labels: dict[str, str]
+) -> list[Change]:
+    """The shown fields that differ from the previous record (all that are set, for the
+    first record); none for a deletion."""
+    if record.history_type == DELETED:
+        return []
+    changes = []
+    for name in spec.fields:
+        after = _value(record, name)
+        if previous is None:
+            if after not in (None, ""):
+                changes.append(Change(labels[name], "", ctx.show(spec.model, name, after, record)))
+            continue
+        before = _value(previous, name)
+        if before != after:
+            changes.append(
+                Change(
+                    labels[name],
+                    ctx.show(spec.model, name, before, previous),
+                    ctx.show(spec.model, name, after, record),
+                )
+            )
+    return changes
+
+
+def _lines_of(spec: _Spec, records: list[Record], ctx: _Context) -> list[AuditLine]:
     """AuditLines of one model's records (all records of each object, any order)."""
-    by_object = defaultdict(list)
+    by_object: dict[int, list[Record]] = defaultdict(list)
     for r in records:
         by_object[r.id].append(r)
     labels = _labels()
@@ -150,224 +384,188 @@ def _lines_of(model, records: list, names: _Names, describe, evening_of) -> list
         items.sort(key=lambda r: (r.history_date, r.history_id))
         previous = None
         for r in items:
-            changes = []
-            for name in _FIELDS[model]:
-                after = getattr(r, name)
-                if r.history_type == DELETED:
-                    continue
-                before = getattr(previous, name) if previous is not None else None
-                if previous is None and after in (None, ""):
-                    continue
-                if previous is None or before != after:
-                    changes.append(
-                        Change(
-                            labels[name],
-                            names.show(name, before, previous) if previous is not None else "",
-                            names.show(name, after, r),
-                        )
-                    )
+            changes = _changes(spec, r, previous, ctx, labels)
+            previous = r
             if r.history_type == CHANGED and not changes and not r.history_change_reason:
-                previous = r
                 continue  # a save that changed nothing shown (e.g. the version counter)
             lines.append(
                 AuditLine(
                     when=r.history_date,
                     who=_who(r),
                     action=r.history_type,
-                    what=describe(r),
+                    what=spec.describe(r, ctx),
                     changes=changes,
                     reason=r.history_change_reason or "",
-                    evening_id=evening_of(r),
-                    sort_id=(r.history_date, model.__name__, r.history_id),
+                    evening_id=spec.evening_of(r, ctx),
+                    sort_id=(r.history_date, spec.model.__name__, r.history_id),
                 )
             )
-            previous = r
     return lines
 
 
-def _latest(history_qs, key: str) -> dict:
-    """id -> the value of `key` in the object's latest record (objects may be deleted)."""
+def _latest(model: type[models.Model], ids: Iterable[int], *keys: str) -> dict[int, Any]:
+    """id -> the values of `keys` in the object's latest record (objects may be deleted);
+    one query, none for no ids."""
+    ids = set(ids) - {None}
+    if not ids:
+        return {}
     out = {}
-    for pk, value in history_qs.order_by("history_date", "history_id").values_list("id", key):
-        out[pk] = value
+    rows = (
+        model.history.filter(id__in=ids)  # type: ignore[attr-defined]
+        .order_by("history_date", "history_id")
+        .values_list("id", *keys)
+    )
+    for pk, *values in rows:
+        out[pk] = values[0] if len(values) == 1 else tuple(values)
     return out
 
 
-def _collect(
-    evenings: list,
-    attendances: list,
-    games: list,
-    schock_aus: list,
-    payments: list,
-    runden: list,
-) -> list[AuditLine]:
-    names = _Names(evenings + attendances + games + schock_aus + payments + runden)
-    game_ids = {r.id for r in games} | {r.game_id for r in schock_aus}
-    game_number = _latest(Game.history.filter(id__in=game_ids), "number")
-    game_evening = _latest(Game.history.filter(id__in=game_ids), "evening_id")
+def _ids(records: Iterable[Record], *names: str) -> set[int]:
+    return {getattr(r, n) for r in records for n in names if getattr(r, n, None) is not None}
+
+
+def _context(records: dict[type[models.Model], list[Record]]) -> _Context:
+    """The _Context of these records: at most seven queries."""
+    get = lambda model: records.get(model, [])  # noqa: E731
+    ctx = _Context()
+    ctx.rounds = _latest(Round, _ids(get(RoundThrow), "round_id"), "game_id", "number")
+    ctx.schock_aus = _latest(
+        SchockAus, _ids(get(RundeGiven), "schock_aus_id"), "game_id", "thrower_id"
+    )
+    game_ids = (
+        _ids(get(Game), "id")
+        | _ids(get(SchockAus) + get(Round), "game_id")
+        | {g for g, _n in ctx.rounds.values()}
+        | {g for g, _t in ctx.schock_aus.values()}
+    )
+    ctx.games = _latest(Game, game_ids, "number", "evening_id")
     evening_ids = (
-        {r.id for r in evenings} | {r.evening_id for r in attendances} | set(game_evening.values())
+        _ids(get(Evening), "id")
+        | _ids(get(Attendance), "evening_id")
+        | _ids(get(LedgerEntry), "evening_id_ref")
+        | {e for _n, e in ctx.games.values()}
     )
-    evening_date = _latest(Evening.history.filter(id__in=evening_ids), "date")
-    sa_ids = {r.schock_aus_id for r in runden}
-    sa_info = {
-        pk: (game_id, thrower_id)
-        for pk, game_id, thrower_id in SchockAus.history.filter(id__in=sa_ids)
-        .order_by("history_date", "history_id")
-        .values_list("id", "game_id", "thrower_id")
-    }
-    extra_members = {t for _g, t in sa_info.values()} - set(names.members)
-    names.members.update(Member.objects.filter(pk__in=extra_members).values_list("pk", "name"))
+    ctx.evening_dates = _latest(Evening, evening_ids, "date")
+    every = [r for rs in records.values() for r in rs]
+    member_ids = _ids(every, *PERSON_FIELDS) | {t for _g, t in ctx.schock_aus.values()}
+    if member_ids:
+        ctx.members = dict(Member.objects.filter(pk__in=member_ids).values_list("pk", "name"))
+    if season_ids := _ids(every, "season_id"):
+        ctx.seasons = dict(Season.objects.filter(pk__in=season_ids).values_list("pk", "year"))
+    if user_ids := _ids(get(Member), "user_id"):
+        users = get_user_model().objects.filter(pk__in=user_ids)
+        ctx.users = {u.pk: u.get_username() for u in users}
+    return ctx
 
-    def day(evening_id):
-        d = evening_date.get(evening_id)
-        return d.strftime("%d.%m.%Y") if d else "?"
 
-    def game_text(game_id):
-        return _("game %(number)s on %(date)s") % {
-            "number": game_number.get(game_id, "?"),
-            "date": day(game_evening.get(game_id)),
-        }
-
+def _collect(records: dict[type[models.Model], list[Record]]) -> list[AuditLine]:
+    """The lines of the records of every model, newest first."""
+    ctx = _context(records)
+    specs = _specs()
     lines = []
-    lines += _lines_of(
-        Evening,
-        evenings,
-        names,
-        lambda r: _("Evening of %(date)s") % {"date": day(r.id)},
-        lambda r: r.id,
-    )
-    lines += _lines_of(
-        Attendance,
-        attendances,
-        names,
-        lambda r: (
-            _("Attendance of %(name)s on %(date)s")
-            % {"name": names.show("member_id", r.member_id), "date": day(r.evening_id)}
-        ),
-        lambda r: r.evening_id,
-    )
-    lines += _lines_of(
-        Game, games, names, lambda r: game_text(r.id).capitalize(), lambda r: r.evening_id
-    )
-    lines += _lines_of(
-        SchockAus,
-        schock_aus,
-        names,
-        lambda r: _("Schock-Aus in %(game)s") % {"game": game_text(r.game_id)},
-        lambda r: game_evening.get(r.game_id),
-    )
-    lines += _lines_of(
-        Payment,
-        payments,
-        names,
-        lambda r: _("Payment of %(name)s") % {"name": names.show("member_id", r.member_id)},
-        lambda r: None,
-    )
-
-    def runde_text(r):
-        game_id, thrower_id = sa_info.get(r.schock_aus_id, (None, None))
-        return _("Runde of %(name)s for the Schock-Aus in %(game)s") % {
-            "name": names.show("thrower_id", thrower_id),
-            "game": game_text(game_id),
-        }
-
-    lines += _lines_of(
-        RundeGiven,
-        runden,
-        names,
-        runde_text,
-        lambda r: game_evening.get(sa_info.get(r.schock_aus_id, (None,))[0]),
-    )
+    for model, items in records.items():
+        lines += _lines_of(specs[model], items, ctx)
     lines.sort(key=lambda line: line.sort_id, reverse=True)
     return lines
 
 
+# --- the selectors ---------------------------------------------------------------------------
+
+
+def _records(model: type[models.Model], matching: Q) -> list[Record]:
+    """The records matching `matching`, with their author and the author's person (one
+    query)."""
+    history = model.history  # type: ignore[attr-defined]
+    return list(history.filter(matching).select_related("history_user__member"))
+
+
+def _all_records(model: type[models.Model], matching: Q) -> list[Record]:
+    """All records of every object that has a record matching `matching` (one query)."""
+    ids = model.history.filter(matching).values("id")  # type: ignore[attr-defined]
+    return _records(model, Q(id__in=Subquery(ids)))
+
+
+def _ids_of(model: type[models.Model], matching: Q) -> Subquery:
+    """The ids of every object with a record matching `matching`, as a subquery."""
+    return Subquery(model.history.filter(matching).values("id"))  # type: ignore[attr-defined]
+
+
 def evening_audit(*, evening_id: int) -> list[AuditLine]:
     """Every recorded change of an evening (also a deleted one), its attendance, games,
-    Schock-Aus and Runden given, newest first. About a dozen queries."""
-    games = list(Game.history.filter(evening_id=evening_id).select_related("history_user"))
-    game_ids = {r.id for r in games}
-    schock_aus = list(SchockAus.history.filter(game_id__in=game_ids).select_related("history_user"))
-    runden = list(
-        RundeGiven.history.filter(schock_aus_id__in={r.id for r in schock_aus}).select_related(
-            "history_user"
-        )
-    )
+    Schock-Aus, rounds and throws, reversal lines and Runden given, newest first. Fifteen
+    queries at most."""
+    games = _ids_of(Game, Q(evening_id=evening_id))
+    schock_aus = _ids_of(SchockAus, Q(game_id__in=games))
+    rounds = _ids_of(Round, Q(game_id__in=games))
     return _collect(
-        list(Evening.history.filter(id=evening_id).select_related("history_user")),
-        list(Attendance.history.filter(evening_id=evening_id).select_related("history_user")),
-        games,
-        schock_aus,
-        [],
-        runden,
+        {
+            Evening: _records(Evening, Q(id=evening_id)),
+            Attendance: _records(Attendance, Q(evening_id=evening_id)),
+            Game: _records(Game, Q(evening_id=evening_id)),
+            SchockAus: _records(SchockAus, Q(game_id__in=games)),
+            Round: _records(Round, Q(game_id__in=games)),
+            RoundThrow: _records(RoundThrow, Q(round_id__in=rounds)),
+            LedgerEntry: _records(LedgerEntry, Q(evening_id_ref=evening_id, kind=REVERSAL)),
+            RundeGiven: _records(RundeGiven, Q(schock_aus_id__in=schock_aus)),
+        }
     )
-
-
-def _all_records(model, matching) -> list:
-    """All records of every object that has a record matching `matching` (a Q)."""
-    ids = set(model.history.filter(matching).values_list("id", flat=True))
-    return list(model.history.filter(id__in=ids).select_related("history_user"))
 
 
 def member_audit(*, member: Member) -> list[AuditLine]:
-    """Every recorded change that concerns a person: attendance, games lost or opened,
-    Schock-Aus thrown, payments, Runden given; newest first. About a dozen queries."""
-    schock_aus = _all_records(SchockAus, Q(thrower_id=member.pk))
-    runden = list(
-        RundeGiven.history.filter(schock_aus_id__in={r.id for r in schock_aus}).select_related(
-            "history_user"
-        )
-    )
+    """Every recorded change that concerns a person: the person itself (name, kind, login,
+    secretary flag), attendance, games lost or opened, Schock-Aus thrown, rounds lost or
+    opened, throws, payments, reversal lines and Runden given; newest first. Sixteen
+    queries at most."""
+    pk = member.pk
+    schock_aus = _ids_of(SchockAus, Q(thrower_id=pk))
     return _collect(
-        [],
-        _all_records(Attendance, Q(member_id=member.pk)),
-        _all_records(Game, Q(loser_id=member.pk) | Q(vorleger_id=member.pk)),
-        schock_aus,
-        _all_records(Payment, Q(member_id=member.pk)),
-        runden,
+        {
+            Member: _records(Member, Q(id=pk)),
+            Attendance: _all_records(Attendance, Q(member_id=pk)),
+            Game: _all_records(Game, Q(loser_id=pk) | Q(vorleger_id=pk)),
+            SchockAus: _all_records(SchockAus, Q(thrower_id=pk)),
+            Round: _all_records(Round, Q(loser_id=pk) | Q(vorleger_id=pk)),
+            RoundThrow: _all_records(RoundThrow, Q(player_id=pk)),
+            Payment: _all_records(Payment, Q(member_id=pk)),
+            LedgerEntry: _records(LedgerEntry, Q(member_id=pk, kind=REVERSAL)),
+            RundeGiven: _records(RundeGiven, Q(schock_aus_id__in=schock_aus)),
+        }
     )
 
 
-def club_audit_recent(*, club, limit: int = 50) -> list[AuditLine]:
-    """The club's latest changes to evenings, attendance, games and payments (not the
-    import's bulk records), newest first."""
-    evenings = list(
-        Evening.history.filter(club_id=club.pk, history_change_reason__isnull=True)
-        .select_related("history_user")
-        .order_by("-history_date")[:limit]
-    )
-    club_evening_ids = set(Evening.history.filter(club_id=club.pk).values_list("id", flat=True))
-    games = list(
-        Game.history.filter(evening_id__in=club_evening_ids, history_change_reason__isnull=True)
-        .select_related("history_user")
-        .order_by("-history_date")[:limit]
-    )
-    attendances = list(
-        Attendance.history.filter(
-            evening_id__in=club_evening_ids, history_change_reason__isnull=True
+def _club_scopes(club: Club) -> dict[type[models.Model], Q]:
+    """Which records of each model belong to the club (rounds and throws are left out of
+    the club's list: a game entered round by round writes dozens; they show per evening and
+    per person)."""
+    evenings = _ids_of(Evening, Q(club_id=club.pk))
+    games = _ids_of(Game, Q(evening_id__in=evenings))
+    return {
+        Club: Q(id=club.pk),
+        Season: Q(club_id=club.pk),
+        Member: Q(club_id=club.pk),
+        Evening: Q(club_id=club.pk),
+        Attendance: Q(evening_id__in=evenings),
+        Game: Q(evening_id__in=evenings),
+        SchockAus: Q(game_id__in=games),
+        Payment: Q(club_id=club.pk),
+        LedgerEntry: Q(club_id=club.pk, kind=REVERSAL),
+        RundeGiven: Q(schock_aus_id__in=_ids_of(SchockAus, Q(game_id__in=games))),
+    }
+
+
+def club_audit_recent(*, club: Club, limit: int = 50) -> list[AuditLine]:
+    """The club's latest changes to the club, its seasons and people, evenings,
+    attendance, games, Schock-Aus, payments, reversal lines and Runden given (not the
+    records of the club-book import), newest first. Two queries a model and seven more."""
+    records = {}
+    for model, scope in _club_scopes(club).items():
+        latest = list(
+            model.history.filter(scope)  # type: ignore[attr-defined]
+            .exclude(history_change_reason=IMPORT_REASON)
+            .order_by("-history_date", "-history_id")
+            .values_list("id", flat=True)[:limit]
         )
-        .select_related("history_user")
-        .order_by("-history_date")[:limit]
-    )
-    payments = list(
-        Payment.history.filter(club_id=club.pk)
-        .select_related("history_user")
-        .order_by("-history_date")[:limit]
-    )
-    # Diffs need each object's previous record: load the full records of those objects.
-    lines = _collect(
-        _full(Evening, evenings),
-        _full(Attendance, attendances),
-        _full(Game, games),
-        [],
-        _full(Payment, payments),
-        [],
-    )
+        # Diffs need each object's previous record: load the full records of those objects.
+        records[model] = _records(model, Q(id__in=set(latest))) if latest else []
+    lines = [line for line in _collect(records) if line.reason != IMPORT_REASON]
     return lines[:limit]
-
-
-def _full(model, records: list) -> list:
-    if not records:
-        return []
-    return list(model.history.filter(id__in={r.id for r in records}).select_related("history_user"))

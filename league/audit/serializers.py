@@ -14,7 +14,8 @@ from rest_framework import serializers
 class ChangeSerializer(serializers.Serializer):
     """One field's change: German label, value before and after (display text)."""
 
-    label = serializers.CharField()
+    # The API's key is "label"; DRF's Field has a `label` attribute of its own (unused here).
+    label = serializers.CharField()  # type: ignore[assignment]
     before = serializers.CharField()
     after = serializers.CharField()
 
