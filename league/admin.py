@@ -1,15 +1,69 @@
 """The admin for the league's models: the secretary's fallback (staff users only).
 
 Models with an audit trail (`history`) use SimpleHistoryAdmin, so their changes can be
-read in the admin. The kitty ledger is append-only: entries are read-only here.
+read in the admin. The admin writes the books only through the services (STYLE.md 1), so
+every change ends in the one books-changed event:
+
+- A season is added through `season_create` (Mark value and currency follow from the
+  year, RULES.md 5) and changed through `season_update`: a new Mark value re-books the
+  season's charges by reversal. Club, year and currency stay.
+- A payment is added through `payment_record` and corrected by reversal, never edited or
+  deleted: the action "cancel" calls `payment_cancel` (RULES.md 5).
+- The kitty ledger is append-only: its entries are read-only here.
+
+A refusal of a service (`BooksError`) rolls the change back and shows on the form, the
+input kept.
 """
 
-from django.contrib import admin
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.db.models import Exists, OuterRef
+from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
+from league.club.errors import BooksError
 from league.club.models import Club, Member, Season
+from league.club.services import season_create, season_update
 from league.ledger.models import LedgerEntry, Payment
+from league.ledger.services import payment_cancel, payment_record
 from league.reports.models import ReportBuild
+
+
+def _adopt(obj, saved) -> None:
+    """Make the admin's unsaved instance the row the service stored (the answer and the
+    admin's log name it)."""
+    for f in saved._meta.concrete_fields:
+        setattr(obj, f.attname, getattr(saved, f.attname))
+    obj._state.adding = False
+    obj._state.fields_cache = {}
+
+
+class RefusalOnTheForm:
+    """A service's refusal (`BooksError`) in `save_model`: the admin's transaction is rolled
+    back and the same input is shown again with the refusal on the field it names."""
+
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        try:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        except BooksError as refusal:
+            request.books_refusal = refusal
+            return super().changeform_view(request, object_id, form_url, extra_context)
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form_class = super().get_form(request, obj, change, **kwargs)
+        refusal = getattr(request, "books_refusal", None)
+        if refusal is None:
+            return form_class
+
+        class RefusedForm(form_class):
+            def clean(self):
+                data = super().clean()
+                field = refusal.field if refusal.field in self.fields else None
+                self.add_error(field, refusal.message)
+                return data
+
+        return RefusedForm
 
 
 @admin.register(Club)
@@ -19,7 +73,7 @@ class ClubAdmin(admin.ModelAdmin):
 
 
 @admin.register(Season)
-class SeasonAdmin(admin.ModelAdmin):
+class SeasonAdmin(RefusalOnTheForm, admin.ModelAdmin):
     list_display = (
         "club",
         "year",
@@ -32,7 +86,36 @@ class SeasonAdmin(admin.ModelAdmin):
     )
     list_filter = ("club", "currency", "rule_preset")
     search_fields = ("club__name", "year")
-    readonly_fields = ("data_version",)
+
+    def get_fields(self, request, obj=None):
+        if obj is None:
+            return ["club", "year", "starts_on", "ends_on", "rule_preset"]
+        return [
+            "club",
+            "year",
+            "currency",
+            "mark_value",
+            "rule_preset",
+            "starts_on",
+            "ends_on",
+            "data_version",
+        ]
+
+    def get_readonly_fields(self, request, obj=None):
+        return ("club", "year", "currency", "data_version") if obj else ()
+
+    def save_model(self, request, obj, form, change):
+        data = form.cleaned_data
+        fields = {
+            "rule_preset": data["rule_preset"],
+            "starts_on": data["starts_on"],
+            "ends_on": data["ends_on"],
+        }
+        if change:
+            saved = season_update(season=obj, mark_value=data["mark_value"], **fields)
+        else:
+            saved = season_create(club=data["club"], year=data["year"], **fields)
+        _adopt(obj, saved)
 
 
 @admin.register(Member)
@@ -72,14 +155,118 @@ class LedgerEntryAdmin(admin.ModelAdmin):
         return False
 
 
+class PaymentAddForm(forms.ModelForm):
+    """A payment received: the season may be left empty (the one containing the date)."""
+
+    season = forms.ModelChoiceField(
+        queryset=Season.objects.select_related("club"),
+        required=False,
+        label=Season._meta.verbose_name,
+        help_text=_("Empty: the season of the date."),
+    )
+
+    class Meta:
+        model = Payment
+        fields = ("member", "season", "amount", "paid_on", "method", "note")
+
+
 @admin.register(Payment)
-class PaymentAdmin(SimpleHistoryAdmin):
-    list_display = ("paid_on", "member", "amount", "currency", "method", "season", "note")
+class PaymentAdmin(RefusalOnTheForm, SimpleHistoryAdmin):
+    """Recorded through `payment_record`, corrected by reversal (`payment_cancel`, the
+    action "cancel"), never edited or deleted (RULES.md 5)."""
+
+    list_display = (
+        "paid_on",
+        "member",
+        "amount",
+        "currency",
+        "method",
+        "season",
+        "note",
+        "cancelled",
+    )
     list_filter = ("club", "season", "method", "currency")
     search_fields = ("member__name", "note")
     date_hierarchy = "paid_on"
     list_select_related = ("member", "season", "season__club")
     autocomplete_fields = ("member",)
+    actions = ("cancel_payments",)
+
+    def get_queryset(self, request):
+        reversed_ = LedgerEntry.objects.filter(reverses__payment=OuterRef("pk"))
+        return super().get_queryset(request).annotate(is_cancelled=Exists(reversed_))
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        if obj is None:
+            kwargs["form"] = PaymentAddForm
+        return super().get_form(request, obj, change, **kwargs)
+
+    def get_fields(self, request, obj=None):
+        if obj is None:
+            return list(PaymentAddForm._meta.fields)
+        return [
+            "club",
+            "season",
+            "member",
+            "amount",
+            "currency",
+            "paid_on",
+            "method",
+            "note",
+            "created_by",
+            "created_at",
+            "cancelled",
+        ]
+
+    @admin.display(boolean=True, description=_("cancelled"))
+    def cancelled(self, obj) -> bool:
+        return bool(getattr(obj, "is_cancelled", False))
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def has_cancel_permission(self, request) -> bool:
+        return request.user.has_perm("league.change_payment")
+
+    def revert_disabled(self, request, obj=None):
+        return True
+
+    def history_form_view(self, request, object_id, version_id, extra_context=None):
+        if request.method == "POST":  # a revert would edit a payment: cancel it instead
+            raise PermissionDenied
+        return super().history_form_view(request, object_id, version_id, extra_context)
+
+    def save_model(self, request, obj, form, change):
+        data = form.cleaned_data
+        saved = payment_record(
+            member=data["member"],
+            amount=data["amount"],
+            paid_on=data["paid_on"],
+            method=data["method"],
+            note=data["note"],
+            season=data["season"],
+            created_by=request.user,
+        )
+        _adopt(obj, saved)
+
+    @admin.action(
+        description=_("Cancel the selected payments (by reversal)"), permissions=["cancel"]
+    )
+    def cancel_payments(self, request, queryset):
+        cancelled = 0
+        for payment in queryset:
+            try:
+                payment_cancel(payment=payment)
+            except BooksError as refusal:
+                self.message_user(request, f"{payment}: {refusal.message}", messages.WARNING)
+            else:
+                cancelled += 1
+        if cancelled:
+            text = _("Payments cancelled: %(count)s.") % {"count": cancelled}
+            self.message_user(request, text, messages.SUCCESS)
 
 
 @admin.register(ReportBuild)
