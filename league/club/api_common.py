@@ -1,6 +1,7 @@
-"""What every endpoint of the REST API shares (issue 4): the error body, the exception
-handler, the role permission, the club scoping, versions (optimistic locking), pagination
-and the schema snippets for error responses.
+"""What every endpoint of the REST API shares: the error body and the exception handler,
+the role permission and the club scoping, versions (optimistic locking), pagination, the
+query parameters that name an object or a season by id, and the schema snippets for error
+responses (`error_responses`, `api_example`) that each package's `schema.py` uses.
 
 Error body of every refusal: ``{"code": str, "message": str, "field": str | null}``, plus
 ``errors`` (field -> messages) when a request had several invalid fields. ``code`` is
@@ -8,9 +9,9 @@ stable (a BooksError or RuleViolation code, or DRF's: ``required``, ``invalid``,
 ``not_authenticated``, ``permission_denied``, ``not_found``, ...); ``message`` is German
 (LANGUAGE_CODE de).
 
-Roles (league/access.py): anonymous -> 401; a logged-in user reads the own club; only the
-club's secretary writes it (403 for other members); another club's objects do not exist
-(404, querysets are scoped to the user's club).
+Roles (league/club/access.py): anonymous -> 401; a logged-in user reads the own club; only
+the club's secretary writes it (403 for other members); another club's objects do not
+exist (404, querysets are scoped to the user's club).
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from games.rules import RuleViolation
 from league.club.access import member_for_user
 from league.club.errors import BooksError, books_error_from_integrity
-from league.club.models import Club, Member
+from league.club.models import Club, Member, Season
+from league.club.selectors import club_latest_season, club_season_by_id, whole_number
 
 # --------------------------------------------------------------------------- error body
 
@@ -199,15 +201,17 @@ class ClubScopedMixin:
 
 # --------------------------------------------------------------------------- versions
 
+VERSION_MAX = 999_999_999
+
 
 def _parse_version(raw, field: str) -> int:
     text = str(raw).strip()
     if text.startswith("W/"):
         text = text[2:]
-    text = text.strip('"')
-    if not text.isdigit() or len(text) > 9:
+    version = whole_number(text.strip('"'), maximum=VERSION_MAX)
+    if version is None:
         raise BooksError("invalid_version", _("The version must be a whole number."), field=field)
-    return int(text)
+    return version
 
 
 def expected_version(request, body_version: int | None) -> int:
@@ -329,14 +333,35 @@ def require_secretary(request) -> None:
         )
 
 
-def id_param(request, name: str) -> int | None:
-    """A query parameter naming an object by id, or None when absent (400 `invalid`)."""
+def id_param(request, name: str, message: str | None = None) -> int | None:
+    """A query parameter naming an object by id (ASCII digits, 1 to ID_MAX), or None when
+    absent. Anything else: 400 `invalid` with `message` (default: "An object is named by
+    its id.")."""
     raw = request.query_params.get(name)
     if raw is None:
         return None
-    if not raw.isdigit() or int(raw) > ID_MAX or int(raw) < 1:
-        raise BooksError("invalid", _("An object is named by its id."), field=name)
-    return int(raw)
+    value = whole_number(raw)
+    if not value:
+        raise BooksError("invalid", message or _("An object is named by its id."), field=name)
+    return value
 
 
-ID_MAX = 2**63 - 1
+def season_param(request, *, club: Club | None, latest_by_default: bool = False) -> Season | None:
+    """The club's season named by `?season=<id>`. Without the parameter: None (every
+    season), or with `latest_by_default` the club's latest season. Refusals: 400 `invalid`
+    (not an id), 404 `unknown_season` (no season of the club, or none at all when the
+    latest is wanted)."""
+    season_id = id_param(request, "season", _("A season is named by its id."))
+    if season_id is None and not latest_by_default:
+        return None
+    season = None
+    if club is not None:
+        if season_id is None:
+            season = club_latest_season(club=club)
+        else:
+            season = club_season_by_id(club=club, season_id=season_id)
+    if season is None:
+        raise BooksError(
+            "unknown_season", _("The club has no such season."), field="season", status=404
+        )
+    return season

@@ -1,10 +1,30 @@
-"""Reads of the club register: a club's seasons, the season a page or a query names."""
+"""Reads of the club register: a club's seasons, and the season or number a page's query
+names (the one place that reads whole numbers from a query string; the API's helpers in
+league/club/api_common.py use it too)."""
 
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
-from league.club.models import Club, Season
+from league.club.models import Club, Member, Season
+
+ID_MAX = 2**63 - 1
+"""The largest id the database stores (a signed 64-bit integer)."""
+
+YEAR_MAX = 9999
+
+
+def whole_number(raw: str | None, *, maximum: int = ID_MAX) -> int | None:
+    """`raw` read as a whole number from 0 to `maximum`, or None when it is not one.
+
+    ASCII digits only: `str.isdigit()` is also True for "²" (which int() refuses) and
+    int() reads the digits of other scripts ("١٢"), so neither is a test on its own. The
+    bound keeps a number the database cannot store out of every query."""
+    if raw is None or not (raw.isascii() and raw.isdigit()) or len(raw) > len(str(maximum)):
+        return None
+    value = int(raw)
+    return value if value <= maximum else None
 
 
 def club_season(club: Club, year: int | None = None) -> Season | None:
@@ -13,26 +33,57 @@ def club_season(club: Club, year: int | None = None) -> Season | None:
     seasons = Season.objects.filter(club=club)
     if year is not None:
         return get_object_or_404(seasons, year=year)
+    return club_current_season(club=club)
+
+
+def club_current_season(*, club: Club) -> Season | None:
+    """The club's season of today, else its latest; None when it has none."""
+    seasons = Season.objects.filter(club=club)
     today = timezone.localdate()
     current = seasons.filter(starts_on__lte=today, ends_on__gte=today).first()
     return current or seasons.order_by("-year").first()
 
 
+def club_latest_season(*, club: Club) -> Season | None:
+    """The club's season of the highest year; None when it has none."""
+    return Season.objects.filter(club=club).order_by("-year").first()
+
+
+def club_season_by_id(*, club: Club, season_id: int) -> Season | None:
+    """The club's season with this id; None for an unknown id or another club's season."""
+    return Season.objects.filter(club=club, pk=season_id).first()
+
+
+def query_year(request: HttpRequest, name: str = "saison") -> int | None:
+    """The year a page's query names (`?saison=2026`); None when absent or unreadable."""
+    return whole_number(request.GET.get(name), maximum=YEAR_MAX)
+
+
 def season_from_query(request: HttpRequest, *, default_current: bool = False) -> Season | None:
-    """The club's season named by ?saison=YYYY (404 if unknown); None for ?saison=alle or
-    no parameter, unless `default_current`: then the season of today (else the latest)."""
-    year = request.GET.get("saison", "")
-    if year == "alle" or (not year and not default_current):
+    """The club's season named by ?saison=YYYY (404 if unknown or unreadable); None for
+    ?saison=alle or no parameter, unless `default_current`: then the season of today (else
+    the latest)."""
+    raw = request.GET.get("saison", "")
+    if raw == "alle" or (not raw and not default_current):
         return None
-    if not year:
-        today = timezone.localdate()
-        seasons = Season.objects.filter(club=request.club)
-        current = seasons.filter(starts_on__lte=today, ends_on__gte=today).first()
-        return current or seasons.order_by("-year").first()
-    if not year.isdigit():
+    if not raw:
+        return club_current_season(club=request.club)
+    year = whole_number(raw, maximum=YEAR_MAX)
+    if year is None:
         raise Http404
-    return get_object_or_404(Season, club=request.club, year=int(year))
+    return get_object_or_404(Season, club=request.club, year=year)
 
 
-def club_seasons(request: HttpRequest):
-    return Season.objects.filter(club=request.club).order_by("-year")
+def club_seasons(*, club: Club) -> QuerySet[Season]:
+    """The club's seasons, newest first (the pages' season switcher)."""
+    return Season.objects.filter(club=club).order_by("-year")
+
+
+def club_people(*, club: Club) -> QuerySet[Member]:
+    """The club's people, members and guests (the secretary's person switcher)."""
+    return Member.objects.filter(club=club)
+
+
+def club_member_by_id(*, club: Club, member_id: int) -> Member | None:
+    """The club's person with this id; None for an unknown id or another club's person."""
+    return Member.objects.filter(club=club, pk=member_id).first()

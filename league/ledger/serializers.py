@@ -1,19 +1,22 @@
-"""REST API shapes of the kitty ledger, payments, the club-book import and the audit trail
-(issue 6 through the API of issue 4).
+"""REST API shapes of the kitty: payments (in and out), a member's statement and the
+club's balances.
 
 Serializers translate only: JSON in, plain values for one service call
-(league.services.ledger, league.services.club_book); service results out
-(league.audit). No rule of the books lives here (STYLE.md 3). Money is always a decimal
+(league/ledger/services.py: payment_record); service results out (member_statement,
+club_balances). No rule of the books lives here (STYLE.md 3). Money is always a decimal
 string with two places in the season's currency (e.g. "15.50" with currency "EUR"), never
 a float; Marks charged are integers, a balance in Marks is a decimal string ("1.50").
 """
 
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from league.club.errors import BooksError
 from league.club.models import Currency
+from league.club.selectors import club_member_by_id, club_season_by_id
 from league.club.serializers import PersonRefSerializer
 from league.ledger.models import LedgerEntry, Payment
 
@@ -82,6 +85,22 @@ class PaymentCreateSerializer(serializers.Serializer):
     season = serializers.IntegerField(
         min_value=1, max_value=2**63 - 1, required=False, allow_null=True
     )
+
+    def validate(self, attrs: dict) -> dict:
+        """The ids as the requesting club's Member and Season (context `club`): an unknown
+        one, or another club's, is refused as `unknown_person` / `unknown_season` (400)."""
+        club = self.context["club"]
+        member = club_member_by_id(club=club, member_id=attrs["member"])
+        if member is None:
+            raise BooksError("unknown_person", _("Unknown person."), field="member")
+        season = None
+        if attrs.get("season") is not None:
+            season = club_season_by_id(club=club, season_id=attrs["season"])
+            if season is None:
+                raise BooksError(
+                    "unknown_season", _("The club has no such season."), field="season"
+                )
+        return {**attrs, "member": member, "season": season}
 
 
 class StatementLineSerializer(serializers.Serializer):

@@ -1,9 +1,9 @@
-"""Pages of the kitty, the Runden, the club-book import/export and the audit trail (issue 6).
+"""Pages of the kitty: the secretary's overview of who owes what, a person's statement,
+entering a payment and cancelling one.
 
-Members read their own statement and the Runden; the secretary reads every statement and
-the overview, enters payments, marks Runden as given, imports and exports the club book
-and browses the audit trail. Another club's objects are 404 (querysets scoped to
-request.club). Figures come from services and selectors; the views parse and render.
+Members read their own statement; the secretary reads every statement and the overview,
+enters payments and cancels them. Another club's objects are 404 (querysets scoped to
+request.club). Figures come from league/ledger/services.py; the views parse and render.
 """
 
 from django import forms
@@ -35,7 +35,7 @@ def ledger_home(request: HttpRequest) -> HttpResponse:
     balances = club_balances(club=request.club, season=season)
     context = {
         "season": season,
-        "seasons": club_seasons(request),
+        "seasons": club_seasons(club=request.club),
         "balances": balances,
         "show_all": request.GET.get("alle") == "1",
     }
@@ -54,13 +54,15 @@ def ledger_statement(request: HttpRequest, member_id: int) -> HttpResponse:
     context = {
         "person": person,
         "season": season,
-        "seasons": club_seasons(request),
+        "seasons": club_seasons(club=request.club),
         "statement": statement,
-        "cancellable": set(
-            Payment.objects.filter(
-                member=person, ledger_entry__reversed_by__isnull=True
-            ).values_list("ledger_entry__pk", flat=True)
-        ),
+        # A payment's own line can be cancelled as long as no reversal took it back.
+        "cancellable": {
+            line.entry_id
+            for account in statement.seasons
+            for line in account.lines
+            if line.payment_id is not None and not line.reversed
+        },
     }
     return render(request, "league/ledger/statement.html", context)
 
@@ -97,17 +99,8 @@ def payment_create(request: HttpRequest) -> HttpResponse:
     initial = {"paid_on": timezone.localdate(), "member": request.GET.get("person")}
     form = PaymentForm(request.POST or None, club=request.club, initial=initial)
     if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
         try:
-            payment = payment_record(
-                member=data["member"],
-                amount=data["amount"],
-                paid_on=data["paid_on"],
-                method=data["method"],
-                note=data["note"],
-                season=data["season"],
-                created_by=request.user,
-            )
+            payment = payment_record(created_by=request.user, **form.cleaned_data)
         except BooksError as exc:
             form.add_error(exc.field if exc.field in form.fields else None, exc.message)
         else:

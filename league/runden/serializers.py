@@ -1,12 +1,16 @@
-"""REST API shapes of clubs, seasons, members, standings, dues and Runden (issue 4).
+"""REST API shapes of the Runden owed and given: a season's Runden (league/runden/selectors.py),
+the club's list with its query, and the record that a Runde was given.
 
-Serializers translate only: JSON in, plain values for one service call; selector results
-out. No rule of the books lives here (STYLE.md 3). Money is a decimal string in the
-season's currency (e.g. "15.50" with currency "EUR"); Marks are integers.
+Serializers translate only: JSON in, plain values for one service call
+(league/runden/services.py); selector results out. No rule of the books lives here
+(STYLE.md 3).
 """
 
+from django.utils.translation import gettext as _
 from rest_framework import serializers
 
+from league.club.errors import BooksError
+from league.club.selectors import club_member_by_id, club_season_by_id
 from league.club.serializers import PersonRefSerializer
 
 
@@ -48,6 +52,27 @@ class RundenQuerySerializer(serializers.Serializer):
     season = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
     member = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
     status = serializers.ChoiceField(choices=["open", "given", "all"], default="open")
+
+    def validate(self, attrs: dict) -> dict:
+        """The ids as the requesting club's Season and Member (context `club`; None: not
+        named). Unknown, or another club's: 400 `unknown_season` / `unknown_person`."""
+        club = self.context["club"]
+        season = member = None
+        if "season" in attrs and club is not None:
+            season = club_season_by_id(club=club, season_id=attrs["season"])
+            if season is None:
+                raise BooksError(
+                    "unknown_season", _("The club has no such season."), field="season"
+                )
+        if "member" in attrs and club is not None:
+            member = club_member_by_id(club=club, member_id=attrs["member"])
+            if member is None:
+                raise BooksError(
+                    "unknown_person",
+                    _("Unknown person: %(value)s.") % {"value": attrs["member"]},
+                    field="member",
+                )
+        return {"season": season, "member": member, "status": attrs["status"]}
 
 
 class RundeGivenSerializer(serializers.Serializer):

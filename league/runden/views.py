@@ -1,9 +1,9 @@
-"""Pages of the kitty, the Runden, the club-book import/export and the audit trail (issue 6).
+"""Pages of the Runden owed and given: the list (open, given or all, by season and
+person), and for the secretary marking a Runde as given or taking that back.
 
-Members read their own statement and the Runden; the secretary reads every statement and
-the overview, enters payments, marks Runden as given, imports and exports the club book
-and browses the audit trail. Another club's objects are 404 (querysets scoped to
-request.club). Figures come from services and selectors; the views parse and render.
+Members read the list; the secretary marks. Another club's objects are 404 (querysets
+scoped to request.club). Figures come from league/runden/services.py; the views parse and
+render.
 """
 
 import datetime
@@ -20,7 +20,7 @@ from games.evenings.models import SchockAus
 from league.club.access import member_required, secretary_required
 from league.club.errors import BooksError
 from league.club.models import Member
-from league.club.selectors import club_seasons, season_from_query
+from league.club.selectors import club_seasons, season_from_query, whole_number
 from league.runden.services import (
     STATUS_ALL,
     STATUS_GIVEN,
@@ -40,13 +40,13 @@ def runden_list(request: HttpRequest) -> HttpResponse:
     if status not in (STATUS_OPEN, STATUS_GIVEN, STATUS_ALL):
         status = STATUS_OPEN
     person = None
-    if request.GET.get("person", "").isdigit():
-        person = get_object_or_404(Member, pk=int(request.GET["person"]), club=request.club)
+    if (person_id := whole_number(request.GET.get("person"))) is not None:
+        person = get_object_or_404(Member, pk=person_id, club=request.club)
     rows = runden_overview(club=request.club, season=season, member=person, status=status)
     context = {
         "rows": rows,
         "season": season,
-        "seasons": club_seasons(request),
+        "seasons": club_seasons(club=request.club),
         "status": status,
         "person": person,
         "today": timezone.localdate(),

@@ -1,12 +1,12 @@
-"""Reading a season's books: standings, dues per member, Runden owed (issue 2 item 5;
-RULES.md section 5). A fixed number of queries, whatever the number of evenings or games.
+"""Reads of the championship (RULES.md section 5): a season's standings and a person's
+dues in a season. A fixed number of queries, whatever the number of evenings or games.
 """
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db.models import Count
+from django.db.models import Count, QuerySet
 
 from games.evenings.models import Attendance, Evening, Game, SchockAus
 from league.club.models import Member, Season
@@ -79,46 +79,10 @@ def season_standings(*, season: Season) -> SeasonStandings:
     Marks and money; guests listed apart (not ranked); the totals. Six queries.
     """
     statutes = season_statutes(season)
-    evenings = Evening.objects.filter(season=season)
-    games_per_evening = dict(
-        Game.objects.filter(evening__season=season)
-        .values("evening_id")
-        .annotate(n=Count("id"))
-        .values_list("evening_id", "n")
-    )
-    rows: dict[int, StandingRow] = {}
-    members = {}
-    attendance = Attendance.objects.filter(evening__in=evenings).values_list(
-        "member_id", "role", "evening_id"
-    )
-    people = defaultdict(list)
-    for member_id, role, evening_id in attendance:
-        people[member_id].append((role, evening_id))
-    members = Member.objects.in_bulk(list(people))
-    for member_id, items in people.items():
-        row = rows[member_id] = StandingRow(member=members[member_id])
-        for role, evening_id in items:
-            if role == Attendance.Role.ABSENT:
-                row.evenings_absent += 1
-            else:
-                row.evenings_attended += 1
-                row.games_played += games_per_evening.get(evening_id, 0)
-    lost = Counter(
-        dict(
-            Game.objects.filter(evening__season=season)
-            .values("loser_id")
-            .annotate(n=Count("id"))
-            .values_list("loser_id", "n")
-        )
-    )
-    thrown = Counter(
-        dict(
-            SchockAus.objects.filter(game__evening__season=season)
-            .values("thrower_id")
-            .annotate(n=Count("id"))
-            .values_list("thrower_id", "n")
-        )
-    )
+    games_per_evening = _count_per(Game.objects.filter(evening__season=season), "evening_id")
+    rows, evenings = _attendance_rows(season, games_per_evening)
+    lost = _count_per(Game.objects.filter(evening__season=season), "loser_id")
+    thrown = _count_per(SchockAus.objects.filter(game__evening__season=season), "thrower_id")
     runden = season_runden(season=season)
     runden_count = Counter(r["thrower_id"] for r in runden)
     for member_id, row in rows.items():
@@ -134,7 +98,7 @@ def season_standings(*, season: Season) -> SeasonStandings:
         season=season,
         rows=ranked,
         guests=guests,
-        evenings=len({e for items in people.values() for _, e in items}),
+        evenings=evenings,
         games=sum(games_per_evening.values()),
         schock_aus=sum(thrown.values()),
         runden=len(runden),
@@ -142,6 +106,37 @@ def season_standings(*, season: Season) -> SeasonStandings:
         money_total=marks_to_money(marks_total, season.mark_value),
         currency=season.currency,
     )
+
+
+def _count_per(queryset: QuerySet, field: str) -> Counter:
+    """Rows of `queryset` per value of `field`, counted in the database. One query."""
+    return Counter(dict(queryset.values(field).annotate(n=Count("id")).values_list(field, "n")))
+
+
+def _attendance_rows(
+    season: Season, games_per_evening: Counter
+) -> tuple[dict[int, StandingRow], int]:
+    """A row per person on the season's attendance lists with evenings attended and
+    absent and games played (every game of an evening attended), and the number of
+    evenings with an attendance list. Two queries."""
+    attendance = Attendance.objects.filter(evening__season=season).values_list(
+        "member_id", "role", "evening_id"
+    )
+    people: dict[int, list[tuple[str, int]]] = defaultdict(list)
+    for member_id, role, evening_id in attendance:
+        people[member_id].append((role, evening_id))
+    members = Member.objects.in_bulk(list(people))
+    rows: dict[int, StandingRow] = {}
+    for member_id, items in people.items():
+        row = rows[member_id] = StandingRow(member=members[member_id])
+        for role, evening_id in items:
+            if role == Attendance.Role.ABSENT:
+                row.evenings_absent += 1
+            else:
+                row.evenings_attended += 1
+                row.games_played += games_per_evening.get(evening_id, 0)
+    evenings = len({e for items in people.values() for _, e in items})
+    return rows, evenings
 
 
 @dataclass
@@ -157,7 +152,26 @@ class DuesLine:
     money: Decimal
 
 
-def member_dues(*, member: Member, season: Season) -> list[DuesLine]:
+@dataclass
+class MemberDues:
+    """A person's dues in a season, evening by evening, the totals, and the Runden the
+    person owes (rows of league.runden.selectors.season_runden)."""
+
+    member: Member
+    season: Season
+    lines: list[DuesLine]
+    runden: list[dict]
+
+    @property
+    def marks_total(self) -> int:
+        return sum(line.marks for line in self.lines)
+
+    @property
+    def money_total(self) -> Decimal:
+        return marks_to_money(self.marks_total, self.season.mark_value)
+
+
+def member_dues(*, member: Member, season: Season) -> MemberDues:
     """A person's Marks evening by evening in a season (lost games; 6 Marks when absent as
     a club member), with Schock-Aus and Runden owed. Four queries."""
     statutes = season_statutes(season)
@@ -176,9 +190,8 @@ def member_dues(*, member: Member, season: Season) -> list[DuesLine]:
             "game__evening_id", flat=True
         )
     )
-    runden = Counter(
-        r["evening_id"] for r in season_runden(season=season) if r["thrower_id"] == member.pk
-    )
+    owed = [r for r in season_runden(season=season) if r["thrower_id"] == member.pk]
+    runden = Counter(r["evening_id"] for r in owed)
     lines = []
     for a in attendances:
         if a.role == Attendance.Role.ABSENT:
@@ -196,4 +209,4 @@ def member_dues(*, member: Member, season: Season) -> list[DuesLine]:
                 money=marks_to_money(marks, season.mark_value),
             )
         )
-    return lines
+    return MemberDues(member=member, season=season, lines=lines, runden=owed)

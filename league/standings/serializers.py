@@ -1,8 +1,9 @@
-"""REST API shapes of clubs, seasons, members, standings, dues and Runden (issue 4).
+"""REST API shapes of the championship: a season's standings and a person's dues, the
+results of league/standings/selectors.py.
 
-Serializers translate only: JSON in, plain values for one service call; selector results
-out. No rule of the books lives here (STYLE.md 3). Money is a decimal string in the
-season's currency (e.g. "15.50" with currency "EUR"); Marks are integers.
+Serializers translate only: no rule of the books lives here (STYLE.md 3). Money is a
+decimal string in the season's currency (e.g. "15.50" with currency "EUR"); Marks are
+integers.
 """
 
 from rest_framework import serializers

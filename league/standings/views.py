@@ -1,10 +1,9 @@
-"""League pages: home, season standings, a member's Marks and Runden (issue 2 item 6).
+"""Pages of the championship: home (on to the current season), a season's standings, a
+person's Marks and Runden owed in a season.
 
-Every page needs a login and shows the user's own club only (league.access). Figures come
-from the selectors; the views only pick the season and render.
+Every page needs a login and shows the user's own club only (league/club/access.py).
+Figures come from league/standings/selectors.py; the views only pick the season and render.
 """
-
-from decimal import Decimal
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -13,9 +12,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 
 from games.evenings.selectors import evening_list
 from league.club.access import member_for_user, member_required
-from league.club.models import Member, Season
-from league.club.selectors import club_season
-from league.runden.selectors import season_runden
+from league.club.models import Member
+from league.club.selectors import club_people, club_season, club_seasons
 from league.standings.selectors import member_dues, season_standings
 
 
@@ -40,7 +38,7 @@ def standings(request: HttpRequest, year: int) -> HttpResponse:
     season = club_season(request.club, year)
     context = {
         "season": season,
-        "seasons": Season.objects.filter(club=request.club).order_by("-year"),
+        "seasons": club_seasons(club=request.club),
         "standings": season_standings(season=season),
         "evenings": evening_list(season=season),
     }
@@ -64,15 +62,15 @@ def dues(request: HttpRequest, year: int, member_id: int) -> HttpResponse:
     if person != request.member and not request.member.is_secretary:
         raise PermissionDenied
     season = club_season(request.club, year)
-    lines = member_dues(member=person, season=season)
+    dues = member_dues(member=person, season=season)
     context = {
         "season": season,
         "person": person,
-        "lines": lines,
-        "marks_total": sum(line.marks for line in lines),
-        "money_total": sum((line.money for line in lines), start=Decimal("0.00")),
-        "runden": [r for r in season_runden(season=season) if r["thrower_id"] == person.pk],
-        "seasons": Season.objects.filter(club=request.club).order_by("-year"),
-        "people": Member.objects.filter(club=request.club) if request.member.is_secretary else (),
+        "lines": dues.lines,
+        "marks_total": dues.marks_total,
+        "money_total": dues.money_total,
+        "runden": dues.runden,
+        "seasons": club_seasons(club=request.club),
+        "people": club_people(club=request.club) if request.member.is_secretary else (),
     }
     return render(request, "league/dues.html", context)

@@ -19,7 +19,7 @@ METHODS = {"get", "post", "put", "patch", "delete"}
 
 
 @pytest.fixture(scope="module")
-def schema(django_db_blocker):
+def schema(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():
         response = _client().get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
         UserFactory._meta.model.objects.filter(username="docs-reader").delete()

@@ -1,0 +1,176 @@
+"""OpenAPI documentation of the club register's endpoints (league/club/api.py): summaries,
+descriptions and examples of clubs, seasons, members, the login token and "who am I", as
+drf-spectacular decorators the viewsets wear. Nothing here runs on a request.
+"""
+
+from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework import serializers
+from rest_framework.authtoken.serializers import AuthTokenSerializer
+
+from league.club.api_common import api_example, error_responses
+from league.club.serializers import (
+    ClubSerializer,
+    MemberCreateSerializer,
+    MemberSerializer,
+    MeSerializer,
+    SeasonCreateSerializer,
+    SeasonSerializer,
+)
+
+CLUB_EXAMPLE = {"id": 1, "name": "Schockclub Sample", "rule_preset": "club"}
+
+
+SEASON_EXAMPLE = {
+    "id": 48,
+    "club": 1,
+    "year": 2026,
+    "starts_on": "2026-01-01",
+    "ends_on": "2026-12-31",
+    "rule_preset": "club",
+    "mark_value": "0.50",
+    "currency": "EUR",
+    "data_version": 27,
+}
+
+
+MEMBER_EXAMPLE = {
+    "id": 2,
+    "club": 1,
+    "name": "Bernd Krause",
+    "kind": "member",
+    "active": True,
+    "is_secretary": True,
+}
+
+
+class TokenSerializer(serializers.Serializer):
+    """The API token of a login."""
+
+    token = serializers.CharField()
+
+
+CLUB_VIEWSET = extend_schema_view(
+    list=extend_schema(
+        summary="Your club",
+        description="The clubs you can see: your own (a list of one; empty without a club).",
+        responses={200: ClubSerializer(many=True), **error_responses()},
+        examples=[api_example("Own club", CLUB_EXAMPLE, response_only=True)],
+    ),
+    retrieve=extend_schema(
+        summary="A club",
+        description="Your club. Another club's id answers 404.",
+        responses={200: ClubSerializer, **error_responses()},
+        examples=[api_example("Club", CLUB_EXAMPLE, response_only=True)],
+    ),
+)
+
+
+SEASON_VIEWSET = extend_schema_view(
+    list=extend_schema(
+        summary="Seasons",
+        description="The club's seasons, newest first. Filter by year, year range, currency "
+        "and rule preset; order by `year` or `-year`.",
+        responses={200: SeasonSerializer(many=True), **error_responses(400)},
+        examples=[api_example("Seasons", SEASON_EXAMPLE, response_only=True)],
+    ),
+    retrieve=extend_schema(
+        summary="A season",
+        description="One season of the club: rule preset, Mark value and currency.",
+        responses={200: SeasonSerializer, **error_responses()},
+        examples=[api_example("Season", SEASON_EXAMPLE, response_only=True)],
+    ),
+    create=extend_schema(
+        summary="Create a season",
+        description="Secretary only. Creates the season of `year` (a calendar year unless "
+        "`starts_on`/`ends_on` are given) with the club's rule preset unless another is "
+        "named. The Mark is worth 1.00 DM up to 2001 and 0.50 EUR from 2002 (RULES.md 5). "
+        "A year the club has already: 409 `season_exists`.",
+        request=SeasonCreateSerializer,
+        responses={201: SeasonSerializer, **error_responses(400, 403, 409)},
+        examples=[
+            api_example("New season", {"year": 2027}, request_only=True),
+            api_example(
+                "Created",
+                {
+                    **SEASON_EXAMPLE,
+                    "id": 49,
+                    "year": 2027,
+                    "starts_on": "2027-01-01",
+                    "ends_on": "2027-12-31",
+                    "data_version": 0,
+                },
+                response_only=True,
+                status_codes=["201"],
+            ),
+        ],
+    ),
+)
+
+
+MEMBER_VIEWSET = extend_schema_view(
+    list=extend_schema(
+        summary="Members and guests",
+        description="The people of the club. Filter by `kind` (member, guest), `active`, "
+        "`is_secretary`, `name` (contains); order by `name`.",
+        responses={200: MemberSerializer(many=True), **error_responses(400)},
+        examples=[api_example("Members", MEMBER_EXAMPLE, response_only=True)],
+    ),
+    retrieve=extend_schema(
+        summary="A member or guest",
+        description="One person of the club.",
+        responses={200: MemberSerializer, **error_responses()},
+        examples=[api_example("Member", MEMBER_EXAMPLE, response_only=True)],
+    ),
+    create=extend_schema(
+        summary="Add a member or guest",
+        description="Secretary only. A name the club has already: 409 `member_exists`.",
+        request=MemberCreateSerializer,
+        responses={201: MemberSerializer, **error_responses(400, 403, 409)},
+        examples=[
+            api_example("New guest", {"name": "Gustav Meier", "kind": "guest"}, request_only=True),
+            api_example(
+                "Created",
+                {
+                    **MEMBER_EXAMPLE,
+                    "id": 7,
+                    "name": "Gustav Meier",
+                    "kind": "guest",
+                    "is_secretary": False,
+                },
+                response_only=True,
+                status_codes=["201"],
+            ),
+        ],
+    ),
+)
+
+
+TOKEN_POST = extend_schema(
+    summary="Get an API token",
+    description="Send username and password; the answer is the login's token. Send it "
+    "as `Authorization: Token <key>` with every request. Wrong credentials: 400.",
+    request=AuthTokenSerializer,
+    responses={200: TokenSerializer, 400: error_responses(400)[400]},
+    auth=[],
+    examples=[
+        api_example("Login", {"username": "bernd", "password": "geheim-123"}, request_only=True),
+        api_example(
+            "Token", {"token": "9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b"}, response_only=True
+        ),
+    ],
+)
+
+
+ME_GET = extend_schema(
+    summary="Who am I",
+    description="The logged-in user's person, club and whether it is the club's "
+    "secretary. A login without a club: 404.",
+    responses={200: MeSerializer, **error_responses()},
+    examples=[
+        api_example(
+            "Secretary",
+            {"member": MEMBER_EXAMPLE, "club": CLUB_EXAMPLE, "is_secretary": True},
+            response_only=True,
+        )
+    ],
+)
