@@ -1,17 +1,19 @@
-"""REST API shapes of the kitty ledger, payments, the club-book import and the audit trail
-(issue 6 through the API of issue 4).
+"""REST API shapes of the club-book import: the upload, what an import did (or in a dry
+run would do), and the refusal listing every bad row.
 
-Serializers translate only: JSON in, plain values for one service call
-(league.services.ledger, league.services.club_book); service results out
-(league.audit). No rule of the books lives here (STYLE.md 3). Money is always a decimal
-string with two places in the season's currency (e.g. "15.50" with currency "EUR"), never
-a float; Marks charged are integers, a balance in Marks is a decimal string ("1.50").
+Serializers translate only: the files in for one call of
+league/clubbook/services.py's club_book_import, its result out. No rule of the books lives
+here (STYLE.md 3). Money is a decimal string in the season's currency, never a float.
 """
 
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 
+from league.club.errors import BooksError
 from league.club.serializers import MONEY
+
+MAX_UPLOAD_BYTES = 20 * 1024 * 1024
+"""The largest club-book file the import takes, on the page and through the API."""
 
 
 class ClubBookUploadSerializer(serializers.Serializer):
@@ -22,6 +24,14 @@ class ClubBookUploadSerializer(serializers.Serializer):
     dry_run = serializers.BooleanField(
         default=False, help_text="Count what would be created, write nothing."
     )
+
+    def validate(self, attrs: dict) -> dict:
+        """A file over MAX_UPLOAD_BYTES: 400 `file_too_large` (as the import page)."""
+        if any(attrs[name].size > MAX_UPLOAD_BYTES for name in ("attendance", "games")):
+            raise BooksError(
+                "file_too_large", _("A file is too large (at most 20 MB)."), field="attendance"
+            )
+        return attrs
 
 
 class SeasonTotalsSerializer(serializers.Serializer):

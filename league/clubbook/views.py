@@ -1,9 +1,8 @@
-"""Pages of the kitty, the Runden, the club-book import/export and the audit trail (issue 6).
+"""Pages of the club book: upload the two CSV files, see the dry run (what would be created,
+or every bad row), confirm the import; download the export.
 
-Members read their own statement and the Runden; the secretary reads every statement and
-the overview, enters payments, marks Runden as given, imports and exports the club book
-and browses the audit trail. Another club's objects are 404 (querysets scoped to
-request.club). Figures come from services and selectors; the views parse and render.
+Secretary only. The import and export are league/clubbook/services.py; the views parse the
+upload, keep a checked upload until it is confirmed, and render.
 """
 
 import hashlib
@@ -22,14 +21,23 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from league.club.access import secretary_required
+from league.clubbook.serializers import MAX_UPLOAD_BYTES
 from league.clubbook.services import club_book_export, club_book_import
-
-MAX_UPLOAD_BYTES = 20 * 1024 * 1024
 
 
 class ClubBookForm(forms.Form):
     attendance = forms.FileField(label=gettext_lazy("Attendance (club-book-attendance.csv)"))
     games = forms.FileField(label=gettext_lazy("Games (club-book-games.csv)"))
+
+    def clean(self) -> dict:
+        files = [self.cleaned_data.get(name) for name in ("attendance", "games")]
+        if any(f is not None and f.size > MAX_UPLOAD_BYTES for f in files):
+            raise forms.ValidationError(_("A file is too large (at most 20 MB)."))
+        return self.cleaned_data
+
+
+# A dry run's files wait in MEDIA_ROOT/club-book-uploads/<token>/ for the confirmation, so
+# that the secretary confirms exactly the files the dry run checked.
 
 
 def _upload_dir(token: str) -> Path:
@@ -49,38 +57,49 @@ def _forget_old_uploads(max_age_hours: int = 24) -> None:
             shutil.rmtree(folder, ignore_errors=True)
 
 
+def _keep_upload(attendance: bytes, games: bytes, names: list[str]) -> str:
+    """Store a checked upload until it is confirmed; its token."""
+    _forget_old_uploads()
+    token = secrets.token_hex(16)
+    folder = _upload_dir(token)
+    folder.mkdir(parents=True)
+    (folder / "attendance.csv").write_bytes(attendance)
+    (folder / "games.csv").write_bytes(games)
+    (folder / "names.txt").write_text("\n".join(names), encoding="utf-8")
+    return token
+
+
+def _kept_upload(token: str) -> tuple[bytes, bytes, list[str]] | None:
+    """The files and their names kept under `token`; None when it has expired."""
+    folder = _upload_dir(token)
+    if not folder.is_dir():
+        return None
+    names = (folder / "names.txt").read_text(encoding="utf-8").split("\n")
+    return (folder / "attendance.csv").read_bytes(), (folder / "games.csv").read_bytes(), names
+
+
 @secretary_required
 def club_book_upload(request: HttpRequest) -> HttpResponse:
     """Upload the two files; a dry run shows what would be created and the recomputed
     totals per season (or every bad row); the files wait for the confirmation."""
     form = ClubBookForm(request.POST or None, request.FILES or None)
-    context = {"form": form}
+    context: dict = {"form": form}
     if request.method == "POST" and form.is_valid():
         files = form.cleaned_data["attendance"], form.cleaned_data["games"]
-        if any(f.size > MAX_UPLOAD_BYTES for f in files):
-            form.add_error(None, _("A file is too large (at most 20 MB)."))
-        else:
-            data = [f.read() for f in files]
-            names = [f.name for f in files]
-            result = club_book_import(
-                club_name=request.club.name,
-                attendance=data[0],
-                games=data[1],
-                dry_run=True,
-                attendance_name=names[0],
-                games_name=names[1],
-            )
-            context["result"] = result
-            if result.ok and result.changed:
-                _forget_old_uploads()
-                token = secrets.token_hex(16)
-                folder = _upload_dir(token)
-                folder.mkdir(parents=True)
-                (folder / "attendance.csv").write_bytes(data[0])
-                (folder / "games.csv").write_bytes(data[1])
-                (folder / "names.txt").write_text("\n".join(names), encoding="utf-8")
-                context["token"] = token
-                context["digest"] = hashlib.sha256(data[0] + data[1]).hexdigest()[:12]
+        attendance, games = (f.read() for f in files)
+        names = [f.name for f in files]
+        result = club_book_import(
+            club_name=request.club.name,
+            attendance=attendance,
+            games=games,
+            dry_run=True,
+            attendance_name=names[0],
+            games_name=names[1],
+        )
+        context["result"] = result
+        if result.ok and result.changed:
+            context["token"] = _keep_upload(attendance, games, names)
+            context["digest"] = hashlib.sha256(attendance + games).hexdigest()[:12]
     return render(request, "league/ledger/import.html", context)
 
 
@@ -88,20 +107,20 @@ def club_book_upload(request: HttpRequest) -> HttpResponse:
 @require_POST
 def club_book_confirm(request: HttpRequest, token: str) -> HttpResponse:
     """Import the files of a dry run (all or nothing) and show what was created."""
-    folder = _upload_dir(token)
-    if not folder.is_dir():
+    upload = _kept_upload(token)
+    if upload is None:
         messages.error(request, _("The upload has expired. Please upload the files again."))
         return redirect("club_book_upload")
-    names = (folder / "names.txt").read_text(encoding="utf-8").split("\n")
+    attendance, games, names = upload
     result = club_book_import(
         club_name=request.club.name,
-        attendance=(folder / "attendance.csv").read_bytes(),
-        games=(folder / "games.csv").read_bytes(),
+        attendance=attendance,
+        games=games,
         user=request.user,
         attendance_name=names[0],
         games_name=names[1],
     )
-    shutil.rmtree(folder, ignore_errors=True)
+    shutil.rmtree(_upload_dir(token), ignore_errors=True)
     if result.ok:
         messages.success(request, _("The club book was imported."))
     return render(request, "league/ledger/import.html", {"result": result, "form": ClubBookForm()})

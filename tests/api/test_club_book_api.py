@@ -188,3 +188,11 @@ def test_bad_rows_message_is_in_german(sample_club):
     response = _import(client, attendance=ATTENDANCE + b"2026-10-09,Hanna Neu,chef\r\n")
     assert response.json()["message"] != "The files have bad rows; nothing was imported."
     assert "nichts" in response.json()["message"]
+
+
+def test_a_file_over_the_upload_limit_is_refused_and_nothing_imported(sample_club, monkeypatch):
+    monkeypatch.setattr("league.clubbook.serializers.MAX_UPLOAD_BYTES", len(SMALL_A) - 1)
+    _club, client = sample_club
+    response = _import(client, attendance=SMALL_A, games=SMALL_G)
+    assert (response.status_code, response.json()["code"]) == (400, "file_too_large")
+    assert not Evening.objects.exists()
