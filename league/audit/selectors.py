@@ -226,6 +226,8 @@ class _Spec:
     fields: tuple[str, ...]
     describe: Callable[[Record, _Context], str]
     evening_of: Callable[[Record, _Context], int | None] = lambda r, c: None
+    # The record's reason: the history's change reason, unless the row keeps its own.
+    reason_of: Callable[[Record], str] = lambda r: r.history_change_reason or ""
 
 
 def _specs() -> dict[type[models.Model], _Spec]:
@@ -320,6 +322,8 @@ def _money_specs() -> list[_Spec]:
             ("amount", "marks", "booked_on"),
             lambda r, c: _("Reversal in the account of %(name)s") % {"name": c.person(r.member_id)},
             lambda r, c: r.evening_id_ref,
+            # A reversal keeps its reason code in its description (league.ledger.services).
+            lambda r: r.history_change_reason or r.description,
         ),
         _Spec(
             RundeGiven,
@@ -395,7 +399,7 @@ def _lines_of(spec: _Spec, records: list[Record], ctx: _Context) -> list[AuditLi
                     action=r.history_type,
                     what=spec.describe(r, ctx),
                     changes=changes,
-                    reason=r.history_change_reason or "",
+                    reason=spec.reason_of(r),
                     evening_id=spec.evening_of(r, ctx),
                     sort_id=(r.history_date, spec.model.__name__, r.history_id),
                 )
