@@ -3,7 +3,7 @@
 Selectors here read the books into plain dataclasses (`season_report_data`,
 `club_records`); the builders render them with Django templates under German and
 WeasyPrint and return the PDF as bytes (STYLE.md 6). Storing and serving the season report
-is `league.services.report_builds`; the Celery task is `league.tasks`.
+is league/reports/builds.py; the Celery task is league/reports/tasks.py.
 
 Sources: RULES.md section 5 (points, places, Marks, Runden), issue 5 (what the report shows).
 Money is Decimal in the season's currency; Marks are integers.
@@ -367,124 +367,177 @@ def _counts(queryset, *fields: str) -> dict:
     return {tuple(row[:-1]): row[-1] for row in rows}
 
 
+@dataclass
+class _RecordBooks:
+    """What the all-time records are counted from (club members only): Schock-Aus per
+    (member, season), per (member, evening date) and per evening date; games lost per
+    (member, evening date) and per (member, season); the attendance lists in date order
+    as (member_id, date, evening_id, season_id, role)."""
+
+    seasons: dict[int, int]
+    names: dict[int, str]
+    per_season: dict
+    per_person_evening: dict
+    per_evening: dict
+    lost_evening: dict
+    lost_season: dict
+    attendance: list[tuple]
+
+    def label(self, member_id: int, when: int | datetime.date) -> str:
+        """ "Anna Becker (2026)" for a season id, "Anna Becker (09.10.2026)" for a date."""
+        if isinstance(when, datetime.date):
+            return f"{self.names[member_id]} ({_de(when)})"
+        return f"{self.names[member_id]} ({self.seasons[when]})"
+
+
+def _de(d: datetime.date) -> str:
+    return d.strftime("%d.%m.%Y")
+
+
+def _record_books(club: Club, up_to_year: int) -> _RecordBooks:
+    """The counts of `_RecordBooks` for the club's seasons up to `up_to_year`. Eight
+    queries."""
+    seasons = dict(Season.objects.filter(club=club, year__lte=up_to_year).values_list("pk", "year"))
+    member = Member.Kind.MEMBER
+    sa = SchockAus.objects.filter(game__evening__season__in=list(seasons))
+    games = Game.objects.filter(evening__season__in=list(seasons))
+    by_members = sa.filter(thrower__kind=member)
+    lost = games.filter(loser__kind=member)
+    return _RecordBooks(
+        seasons=seasons,
+        names=dict(Member.objects.filter(club=club).values_list("pk", "name")),
+        per_season=_counts(by_members, "thrower_id", "game__evening__season_id"),
+        per_person_evening=_counts(by_members, "thrower_id", "game__evening__date"),
+        per_evening=_counts(sa, "game__evening__date"),
+        lost_evening=_counts(lost, "loser_id", "evening__date"),
+        lost_season=_counts(lost, "loser_id", "evening__season_id"),
+        attendance=list(
+            Attendance.objects.filter(evening__season__in=list(seasons), member__kind=member)
+            .exclude(role=Attendance.Role.GUEST)
+            .order_by("evening__date")
+            .values_list("member_id", "evening__date", "evening_id", "evening__season_id", "role")
+        ),
+    )
+
+
+def _season_points(books: _RecordBooks) -> Counter:
+    """Season points per (member, season) of every club member on the books that season
+    (absent ones too: RULES.md 5 ranks them with what they scored, often 0)."""
+    points: Counter = Counter()
+    for m, _d, _e, season_id, _r in books.attendance:
+        points[(m, season_id)] += 0
+    statutes = season_statutes()
+    for key, n in books.per_season.items():
+        points[key] += statutes.points(schock_aus=n, games_lost=0)
+    for key, n in books.lost_season.items():
+        points[key] += statutes.points(schock_aus=0, games_lost=n)
+    return points
+
+
+def _count_records(books: _RecordBooks) -> list[Record]:
+    """The records that are the highest of a count: Schock-Aus in a season, by one person
+    in an evening, at the table in an evening; games lost in an evening."""
+    from django.utils.translation import gettext as _
+
+    records = []
+    for key, title, counts, label in (
+        ("schock_aus_season", _("Most Schock-Aus in a season"), books.per_season, books.label),
+        (
+            "schock_aus_evening",
+            _("Most Schock-Aus by one person in an evening"),
+            books.per_person_evening,
+            books.label,
+        ),
+        (
+            "schock_aus_table",
+            _("Most Schock-Aus at the table in an evening"),
+            books.per_evening,
+            None,
+        ),
+        ("lost_evening", _("Most games lost in an evening"), books.lost_evening, books.label),
+    ):
+        value, holders = _top(counts, _de if label is None else lambda k, f=label: f(*k))
+        if value:
+            records.append(Record(key, title, value, holders))
+    return records
+
+
+def _points_record(books: _RecordBooks, points: Counter) -> list[Record]:
+    """The best points in a season. Points are mostly negative (every game has a loser,
+    few have a Schock-Aus), so the best season is shown whatever its sign."""
+    from django.utils.translation import gettext as _
+
+    if not points:
+        return []
+    best = max(points.values())
+    holders = sorted(books.label(m, s) for (m, s), p in points.items() if p == best)
+    if len(holders) > MAX_HOLDERS:
+        extra = len(holders) - MAX_HOLDERS
+        holders = holders[:MAX_HOLDERS] + [_("and %(n)s more") % {"n": extra}]
+    return [Record("points_season", _("Best points in a season"), best, holders)]
+
+
+def _run_records(books: _RecordBooks) -> list[Record]:
+    """The longest runs of evenings attended in a row without a lost game, and with a
+    Schock-Aus."""
+    from django.utils.translation import gettext as _
+
+    present = [
+        (m, d, e) for m, d, e, _s, role in books.attendance if role == Attendance.Role.MEMBER
+    ]
+    evening_ids = {d: e for _m, d, e, _s, _r in books.attendance}
+    with_loss = {(m, evening_ids.get(d)) for (m, d) in books.lost_evening}
+    with_sa = {(m, evening_ids.get(d)) for (m, d) in books.per_person_evening}
+    # A run of evenings *with* a Schock-Aus: mark the evenings without one.
+    without_sa = {(m, e) for m, _d, e in present} - with_sa
+    records = []
+    for key, title, marks in (
+        ("run_no_loss", _("Longest run of evenings without a lost game"), with_loss),
+        ("run_schock_aus", _("Longest run of evenings with a Schock-Aus"), without_sa),
+    ):
+        runs = _longest_runs(present, marks)
+        counts = {m: n for m, (n, _s, _e) in runs.items()}
+        value, holders = _top(
+            counts,
+            lambda m, runs=runs: f"{books.names[m]} ({_de(runs[m][1])} – {_de(runs[m][2])})",
+        )
+        if value:
+            records.append(Record(key, title, value, holders, _("evenings")))
+    return records
+
+
+def _champions(books: _RecordBooks, points: Counter) -> list[Champion]:
+    """The roll of honour: every season's leader(s), newest season first."""
+    by_season: dict[int, dict[int, int]] = defaultdict(dict)
+    for (m, s), p in points.items():
+        by_season[s][m] = p
+    champions = []
+    for season_id, table in by_season.items():
+        best = max(table.values())
+        leaders = [m for m, p in table.items() if p == best]
+        # RULES.md 5: equal points share the place; listed by more Schock-Aus, then name.
+        leaders.sort(key=lambda m: (-books.per_season.get((m, season_id), 0), books.names[m]))
+        champions.append(
+            Champion(books.seasons[season_id], [books.names[m] for m in leaders], best)
+        )
+    champions.sort(key=lambda c: c.year, reverse=True)
+    return champions
+
+
 def club_records(*, club: Club, up_to_year: int) -> tuple[list[Record], list[Champion], int | None]:
     """The club's all-time records over its seasons up to and including `up_to_year`
     (club members only; guests are not ranked, RULES.md 5), the roll of honour (the
-    champion of every season) and the year of the first season. Seven queries.
+    champion of every season) and the year of the first season. Eight queries.
 
     Records: most Schock-Aus in a season, by one person in an evening, by the whole table
     in an evening, most games lost in an evening, best points in a season, longest run of
     evenings without a lost game, longest run of evenings with a Schock-Aus.
     """
-    from django.utils.translation import gettext as _
-
-    seasons = dict(Season.objects.filter(club=club, year__lte=up_to_year).values_list("pk", "year"))
-    first_year = min(seasons.values()) if seasons else None
-    member = Member.Kind.MEMBER
-    sa = SchockAus.objects.filter(game__evening__season__in=list(seasons))
-    games = Game.objects.filter(evening__season__in=list(seasons))
-    names = dict(Member.objects.filter(club=club).values_list("pk", "name"))
-
-    per_season = _counts(sa.filter(thrower__kind=member), "thrower_id", "game__evening__season_id")
-    per_person_evening = _counts(
-        sa.filter(thrower__kind=member), "thrower_id", "game__evening__date"
-    )
-    per_evening = _counts(sa, "game__evening__date")
-    lost_evening = _counts(games.filter(loser__kind=member), "loser_id", "evening__date")
-    lost_season = _counts(games.filter(loser__kind=member), "loser_id", "evening__season_id")
-    attendance = list(
-        Attendance.objects.filter(evening__season__in=list(seasons), member__kind=member)
-        .exclude(role=Attendance.Role.GUEST)
-        .order_by("evening__date")
-        .values_list("member_id", "evening__date", "evening_id", "evening__season_id", "role")
-    )
-    present = [(m, d, e) for m, d, e, _s, role in attendance if role == Attendance.Role.MEMBER]
-    evening_ids = {d: e for _m, d, e, _s, _r in attendance}
-    with_loss = {(m, evening_ids.get(d)) for (m, d) in lost_evening}
-    with_sa = {(m, evening_ids.get(d)) for (m, d) in per_person_evening}
-
-    def de(d: datetime.date) -> str:
-        return d.strftime("%d.%m.%Y")
-
-    # Season points of every club member on the books that season (absent ones too:
-    # RULES.md 5 ranks them with what they scored, often 0).
-    points: Counter = Counter()
-    for m, _d, _e, season_id, _r in attendance:
-        points[(m, season_id)] += 0
-    statutes = season_statutes()
-    for key, n in per_season.items():
-        points[key] += statutes.points(schock_aus=n, games_lost=0)
-    for key, n in lost_season.items():
-        points[key] += statutes.points(schock_aus=0, games_lost=n)
-
-    records: list[Record] = []
-
-    def add(key: str, title: str, counts: dict, label, unit: str = "") -> None:
-        value, holders = _top(counts, label)
-        if value:
-            records.append(Record(key, title, value, holders, unit))
-
-    add(
-        "schock_aus_season",
-        _("Most Schock-Aus in a season"),
-        per_season,
-        lambda k: f"{names[k[0]]} ({seasons[k[1]]})",
-    )
-    add(
-        "schock_aus_evening",
-        _("Most Schock-Aus by one person in an evening"),
-        per_person_evening,
-        lambda k: f"{names[k[0]]} ({de(k[1])})",
-    )
-    add(
-        "schock_aus_table",
-        _("Most Schock-Aus at the table in an evening"),
-        per_evening,
-        de,
-    )
-    add(
-        "lost_evening",
-        _("Most games lost in an evening"),
-        lost_evening,
-        lambda k: f"{names[k[0]]} ({de(k[1])})",
-    )
-    if points:
-        # Points are mostly negative (every game has a loser, few have a Schock-Aus), so
-        # the best season is shown whatever its sign.
-        best = max(points.values())
-        holders = sorted(f"{names[m]} ({seasons[s]})" for (m, s), p in points.items() if p == best)
-        if len(holders) > MAX_HOLDERS:
-            extra = len(holders) - MAX_HOLDERS
-            holders = holders[:MAX_HOLDERS] + [_("and %(n)s more") % {"n": extra}]
-        records.append(Record("points_season", _("Best points in a season"), best, holders))
-    for key, title, marks in (
-        ("run_no_loss", _("Longest run of evenings without a lost game"), with_loss),
-        ("run_schock_aus", _("Longest run of evenings with a Schock-Aus"), None),
-    ):
-        if marks is None:
-            # A run of evenings *with* a Schock-Aus: mark the evenings without one.
-            attended = {(m, e) for m, _d, e in present}
-            marks = attended - with_sa
-        runs = _longest_runs(present, marks)
-        counts = {m: n for m, (n, _s, _e) in runs.items()}
-        value, holders = _top(
-            counts, lambda m, runs=runs: f"{names[m]} ({de(runs[m][1])} – {de(runs[m][2])})"
-        )
-        if value:
-            records.append(Record(key, title, value, holders, _("evenings")))
-
-    champions = []
-    by_season: dict[int, dict[int, int]] = defaultdict(dict)
-    for (m, s), p in points.items():
-        by_season[s][m] = p
-    for season_id, table in by_season.items():
-        best = max(table.values())
-        leaders = [m for m, p in table.items() if p == best]
-        # RULES.md 5: equal points share the place; listed by more Schock-Aus, then name.
-        leaders.sort(key=lambda m: (-per_season.get((m, season_id), 0), names[m]))
-        champions.append(Champion(seasons[season_id], [names[m] for m in leaders], best))
-    champions.sort(key=lambda c: c.year, reverse=True)
-    return records, champions, first_year
+    books = _record_books(club, up_to_year)
+    points = _season_points(books)
+    records = _count_records(books) + _points_record(books, points) + _run_records(books)
+    first_year = min(books.seasons.values()) if books.seasons else None
+    return records, _champions(books, points), first_year
 
 
 # --------------------------------------------------------------------------- PDFs

@@ -1,8 +1,9 @@
-"""Report pages (issue 5): the season report's state, request and download; the evening
-sheet PDF; CSV exports of standings, dues and the Schock-Aus chronicle.
+"""Report pages: the season report's state, request and download; the evening sheet PDF;
+CSV exports of standings, dues and the Schock-Aus chronicle.
 
-Every page needs a member of the club (league.access); other clubs' seasons and evenings
-are 404. The views parse, call one service or selector, and respond.
+Every page needs a member of the club (league/club/access.py); other clubs' seasons and
+evenings are 404. The views parse, call one service or selector (league/reports/builds.py,
+services.py, csv_exports.py), and respond.
 """
 
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
