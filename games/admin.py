@@ -20,6 +20,8 @@ A refusal of a service (`BooksError`) rolls the whole change back and shows on t
 the input kept; a refused delete or action shows as a message.
 """
 
+from typing import Any, cast
+
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.widgets import FilteredSelectMultiple
@@ -46,16 +48,15 @@ from league.runden.models import RundeGiven
 from league.runden.services import runde_mark_given, runde_unmark
 
 
-def _refused_form(form_class: type[forms.ModelForm], refusal: BooksError):
+def _refused_form(form_class: type[forms.ModelForm], refusal: BooksError) -> type[forms.ModelForm]:
     """`form_class` showing a service's refusal: on the field it names, else on top."""
 
-    class RefusedForm(form_class):
-        def clean(self):
-            data = super().clean()
-            self.add_error(refusal.field if refusal.field in self.fields else None, refusal.message)
-            return data
+    def clean(form: forms.ModelForm) -> dict[str, Any] | None:
+        data = form_class.clean(form)
+        form.add_error(refusal.field if refusal.field in form.fields else None, refusal.message)
+        return data
 
-    return RefusedForm
+    return type(f"Refused{form_class.__name__}", (form_class,), {"clean": clean})
 
 
 def _adopt(obj, saved) -> None:
@@ -163,8 +164,9 @@ class EveningAdminForm(forms.ModelForm):
             for member_id, role in self.instance.attendances.values_list("member_id", "role"):
                 roles.setdefault(role, []).append(member_id)
         for name, role, kind in ATTENDANCE_FIELDS:
-            self.fields[name].queryset = people.filter(kind=kind)
-            self.fields[name].initial = roles.get(role, [])
+            field = cast(forms.ModelMultipleChoiceField, self.fields[name])
+            field.queryset = people.filter(kind=kind)
+            field.initial = roles.get(role, [])
 
     def attendance(self) -> dict[str, list[Member]]:
         """The attendance keywords of `evening_create` / `evening_update`."""

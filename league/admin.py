@@ -15,6 +15,8 @@ A refusal of a service (`BooksError`) rolls the change back and shows on the for
 input kept.
 """
 
+from typing import Any
+
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
@@ -39,7 +41,7 @@ def _adopt(obj, saved) -> None:
     obj._state.fields_cache = {}
 
 
-class RefusalOnTheForm:
+class RefusalOnTheForm(admin.ModelAdmin):
     """A service's refusal (`BooksError`) in `save_model`: the admin's transaction is rolled
     back and the same input is shown again with the refusal on the field it names."""
 
@@ -52,18 +54,17 @@ class RefusalOnTheForm:
 
     def get_form(self, request, obj=None, change=False, **kwargs):
         form_class = super().get_form(request, obj, change, **kwargs)
-        refusal = getattr(request, "books_refusal", None)
+        refusal: BooksError | None = getattr(request, "books_refusal", None)
         if refusal is None:
             return form_class
+        message, field = refusal.message, refusal.field
 
-        class RefusedForm(form_class):
-            def clean(self):
-                data = super().clean()
-                field = refusal.field if refusal.field in self.fields else None
-                self.add_error(field, refusal.message)
-                return data
+        def clean(form: forms.ModelForm) -> dict[str, Any] | None:
+            data = form_class.clean(form)
+            form.add_error(field if field in form.fields else None, message)
+            return data
 
-        return RefusedForm
+        return type(f"Refused{form_class.__name__}", (form_class,), {"clean": clean})
 
 
 @admin.register(Club)
@@ -155,6 +156,9 @@ class LedgerEntryAdmin(admin.ModelAdmin):
         return False
 
 
+PAYMENT_ADD_FIELDS = ["member", "season", "amount", "paid_on", "method", "note"]
+
+
 class PaymentAddForm(forms.ModelForm):
     """A payment received: the season may be left empty (the one containing the date)."""
 
@@ -167,7 +171,7 @@ class PaymentAddForm(forms.ModelForm):
 
     class Meta:
         model = Payment
-        fields = ("member", "season", "amount", "paid_on", "method", "note")
+        fields = PAYMENT_ADD_FIELDS
 
 
 @admin.register(Payment)
@@ -203,7 +207,7 @@ class PaymentAdmin(RefusalOnTheForm, SimpleHistoryAdmin):
 
     def get_fields(self, request, obj=None):
         if obj is None:
-            return list(PaymentAddForm._meta.fields)
+            return list(PAYMENT_ADD_FIELDS)
         return [
             "club",
             "season",

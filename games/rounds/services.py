@@ -18,18 +18,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games.evenings.models import Attendance, Evening, Game, SchockAus
 from games.evenings.selectors import next_game_number
-from games.evenings.services import check_version, game_record
+from games.evenings.services import game_record
 from games.rounds.models import Round, RoundThrow
 from games.rules import Attempt, RuleSet, RuleViolation, Throw
 from games.rules.engine import FINAL, FIRST_HALF, GAME, SECOND_HALF, RoundOutcome
 from games.rules.engine import Game as EngineGame
-from league.club.errors import BooksError
+from league.club.errors import BooksError, check_version
 from league.club.models import Member
 from league.club.statutes import season_rules, season_statutes
 
@@ -55,7 +56,7 @@ class ThrowInput:
     dice: Sequence[int] | None = None
     attempts: int | None = None
     natural: bool = True
-    turn: Sequence[dict] | None = None
+    turn: Sequence[dict[str, Any]] | None = None
 
     @property
     def detailed(self) -> bool:
@@ -93,7 +94,7 @@ class RoundsPlay:
     loser: Member | None = None
     schock_aus: list[Member] = field(default_factory=list)
     next_order: list[Member] = field(default_factory=list)
-    deckel: dict = field(default_factory=dict)
+    deckel: dict[Member, int] = field(default_factory=dict)
     stock: int = 0
     people: dict[str, Member] = field(default_factory=dict)
 
@@ -124,10 +125,14 @@ def _violation(exc: RuleViolation, field_name: str) -> BooksError:
     return BooksError(exc.code, str(exc), field=field_name)
 
 
-def _entry(throw: ThrowInput, field_name: str) -> Throw | list[Attempt]:
+# What the engine takes for one throw: a final throw, or the turn attempt by attempt.
+Entry = Throw | list[Attempt]
+
+
+def _entry(throw: ThrowInput, field_name: str) -> Entry:
     try:
         if throw.detailed:
-            return [Attempt.from_mapping(a) for a in throw.turn]
+            return [Attempt.from_mapping(a) for a in throw.turn or ()]
         if throw.dice is None or throw.attempts is None:
             raise BooksError(
                 "throw_missing",
@@ -143,7 +148,7 @@ def _entry(throw: ThrowInput, field_name: str) -> Throw | list[Attempt]:
         ) from exc
 
 
-def _locate(game: EngineGame, entries: list, rules: RuleSet) -> int | None:
+def _locate(game: EngineGame, entries: list[Entry], rules: RuleSet) -> int | None:
     """The position of the first throw of a round the rules refuse on its own, so that the
     error can be shown at that throw. Only locates: the engine's answer stands."""
     from games.rules import validate_throw, validate_turn
@@ -174,7 +179,11 @@ _ROUND_CODES = {"game_finished", "player_missing", "vorleger_not_first", "not_se
 
 
 def _where(
-    exc: RuleViolation, game: EngineGame, pairs: list, entries: list, rules: RuleSet
+    exc: RuleViolation,
+    game: EngineGame,
+    pairs: list[tuple[str, Entry]],
+    entries: list[Entry],
+    rules: RuleSet,
 ) -> int | None:
     """The index of the refused throw in the round (None: the round as a whole)."""
     code = exc.code
@@ -216,7 +225,7 @@ def _check_players(evening: Evening, rounds: Sequence[RoundInput], play: RoundsP
 def _note_state(play: RoundsPlay, game: EngineGame) -> None:
     """Copy the engine's state after the entered rounds into `play` (as Members)."""
     play.finished = game.finished
-    play.loser = play.player(game.loser) if game.finished else None
+    play.loser = play.player(game.loser) if game.finished and game.loser else None
     play.schock_aus = [play.player(k) for k in game.schock_aus]
     play.stock = game.stock
     play.deckel = {play.player(k): n for k, n in game.deckel.items()}
@@ -320,6 +329,7 @@ def game_record_rounds(
             status=409,
         )
     play = game_rounds_play(evening=evening, rounds=rounds, number=number)
+    assert play.loser is not None  # game_rounds_play refuses a game that is not over
     game = game_record(
         evening=evening,
         loser=play.loser,
@@ -366,12 +376,12 @@ def _write_rounds(game: Game, rounds: Sequence[RoundInput], play: RoundsPlay) ->
     RoundThrow.objects.bulk_create(throws)
 
 
-def _turn_json(entry: ThrowInput) -> list[dict]:
+def _turn_json(entry: ThrowInput) -> list[dict[str, Any]]:
     return [
         {
             "rolled": list(a.get("rolled", ())),
             "keep": list(a.get("keep", ())),
             "umwandlung": int(a.get("umwandlung", 0) or 0),
         }
-        for a in entry.turn
+        for a in entry.turn or ()
     ]

@@ -21,6 +21,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Q, Sum
 from django.utils import timezone
@@ -264,7 +265,7 @@ def payment_record(
     method: str = Payment.Method.CASH,
     note: str = "",
     season: Season | None = None,
-    created_by=None,
+    created_by: User | None = None,
 ) -> Payment:
     """Record money received from a member (issue 6.1; RULES.md 5): a Payment row and its
     ledger entry (negative amount, 0 Marks), then the books-changed event of its season
@@ -326,7 +327,7 @@ def payment_cancel(*, payment: Payment) -> LedgerEntry:
     reversal = _reversal(entry, reason=REASON_PAYMENT_CANCELLED, booked_on=timezone.localdate())
     reversal.save()
     # The audit trail records the cancellation (who and when) on the payment itself.
-    payment._change_reason = REASON_PAYMENT_CANCELLED
+    payment._change_reason = REASON_PAYMENT_CANCELLED  # type: ignore[attr-defined]
     payment.save()
     books_changed(season_id=entry.season_id, reason=REASON_PAYMENT_CANCELLED)
     return reversal
@@ -361,12 +362,12 @@ def _entry_label(
     day = evening_dates.get(entry.evening_id_ref) if entry.evening_id_ref else None
     date_text = (day or entry.booked_on).strftime("%d.%m.%Y")
     if entry.kind == LedgerEntry.Kind.GAME_LOST:
-        number = game_numbers.get(entry.game_id_ref) or entry.description or "?"
+        number = game_numbers.get(entry.game_id_ref or 0) or entry.description or "?"
         return _("Game %(number)s lost on %(date)s") % {"number": number, "date": date_text}
     if entry.kind == LedgerEntry.Kind.ABSENCE:
         return _("Absent on %(date)s") % {"date": date_text}
     if entry.kind == LedgerEntry.Kind.PAYMENT:
-        payment = payments.get(entry.payment_id)
+        payment = payments.get(entry.payment_id or 0)
         text = _("Payment (%(method)s)") % {
             "method": _method_label(payment.method) if payment else "?"
         }
@@ -457,10 +458,10 @@ def member_statement(*, member: Member, season: Season | None = None) -> MemberS
     balance in money and Marks, explaining every Mark (game and evening it comes from) and
     every correction (reversal with its reason). `season` limits it to one season.
     Five queries."""
-    entries = LedgerEntry.objects.filter(member=member).select_related("season", "reverses")
+    lines = LedgerEntry.objects.filter(member=member).select_related("season", "reverses")
     if season is not None:
-        entries = entries.filter(season=season)
-    entries = list(entries.order_by("season__year", "booked_on", "id"))
+        lines = lines.filter(season=season)
+    entries = list(lines.order_by("season__year", "booked_on", "id"))
     game_ids = {e.game_id_ref for e in entries if e.game_id_ref}
     game_numbers = dict(Game.objects.filter(pk__in=game_ids).values_list("pk", "number"))
     evening_ids = {e.evening_id_ref for e in entries if e.evening_id_ref}
@@ -579,7 +580,8 @@ def club_balances(*, club: Club, season: Season | None = None) -> ClubBalances:
     )
     seasons = Season.objects.in_bulk({a["season_id"] for a in aggregated})
     members = Member.objects.in_bulk({a["member_id"] for a in aggregated})
-    rows, per_season = [], {}
+    rows: list[BalanceRow] = []
+    per_season: dict[int, SeasonBalance] = {}
     kitty: dict[str, Decimal] = defaultdict(lambda: Decimal("0.00"))
     owed: dict[str, Decimal] = defaultdict(lambda: Decimal("0.00"))
     for a in aggregated:
@@ -588,8 +590,8 @@ def club_balances(*, club: Club, season: Season | None = None) -> ClubBalances:
             member=members[a["member_id"]],
             season=s,
             marks_charged=a["marks"] or 0,
-            charged=round_money(a["charged"] or 0),
-            paid=round_money(-(a["paid"] or 0)),
+            charged=round_money(a["charged"] or Decimal("0")),
+            paid=round_money(-(a["paid"] or Decimal("0"))),
         )
         kitty[s.currency] += row.paid
         if row.balance > 0:
@@ -616,7 +618,7 @@ def club_balances(*, club: Club, season: Season | None = None) -> ClubBalances:
 def member_balance(*, member: Member, season: Season) -> Decimal:
     """The money a member owes in a season (sum of the ledger; negative: credit)."""
     total = LedgerEntry.objects.filter(member=member, season=season).aggregate(s=Sum("amount"))["s"]
-    return round_money(total or 0)
+    return round_money(total or Decimal("0"))
 
 
 def ledger_sync_season(*, season_id: int) -> dict[str, int]:

@@ -10,6 +10,7 @@ given cannot lose them (`game_delete` / `game_update` refuse with `runde_given`)
 import datetime
 from dataclasses import dataclass
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -127,7 +128,7 @@ def runde_mark_given(
     schock_aus: SchockAus,
     given_on: datetime.date,
     note: str = "",
-    recorded_by=None,
+    recorded_by: User | None = None,
 ) -> RundeGiven:
     """Record that the Runde owed for `schock_aus` was given on `given_on` (issue 6.2;
     RULES.md 5: the first, every fifth and the last Schock-Aus of an evening owe one), then

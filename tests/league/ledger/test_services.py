@@ -21,6 +21,7 @@ from league.ledger.models import LedgerEntry
 from league.ledger.services import (
     club_balances,
     ledger_sync_evening,
+    ledger_sync_season,
     member_balance,
     member_statement,
     payment_cancel,
@@ -279,3 +280,10 @@ def test_a_changed_mark_value_is_rebooked_at_the_next_sync(sample_entered):
     ledger_sync_evening(evening_id=evening.pk)
     assert member_balance(member=people["Frank Roth"], season=evening.season) == Decimal("6.00")
     assert LedgerEntry.objects.filter(description="mark_value_changed").count() == 26
+
+
+def test_a_season_sync_without_a_change_writes_nothing(sample_entered):
+    evening, _ = sample_entered
+    lines = LedgerEntry.objects.count()
+    assert ledger_sync_season(season_id=evening.season_id) == {"charged": 0, "reversed": 0}
+    assert LedgerEntry.objects.count() == lines
