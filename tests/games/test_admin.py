@@ -442,3 +442,14 @@ def test_the_evening_change_form_shows_its_attendance(staff, books):
     form = response.context["adminform"].form
     frank = books.people["Frank Roth"]
     assert form["absent_members"].value() == [frank.pk]
+
+
+def test_a_games_history_can_be_read_but_not_reverted_in_the_admin(staff, books):
+    game = books.game(1)
+    _loser_changed(staff, books, None)
+    old = game.history.order_by("history_id").first()
+    assert staff.get(_url(Game, "history", game.pk)).status_code == 200
+    url = reverse("admin:games_game_simple_history", args=[game.pk, old.pk])
+    assert staff.get(url).status_code == 200
+    assert staff.post(url, _game_form(game)).status_code == 403
+    assert Game.objects.get(pk=game.pk).loser.name == "Carla Vogt"
