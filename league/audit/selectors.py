@@ -71,8 +71,7 @@ class AuditLine:
 
     @property
     def reason_label(self) -> str:
-        """The reason in German ("club book import", "payment cancelled", "loser
-        corrected", ...), or as stored."""
+        """The reason in German ("club book import", "payment cancelled"), or as stored."""
         if self.reason == IMPORT_REASON:
             return _("club book import")
         return ledger_reason_label(self.reason)
@@ -226,8 +225,6 @@ class _Spec:
     fields: tuple[str, ...]
     describe: Callable[[Record, _Context], str]
     evening_of: Callable[[Record, _Context], int | None] = lambda r, c: None
-    # The record's reason: the history's change reason, unless the row keeps its own.
-    reason_of: Callable[[Record], str] = lambda r: r.history_change_reason or ""
 
 
 def _specs() -> dict[type[models.Model], _Spec]:
@@ -320,10 +317,13 @@ def _money_specs() -> list[_Spec]:
         _Spec(
             LedgerEntry,
             ("amount", "marks", "booked_on"),
-            lambda r, c: _("Reversal in the account of %(name)s") % {"name": c.person(r.member_id)},
+            # A reversal keeps its reason code in its description (league.ledger.services);
+            # the line's `reason` stays the history record's own (the writer's).
+            lambda r, c: (
+                _("Reversal in the account of %(name)s: %(reason)s")
+                % {"name": c.person(r.member_id), "reason": ledger_reason_label(r.description)}
+            ),
             lambda r, c: r.evening_id_ref,
-            # A reversal keeps its reason code in its description (league.ledger.services).
-            lambda r: r.history_change_reason or r.description,
         ),
         _Spec(
             RundeGiven,
@@ -399,7 +399,7 @@ def _lines_of(spec: _Spec, records: list[Record], ctx: _Context) -> list[AuditLi
                     action=r.history_type,
                     what=spec.describe(r, ctx),
                     changes=changes,
-                    reason=spec.reason_of(r),
+                    reason=r.history_change_reason or "",
                     evening_id=spec.evening_of(r, ctx),
                     sort_id=(r.history_date, spec.model.__name__, r.history_id),
                 )

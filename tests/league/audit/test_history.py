@@ -288,13 +288,12 @@ def test_a_cancelled_payment_leaves_a_reversal_line_with_who_and_when(cast, api,
         cast.secretary.user,
         LATER,
     )
-    what = _("Reversal in the account of %(name)s") % {"name": "Anna Becker"}
+    what = _("Reversal in the account of %(name)s: %(reason)s") % {
+        "name": "Anna Becker",
+        "reason": _("payment cancelled"),
+    }
     line = _line(member_audit(member=cast.anna), what, "+")
-    assert (line.who, line.when, line.reason_label) == (
-        "Bernd Krause",
-        LATER,
-        _("payment cancelled"),
-    )
+    assert (line.who, line.when) == ("Bernd Krause", LATER)
     # The payment's line was -2.00 (money in); its reversal owes the 2.00 again.
     assert _changes(line)[_("amount")] == ("", "2,00\u00a0€")
 
@@ -324,7 +323,10 @@ def test_a_corrected_loser_leaves_a_reversal_line(evening, cast, api, frozen):
     )
     record = LedgerEntry.history.get(kind=LedgerEntry.Kind.REVERSAL)
     assert (record.history_user, record.history_date) == (cast.secretary.user, LATER)
-    what = _("Reversal in the account of %(name)s") % {"name": "Carla Vogt"}
+    what = _("Reversal in the account of %(name)s: %(reason)s") % {
+        "name": "Carla Vogt",
+        "reason": _("loser corrected"),
+    }
     assert _line(evening_audit(evening_id=evening.pk), what, "+").who == "Bernd Krause"
 
 
