@@ -5,6 +5,8 @@ Each form parses input, calls exactly one service in `save()`, and turns a refus
 where it was typed. Services run in one transaction: nothing is saved half.
 """
 
+from typing import cast
+
 from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -101,8 +103,8 @@ class GameForm(BooksErrorMixin, forms.Form):
         self.evening, self.game = evening, game
         people = Member.objects.filter(club_id=evening.club_id)
         for name in ("vorleger", "loser"):
-            self.fields[name].queryset = people
-        self.fields["schock_aus"].queryset = people
+            cast(PersonChoiceField, self.fields[name]).queryset = people
+        cast(ThrowersField, self.fields["schock_aus"]).queryset = people
 
     # The people present, in name order: set by the page that renders the form (the radio
     # buttons, the selects and the number of Schock-Aus slots follow them).
@@ -187,8 +189,10 @@ class EveningForm(BooksErrorMixin, forms.Form):
         self.members = [
             p for p in people if p.kind == Member.Kind.MEMBER and (p.active or p.pk in current)
         ]
-        self.fields["secretary"].queryset = Member.objects.filter(club=club)
-        self.fields["guests"].queryset = Member.objects.filter(club=club, kind=Member.Kind.GUEST)
+        secretary_field = cast(PersonChoiceField, self.fields["secretary"])
+        secretary_field.queryset = Member.objects.filter(club=club)
+        guests = cast(forms.ModelMultipleChoiceField, self.fields["guests"])
+        guests.queryset = Member.objects.filter(club=club, kind=Member.Kind.GUEST)
         for person in self.members:
             self.fields[f"role_{person.pk}"] = forms.ChoiceField(
                 label=person.name,
