@@ -1,4 +1,6 @@
-"""Live feedback on one throw while the secretary types it (issue 3 item 3).
+"""What a throw is: the pages' live feedback while the secretary types one
+(``throw_feedback``, which never raises) and the API's evaluation of a throw or turn
+(``throw_evaluation``, which raises the rules' RuleViolation).
 
 Only ``games.rules`` decides: the throw is checked with ``validate_throw`` (a final throw)
 or ``validate_turn`` (attempt by attempt) under the given rule set, the Vorleger's cap and
@@ -8,6 +10,8 @@ the Muss-Regel, and read with ``evaluate``. Nothing is written.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
 
@@ -23,6 +27,10 @@ from games.rules import (
     validate_throw,
     validate_turn,
 )
+from games.rules.engine import ABLEGEN, AUFNAHME, RoundOutcome
+
+if TYPE_CHECKING:
+    from games.rounds.services import RoundsPlay
 
 # Schocken terms stay German (RULES.md glossary).
 CATEGORY_LABELS = {
@@ -119,3 +127,92 @@ def muss_regel_for(*, rules: RuleSet, schock_aus_so_far: int, last_game: bool) -
         )
     except RuleViolation:
         return False
+
+
+def throw_evaluation(
+    *,
+    preset: str,
+    attempts: int | list[dict],
+    dice: Sequence[int] | None = None,
+    natural: bool = True,
+    max_attempts: int = 3,
+    muss_regel: bool = False,
+) -> dict:
+    """What a final throw (``dice``, ``attempts`` a number, ``natural``) or a turn
+    (``attempts`` a list of ``{"rolled", "keep", "umwandlung"}``) is under
+    ``PRESETS[preset]``, the Vorleger's cap and the Muss-Regel (RULES.md 1 and 3).
+
+    Returns ``{"preset", "category", "value", "deckel", "label", "dice", "attempts",
+    "natural"}`` (the final throw's dice high to low). Raises RuleViolation for a throw or
+    turn the rules refuse."""
+    rules = PRESETS[preset]
+    if isinstance(attempts, list):
+        turn = [Attempt(a["rolled"], a["keep"], a["umwandlung"]) for a in attempts]
+        thrown = validate_turn(turn, rules, max_attempts=max_attempts, muss_regel=muss_regel)
+    else:
+        thrown = validate_throw(
+            Throw(dice, attempts, natural),
+            rules,
+            max_attempts=max_attempts,
+            muss_regel=muss_regel,
+        )
+    result = evaluate(thrown, rules)
+    return {
+        "preset": preset,
+        "category": result.category.value,
+        "value": result.value,
+        "deckel": result.deckel,
+        "label": result.label,
+        "dice": list(thrown.dice),
+        "attempts": thrown.attempts,
+        "natural": thrown.natural,
+    }
+
+
+def round_summary(outcome: RoundOutcome, person) -> dict:
+    """What a round did, for the pages: ``person`` maps an engine player key to a Member.
+
+    Returns ``{"number", "phase", "loser", "winner", "moved", "worth", "source"
+    ("stock" | "winner" | "schock_aus"), "stock", "went_out" [Members], "deckel"
+    [(Member, n)] (players holding Deckel), "phase_loser", "finished"}``.
+    """
+    return {
+        "number": outcome.number,
+        "phase": outcome.phase,
+        "loser": person(outcome.loser),
+        "winner": person(outcome.winner),
+        "moved": outcome.moved,
+        "worth": outcome.deckel,
+        "source": {AUFNAHME: "stock", ABLEGEN: "winner"}.get(outcome.source, "schock_aus"),
+        "stock": outcome.stock,
+        "went_out": [person(p) for p in outcome.went_out],
+        "deckel": [(person(p), n) for p, n in outcome.deckel_after if n],
+        "phase_loser": person(outcome.phase_loser) if outcome.phase_loser else None,
+        "finished": outcome.finished,
+    }
+
+
+@dataclass
+class PlayedRound:
+    """What the round entry page shows beside a round the rules played: the evening's
+    Schock-Aus before it, what it did (``round_summary``) and each throw's
+    ``describe_throw`` answer in throwing order."""
+
+    schock_aus_before: int
+    summary: dict
+    results: list[dict]
+
+
+def rounds_played(play: RoundsPlay) -> tuple[list[PlayedRound], int]:
+    """Every round of ``play`` as the entry page shows it, and the evening's Schock-Aus
+    after the last of them (what the next round starts from)."""
+    seen = play.schock_aus_before
+    played = []
+    for outcome in play.outcomes:
+        results = [
+            describe_throw(thrown, play.rules, muss_regel=muss)
+            for thrown, muss in zip(outcome.throws, outcome.muss_regel, strict=True)
+        ]
+        played.append(PlayedRound(seen, round_summary(outcome, play.player), results))
+        seen += len(outcome.schock_aus)
+    return played, seen

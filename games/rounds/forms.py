@@ -1,7 +1,9 @@
-"""The round-by-round entry form: reading what the secretary typed (issue 3 item 3).
+"""The round-by-round entry form: reading what the secretary typed, and showing the rules'
+answer beside it.
 
 Translation only: text in, ``RoundInput``/``ThrowInput`` out, and back for re-display. The
-rules module decides whether a throw could have happened (``games.services.rounds``).
+rules decide whether a throw could have happened (games/rounds/services.py), and
+games/rounds/feedback.py says what each played round and throw was.
 
 Notation of a turn entered attempt by attempt (one text field): attempts separated by
 ``/``; each attempt is the dice rolled, then optionally ``:`` and what was laid out after
@@ -19,8 +21,10 @@ from dataclasses import dataclass, field
 from django.http import QueryDict
 from django.utils.translation import gettext as _
 
+from games.rounds.feedback import PlayedRound
 from games.rounds.services import RoundInput, ThrowInput
 from league.club.models import Member
+from league.club.selectors import whole_number
 
 _ATTEMPT_RE = re.compile(r"^\s*([0-9][0-9\s,.\-]*?)\s*(?:[:>]\s*([0-9uU\s,.\-]*))?\s*$")
 _FIELD_RE = re.compile(r"^rounds\[(\d+)\](?:\.throws\[(\d+)\])?$")
@@ -64,6 +68,26 @@ def parse_turn(text: str) -> list[dict] | None:
     if not attempts:
         raise NotationError(text)
     return attempts
+
+
+def notation_message(exc: NotationError) -> str:
+    """The German message for attempts that cannot be read."""
+    return _("The attempts cannot be read: “%(text)s”. Example: 145:1 / 61:1 / 1") % {"text": exc}
+
+
+def throw_query(query: QueryDict, *, default_max_attempts: int) -> dict:
+    """The throw of the live-feedback query (``throw_feedback``'s arguments): ``dice``,
+    ``attempts`` ("1" to "3", else None), ``natural``, ``turn`` (the attempt notation;
+    raises NotationError) and ``max_attempts`` (1 to 3, else the default)."""
+    attempts = query.get("attempts")
+    max_attempts = whole_number(query.get("max_attempts"), maximum=3)
+    return {
+        "dice": parse_dice(query.get("dice", "")),
+        "attempts": int(attempts) if attempts in ("1", "2", "3") else None,
+        "natural": query.get("natural") in ("1", "on", "true"),
+        "turn": parse_turn(query.get("turn", "")),
+        "max_attempts": max_attempts or default_max_attempts,
+    }
 
 
 def turn_text(turn: list[dict] | None) -> str:
@@ -182,16 +206,28 @@ class RoundsEntry:
         if len(self.rounds) < MAX_ROUNDS:
             self.rounds.append(_block(order))
 
+    def show_play(
+        self, played: list[PlayedRound], *, schock_aus_after: int, next_order: list[Member] | None
+    ) -> None:
+        """Show each played round's result beside its rows; with ``next_order`` (the game
+        goes on) add the next round's empty rows in that throwing order."""
+        for block, shown in zip(self.rounds, played, strict=True):
+            block.schock_aus_before = shown.schock_aus_before
+            block.summary = shown.summary
+            for row, result in zip(block.rows, shown.results, strict=True):
+                row.result = result
+        if next_order is not None:
+            self.add_round(next_order)
+            self.rounds[-1].schock_aus_before = schock_aus_after
+
 
 def _block(order: list[Member]) -> RoundBlock:
     return RoundBlock(rows=[Row(player_id=str(m.pk)) for m in order])
 
 
 def _int(value: str | None, low: int, high: int) -> int:
-    try:
-        return max(low, min(high, int(value or "")))
-    except ValueError:
-        return low
+    number = whole_number(value)
+    return low if number is None else max(low, min(high, number))
 
 
 def _row_input(row: Row, people: dict[int, Member]) -> ThrowInput | None:
@@ -205,9 +241,7 @@ def _row_input(row: Row, people: dict[int, Member]) -> ThrowInput | None:
     try:
         turn = parse_turn(row.turn)
     except NotationError as exc:
-        row.error = _("The attempts cannot be read: “%(text)s”. Example: 145:1 / 61:1 / 1") % {
-            "text": exc
-        }
+        row.error = notation_message(exc)
         return None
     if turn is not None:
         return ThrowInput(player=player, turn=turn)

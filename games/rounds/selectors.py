@@ -14,13 +14,15 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 
-from django.db.models import Count
+from django.db.models import Count, Prefetch, QuerySet
 
 from games.evenings.models import Attendance, Evening, Game, SchockAus
-from games.rounds.feedback import CATEGORY_LABELS, describe_throw
+from games.evenings.selectors import next_game_number
+from games.evenings.services import next_vorleger
+from games.rounds.feedback import CATEGORY_LABELS, describe_throw, round_summary
 from games.rounds.models import Round, RoundThrow
+from games.rounds.services import evening_game_context
 from games.rules import PRESETS, Category, RuleSet, RuleViolation, Throw
-from games.rules.engine import ABLEGEN, AUFNAHME, RoundOutcome
 from games.rules.engine import Game as EngineGame
 from games.rules.odds import (
     attempt_category_odds,
@@ -42,27 +44,33 @@ def present_people(*, evening: Evening) -> list[Member]:
     ]
 
 
-def round_summary(outcome: RoundOutcome, person) -> dict:
-    """What a round did, for the pages: ``person`` maps an engine player key to a Member.
+@dataclass
+class RoundsEntryStart:
+    """Where the round entry of an evening's next game starts: its ``number``, the first
+    round's throwing ``order`` (the Vorleger, then the other people present by name) and
+    the evening's Schock-Aus in the games before it."""
 
-    Returns ``{"number", "phase", "loser", "winner", "moved", "worth", "source"
-    ("stock" | "winner" | "schock_aus"), "stock", "went_out" [Members], "deckel"
-    [(Member, n)] (players holding Deckel), "phase_loser", "finished"}``.
-    """
-    return {
-        "number": outcome.number,
-        "phase": outcome.phase,
-        "loser": person(outcome.loser),
-        "winner": person(outcome.winner),
-        "moved": outcome.moved,
-        "worth": outcome.deckel,
-        "source": {AUFNAHME: "stock", ABLEGEN: "winner"}.get(outcome.source, "schock_aus"),
-        "stock": outcome.stock,
-        "went_out": [person(p) for p in outcome.went_out],
-        "deckel": [(person(p), n) for p, n in outcome.deckel_after if n],
-        "phase_loser": person(outcome.phase_loser) if outcome.phase_loser else None,
-        "finished": outcome.finished,
-    }
+    number: int
+    order: list[Member]
+    schock_aus_before: int
+
+
+def rounds_entry_start(*, evening: Evening, people: list[Member]) -> RoundsEntryStart:
+    """The start of the entry of the evening's next game; ``people``: those present
+    (``present_people``). The Vorleger is the loser of the game before (RULES.md 4.5)."""
+    number = next_game_number(evening=evening)
+    vorleger = next_vorleger(evening=evening, number=number)
+    order = [vorleger] + [m for m in people if m != vorleger]
+    before = evening_game_context(evening=evening, number=number)[0]
+    return RoundsEntryStart(number=number, order=order, schock_aus_before=before)
+
+
+def game_round_rows(*, game: Game) -> QuerySet[Round]:
+    """A game's stored rounds with their throws in throwing order (the API's rows). Two
+    queries."""
+    return Round.objects.filter(game=game).prefetch_related(
+        Prefetch("throws", queryset=RoundThrow.objects.order_by("position"))
+    )
 
 
 @dataclass
@@ -301,6 +309,34 @@ class SchockAusStats:
     games_total: int
 
 
+def _count_turns(
+    throws: list[RoundThrow], rules: RuleSet, rows: dict[int, MemberSchockAusStats]
+) -> None:
+    """Add every entered turn (``throws`` by round, in throwing order) to its player's row:
+    one turn, its expected Schock-Aus, and the Schock-Aus thrown. A turn's cap is 3 for the
+    Vorleger (position 1) and the Vorleger's attempts for the others."""
+    probability: dict[tuple[int, bool], Fraction] = {}
+    cap = rules.max_attempts
+    for t in throws:
+        if t.position == 1:
+            cap = t.attempts
+            this_cap = rules.max_attempts
+        else:
+            this_cap = cap
+        key = (this_cap, t.muss_regel)
+        if key not in probability:
+            probability[key] = turn_schock_aus_probability(
+                rules, muss_regel=t.muss_regel, max_attempts=this_cap
+            )
+        if t.player_id not in rows:
+            rows[t.player_id] = MemberSchockAusStats(member=t.player)
+        line = rows[t.player_id]
+        line.turns += 1
+        line.expected += probability[key]
+        if t.dice == (1, 1, 1):
+            line.schock_aus_in_turns += 1
+
+
 def season_schock_aus_stats(*, season: Season) -> SchockAusStats:
     """Schock-Aus thrown against the number expected, per person of a season.
 
@@ -320,30 +356,7 @@ def season_schock_aus_stats(*, season: Season) -> SchockAusStats:
         .order_by("round_id", "position")
     )
     rows: dict[int, MemberSchockAusStats] = {}
-
-    def row(member: Member) -> MemberSchockAusStats:
-        if member.pk not in rows:
-            rows[member.pk] = MemberSchockAusStats(member=member)
-        return rows[member.pk]
-
-    probability = {}
-    cap = rules.max_attempts
-    for t in throws:
-        if t.position == 1:
-            cap = t.attempts
-            this_cap = rules.max_attempts
-        else:
-            this_cap = cap
-        key = (this_cap, t.muss_regel)
-        if key not in probability:
-            probability[key] = turn_schock_aus_probability(
-                rules, muss_regel=t.muss_regel, max_attempts=this_cap
-            )
-        line = row(t.player)
-        line.turns += 1
-        line.expected += probability[key]
-        if t.dice == (1, 1, 1):
-            line.schock_aus_in_turns += 1
+    _count_turns(throws, rules, rows)
     totals = dict(
         SchockAus.objects.filter(game__evening__season=season)
         .values_list("thrower")

@@ -1,16 +1,21 @@
-"""REST API shapes of evenings, attendance, games, Schock-Aus, rounds, an evening's summary
-and the rules' live check (issue 4).
+"""REST API shapes of games entered round by round and of the rules' live check: the
+rounds of a stored game, the rounds sent to record or preview a game (with
+`round_inputs`, their translation into the service's input) and the preview's answer
+(`rounds_preview_values`), a throw or turn to evaluate and its evaluation.
 
 Serializers translate only (STYLE.md 3): a person is named by id or by exact name and
 becomes a Member of the requesting user's club (anything else: 400 `unknown_person`); then
-the view makes one service call. Every rule lives in games/rules and the services.
+the view makes one call of games/rounds/services.py. Every rule lives in games/rules and
+the services.
 """
 
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from games.evenings.serializers import PersonField
 from games.rounds.models import Round, RoundThrow
+from games.rounds.services import RoundInput, RoundsPlay, ThrowInput
 from games.rules import PRESETS, Category
 
 
@@ -169,3 +174,83 @@ class RulesEvaluationSerializer(serializers.Serializer):
     dice = serializers.ListField(child=serializers.IntegerField(), min_length=3, max_length=3)
     attempts = serializers.IntegerField()
     natural = serializers.BooleanField()
+
+
+class ThrowEntrySerializer(serializers.Serializer):
+    """One player's throw in a round: `player` and either the final throw (`dice`,
+    `attempts`, `natural`) or the turn attempt by attempt (`turn`)."""
+
+    player = PersonField()
+    dice = serializers.ListField(child=serializers.IntegerField(), required=False, max_length=10)
+    attempts = serializers.IntegerField(required=False, min_value=-99, max_value=99)
+    natural = serializers.BooleanField(default=True)
+    turn = AttemptSerializer(many=True, required=False, max_length=10)
+
+
+class RoundEntrySerializer(serializers.Serializer):
+    """One round: the throws in throwing order, the Vorleger first."""
+
+    throws = ThrowEntrySerializer(many=True)
+
+
+class GameRoundsWriteSerializer(serializers.Serializer):
+    """Input of `game_record_rounds`: the evening, every round of the game in order,
+    optionally the game's number and the evening's version."""
+
+    evening = serializers.IntegerField(min_value=1)
+    number = serializers.IntegerField(min_value=1, max_value=9999, required=False)
+    evening_version = serializers.IntegerField(required=False, min_value=1, max_value=999_999_999)
+    rounds = RoundEntrySerializer(many=True, max_length=500)
+
+
+def round_inputs(rounds: list[dict]) -> list[RoundInput]:
+    """The validated `rounds` of GameRoundsWriteSerializer as the service's RoundInputs."""
+    return [
+        RoundInput(
+            throws=[
+                ThrowInput(
+                    player=t["player"],
+                    dice=t.get("dice"),
+                    attempts=t.get("attempts"),
+                    natural=t["natural"],
+                    turn=t.get("turn"),
+                )
+                for t in round_data["throws"]
+            ]
+        )
+        for round_data in rounds
+    ]
+
+
+def rounds_preview_values(play: RoundsPlay) -> dict:
+    """A RoundsPlay as the plain values of RoundsPreviewSerializer (members as ids;
+    `play.player` maps the engine's player keys)."""
+
+    def pk(key) -> int:
+        return play.player(key).pk
+
+    return {
+        "number": play.number,
+        "finished": play.finished,
+        "loser": play.loser.pk if play.loser else None,
+        "schock_aus": [m.pk for m in play.schock_aus],
+        "stock": play.stock,
+        "deckel": [{"player": m.pk, "deckel": n} for m, n in play.deckel.items()],
+        "next_order": [m.pk for m in play.next_order],
+        "rounds": [
+            {
+                "number": o.number,
+                "phase": o.phase,
+                "vorleger": pk(o.vorleger),
+                "winner": pk(o.winner),
+                "loser": pk(o.loser),
+                "deckel": o.deckel,
+                "moved": o.moved,
+                "source": o.source,
+                "schock_aus": [pk(k) for k in o.schock_aus],
+                "muss_regel": list(o.muss_regel),
+                "went_out": [pk(k) for k in o.went_out],
+            }
+            for o in play.outcomes
+        ],
+    }

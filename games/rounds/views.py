@@ -1,7 +1,9 @@
-"""Pages of issue 3: a game entered round by round, a stored game's rounds, live feedback
-on a throw, the odds ("Wahrscheinlichkeiten") and the members' Schock-Aus statistics.
+"""Pages of games entered round by round: the entry of a game round by round, a stored
+game's rounds, live feedback on a throw (JSON), the odds ("Wahrscheinlichkeiten") and the
+members' Schock-Aus statistics.
 
-Views parse, call one service or selector, and render (STYLE.md 1).
+Views parse, call one service or selector (games/rounds/services.py, selectors.py,
+feedback.py), and render (STYLE.md 1).
 """
 
 from __future__ import annotations
@@ -14,22 +16,27 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from games.evenings.models import Evening, Game
-from games.evenings.selectors import next_game_number
-from games.evenings.services import next_vorleger
-from games.rounds.feedback import describe_throw, muss_regel_for, throw_feedback
-from games.rounds.forms import NotationError, RoundsEntry, parse_dice, parse_turn
+from games.rounds.feedback import muss_regel_for, rounds_played, throw_feedback
+from games.rounds.forms import NotationError, RoundsEntry, notation_message, throw_query
 from games.rounds.selectors import (
     game_rounds_detail,
     odds_overview,
     present_people,
-    round_summary,
+    rounds_entry_start,
     season_schock_aus_stats,
 )
 from games.rounds.services import evening_game_context, game_record_rounds, game_rounds_play
-from games.rules import PRESETS
+from games.rules import PRESETS, RuleSet
 from league.club.access import member_for_user, member_required, secretary_required
 from league.club.errors import BooksError
-from league.club.models import RULE_PRESET_CHOICES, Season
+from league.club.models import RULE_PRESET_CHOICES, Member
+from league.club.selectors import (
+    VERSION_MAX,
+    club_latest_season,
+    club_seasons,
+    query_year,
+    whole_number,
+)
 from league.club.statutes import season_rules
 
 
@@ -42,8 +49,8 @@ def _evening(request: HttpRequest, evening_id: int) -> Evening:
 
 
 def _check(entry: RoundsEntry, evening: Evening, people: dict) -> object | None:
-    """Play the typed rounds (nothing is written); annotate rows and rounds with the
-    result or the error. Returns the engine's play, or None when something was refused."""
+    """Play the typed rounds (nothing is written); show the result or the error beside
+    rows and rounds. Returns the engine's play, or None when something was refused."""
     entry.drop_empty()
     if not entry.rounds:
         entry.error = _("Enter at least one round.")
@@ -58,16 +65,10 @@ def _check(entry: RoundsEntry, evening: Evening, people: dict) -> object | None:
     except BooksError as exc:
         entry.attach_error(exc.field, exc.message)
         return None
-    seen = play.schock_aus_before
-    for block, outcome in zip(entry.rounds, play.outcomes, strict=True):
-        block.schock_aus_before = seen
-        block.summary = round_summary(outcome, play.player)
-        for row, thrown, muss in zip(block.rows, outcome.throws, outcome.muss_regel, strict=True):
-            row.result = describe_throw(thrown, play.rules, muss_regel=muss)
-        seen += len(outcome.schock_aus)
-    if not play.finished:
-        entry.add_round(play.next_order)
-        entry.rounds[-1].schock_aus_before = seen
+    played, seen = rounds_played(play)
+    entry.show_play(
+        played, schock_aus_after=seen, next_order=None if play.finished else play.next_order
+    )
     return play
 
 
@@ -78,7 +79,7 @@ def _save(request: HttpRequest, entry: RoundsEntry, evening: Evening, people: di
             evening=evening,
             rounds=entry.inputs(people),
             number=entry.number,
-            expected_evening_version=_int(entry.version, 0) or None,
+            expected_evening_version=whole_number(entry.version, maximum=VERSION_MAX) or None,
         )
     except BooksError as exc:
         entry.attach_error(exc.field, exc.message)
@@ -96,13 +97,34 @@ def _save(request: HttpRequest, entry: RoundsEntry, evening: Evening, people: di
     return redirect("game_rounds", game_id=game.pk)
 
 
-def _initial(evening: Evening, people_list: list) -> RoundsEntry:
-    number = next_game_number(evening=evening)
-    vorleger = next_vorleger(evening=evening, number=number)
-    order = [vorleger] + [m for m in people_list if m != vorleger]
-    entry = RoundsEntry.initial(number=number, order=order, version=evening.version)
-    entry.rounds[0].schock_aus_before = evening_game_context(evening=evening, number=number)[0]
+def _initial(evening: Evening, people: list[Member]) -> RoundsEntry:
+    """The form of the evening's next game: its number, the first round's rows."""
+    start = rounds_entry_start(evening=evening, people=people)
+    entry = RoundsEntry.initial(number=start.number, order=start.order, version=evening.version)
+    entry.rounds[0].schock_aus_before = start.schock_aus_before
     return entry
+
+
+def _posted(request: HttpRequest, evening: Evening, people_list: list[Member]):
+    """The posted form after its button: check the rounds (and add the next), drop the
+    last round, or save the game. Returns (entry, play, redirect after a save or None)."""
+    people = {m.pk: m for m in people_list}
+    entry = RoundsEntry.from_post(request.POST)
+    action = request.POST.get("action", "check")
+    entry.drop_empty()
+    if action == "drop" and entry.rounds:
+        entry.rounds.pop()
+    play = _check(entry, evening, people)
+    if action == "save" and play is not None:
+        if not play.finished:
+            entry.error = _(
+                "The game is not over yet: enter the rounds until one player holds all Deckel."
+            )
+        elif (response := _save(request, entry, evening, people)) is not None:
+            return entry, play, response
+    if not entry.rounds:
+        entry.rounds = _initial(evening, people_list).rounds
+    return entry, play, None
 
 
 @secretary_required
@@ -110,41 +132,24 @@ def game_rounds_entry(request: HttpRequest, evening_id: int) -> HttpResponse:
     """Enter a game round by round (secretary). Buttons: check the rounds and add the
     next one (works without JavaScript), drop the last round, save the game."""
     evening = _evening(request, evening_id)
-    people_list = present_people(evening=evening)
-    people = {m.pk: m for m in people_list}
+    people = present_people(evening=evening)
     play = None
     if request.method == "POST":
-        entry = RoundsEntry.from_post(request.POST)
-        action = request.POST.get("action", "check")
-        entry.drop_empty()
-        if action == "drop" and entry.rounds:
-            entry.rounds.pop()
-        play = _check(entry, evening, people)
-        if action == "save" and play is not None:
-            if not play.finished:
-                entry.error = _(
-                    "The game is not over yet: enter the rounds until one player holds all Deckel."
-                )
-            elif (response := _save(request, entry, evening, people)) is not None:
-                return response
-        if not entry.rounds:
-            entry.rounds = _initial(evening, people_list).rounds
+        entry, play, response = _posted(request, evening, people)
+        if response is not None:
+            return response
     else:
-        entry = _initial(evening, people_list)
-    last_game = evening_game_context(evening=evening, number=entry.number or 1)[1]
-    return render(
-        request,
-        "games/rounds_entry.html",
-        {
-            "evening": evening,
-            "entry": entry,
-            "people": people_list,
-            "play": play,
-            "rules": season_rules(evening.season),
-            "last_game": last_game,
-            "attempt_choices": ["1", "2", "3"],
-        },
-    )
+        entry = _initial(evening, people)
+    context = {
+        "evening": evening,
+        "entry": entry,
+        "people": people,
+        "play": play,
+        "rules": season_rules(evening.season),
+        "last_game": evening_game_context(evening=evening, number=entry.number or 1)[1],
+        "attempt_choices": ["1", "2", "3"],
+    }
+    return render(request, "games/rounds_entry.html", context)
 
 
 @member_required
@@ -158,6 +163,24 @@ def game_rounds(request: HttpRequest, game_id: int) -> HttpResponse:
     return render(request, "games/rounds_detail.html", {"detail": game_rounds_detail(game=game)})
 
 
+def _feedback_rules(request: HttpRequest) -> tuple[RuleSet, bool]:
+    """The rule set and whether the Muss-Regel applies, for the live feedback: the
+    evening's season's (``evening`` + ``schock_aus`` + ``last_game``), else ``preset`` +
+    ``muss`` ("1"); the club preset by default."""
+    q = request.GET
+    if q.get("evening"):
+        evening = _evening(request, whole_number(q.get("evening")) or 0)
+        rules = season_rules(evening.season)
+        muss = muss_regel_for(
+            rules=rules,
+            schock_aus_so_far=whole_number(q.get("schock_aus")) or 0,
+            last_game=q.get("last_game") == "1",
+        )
+        return rules, muss
+    preset = q.get("preset")
+    return PRESETS[preset if preset in PRESETS else "club"], q.get("muss") == "1"
+
+
 @member_required
 @require_GET
 def throw_evaluate(request: HttpRequest) -> JsonResponse:
@@ -165,51 +188,13 @@ def throw_evaluate(request: HttpRequest) -> JsonResponse:
     (the entry form's notation), ``max_attempts`` (the Vorleger's), and either ``evening``
     + ``schock_aus`` (the evening's Schock-Aus before this turn) + ``last_game``, or
     ``preset`` + ``muss`` ("1"). Answers ``throw_feedback``'s dict."""
-    q = request.GET
-    rules = PRESETS["club"]
-    muss = q.get("muss") == "1"
-    if q.get("evening"):
-        evening = _evening(request, _int(q.get("evening"), 0))
-        rules = season_rules(evening.season)
-        muss = muss_regel_for(
-            rules=rules,
-            schock_aus_so_far=_int(q.get("schock_aus"), 0),
-            last_game=q.get("last_game") == "1",
-        )
-    elif q.get("preset") in PRESETS:
-        rules = PRESETS[q["preset"]]
-    max_attempts = _int(q.get("max_attempts"), rules.max_attempts)
+    rules, muss = _feedback_rules(request)
     try:
-        turn = parse_turn(q.get("turn", ""))
+        throw = throw_query(request.GET, default_max_attempts=rules.max_attempts)
     except NotationError as exc:
-        return JsonResponse(
-            {
-                "ok": False,
-                "code": "notation",
-                "attempt": None,
-                "message": _("The attempts cannot be read: “%(text)s”. Example: 145:1 / 61:1 / 1")
-                % {"text": exc},
-            }
-        )
-    attempts = q.get("attempts")
-    return JsonResponse(
-        throw_feedback(
-            rules=rules,
-            dice=parse_dice(q.get("dice", "")),
-            attempts=int(attempts) if attempts in ("1", "2", "3") else None,
-            natural=q.get("natural") in ("1", "on", "true"),
-            turn=turn,
-            max_attempts=max_attempts if 1 <= max_attempts <= 3 else rules.max_attempts,
-            muss_regel=muss,
-        )
-    )
-
-
-def _int(value, default: int) -> int:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return default
+        message = notation_message(exc)
+        return JsonResponse({"ok": False, "code": "notation", "attempt": None, "message": message})
+    return JsonResponse(throw_feedback(rules=rules, muss_regel=muss, **throw))
 
 
 @login_required
@@ -219,7 +204,7 @@ def odds(request: HttpRequest) -> HttpResponse:
     preset = request.GET.get("regeln")
     if preset not in PRESETS:
         member = member_for_user(request.user)
-        season = Season.objects.filter(club=member.club).first() if member else None
+        season = club_latest_season(club=member.club) if member else None
         preset = season.rule_preset if season and season.rule_preset in PRESETS else "club"
     return render(
         request,
@@ -235,16 +220,10 @@ def odds(request: HttpRequest) -> HttpResponse:
 def schock_aus_stats(request: HttpRequest) -> HttpResponse:
     """Schock-Aus thrown against expected, per person of a season (``?saison=<year>``,
     default the club's latest season)."""
-    seasons = list(Season.objects.filter(club=request.club).order_by("-year"))
+    seasons = list(club_seasons(club=request.club))
     if not seasons:
         raise Http404
-    year = _int(request.GET.get("saison"), seasons[0].year)
+    year = query_year(request)
     season = next((s for s in seasons if s.year == year), seasons[0])
-    return render(
-        request,
-        "games/schock_aus_stats.html",
-        {
-            "stats": season_schock_aus_stats(season=season),
-            "seasons": seasons,
-        },
-    )
+    context = {"stats": season_schock_aus_stats(season=season), "seasons": seasons}
+    return render(request, "games/schock_aus_stats.html", context)

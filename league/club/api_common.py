@@ -34,7 +34,12 @@ from games.rules import RuleViolation
 from league.club.access import member_for_user
 from league.club.errors import BooksError, books_error_from_integrity
 from league.club.models import Club, Member, Season
-from league.club.selectors import club_latest_season, club_season_by_id, whole_number
+from league.club.selectors import (
+    VERSION_MAX,
+    club_latest_season,
+    club_season_by_id,
+    whole_number,
+)
 
 # --------------------------------------------------------------------------- error body
 
@@ -200,8 +205,6 @@ class ClubScopedMixin:
 
 
 # --------------------------------------------------------------------------- versions
-
-VERSION_MAX = 999_999_999
 
 
 def _parse_version(raw, field: str) -> int:

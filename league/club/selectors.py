@@ -14,6 +14,9 @@ ID_MAX = 2**63 - 1
 
 YEAR_MAX = 9999
 
+VERSION_MAX = 999_999_999
+"""The largest version of an evening or game a client may send (If-Match, `version`)."""
+
 
 def whole_number(raw: str | None, *, maximum: int = ID_MAX) -> int | None:
     """`raw` read as a whole number from 0 to `maximum`, or None when it is not one.

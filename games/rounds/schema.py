@@ -1,0 +1,181 @@
+"""OpenAPI documentation of the round-by-round endpoints (games/rounds/api.py): a game's
+rounds, playing rounds through the rules without saving, recording a game round by round,
+and the rules' evaluation of a throw or turn, as drf-spectacular decorators with their
+descriptions and examples. Nothing here runs on a request.
+"""
+
+from drf_spectacular.utils import extend_schema, extend_schema_view
+
+from games.evenings.api import GAME_EXAMPLE
+from games.evenings.serializers import GameSerializer
+from games.rounds.serializers import (
+    GameRoundsWriteSerializer,
+    RoundSerializer,
+    RoundsPreviewSerializer,
+    RulesEvaluateSerializer,
+    RulesEvaluationSerializer,
+)
+from league.club.api_common import api_example, error_responses
+
+ROUNDS_INPUT = {
+    "evening": 1,
+    "rounds": [
+        {
+            "throws": [
+                {
+                    "player": "Erik Lange",
+                    "turn": [
+                        {"rolled": [1, 4, 5], "keep": [1]},
+                        {"rolled": [6, 1], "keep": [1]},
+                        {"rolled": [1]},
+                    ],
+                },
+                {"player": "Anna Becker", "dice": [6, 5, 5], "attempts": 3, "natural": False},
+                {"player": "Bernd Krause", "turn": [{"rolled": [4, 5, 2]}, {"rolled": [1, 1, 1]}]},
+            ]
+        }
+    ],
+}
+
+
+ROUND_EXAMPLE = {
+    "number": 1,
+    "phase": "single",
+    "vorleger": 5,
+    "loser": 1,
+    "deckel": 13,
+    "throws": [
+        {
+            "position": 1,
+            "player": 5,
+            "dice": [1, 1, 1],
+            "attempts": 3,
+            "natural": False,
+            "turn": [{"rolled": [1, 4, 5], "keep": [1], "umwandlung": 0}],
+            "muss_regel": False,
+        }
+    ],
+}
+
+
+RULES_EVALUATE_POST = extend_schema(
+    summary="Evaluate a throw or validate a turn",
+    description="Open to every logged-in user. Send either a final throw (`dice`, "
+    "`attempts` as a number, `natural`) or a turn (`attempts` as a list of "
+    "`{rolled, keep, umwandlung}`), with the `preset` (default `club`), the Vorleger's "
+    "cap `max_attempts` and whether the Muss-Regel applies (`muss_regel`). Answers what "
+    "the final throw is (RULES.md 1). A throw or turn the rules refuse: 400 with the "
+    "rule's code, e.g. `collected_in_one_attempt`, `keep_not_one`, `muss_regel_broken`.",
+    request=RulesEvaluateSerializer,
+    responses={200: RulesEvaluationSerializer, **error_responses(400)},
+    examples=[
+        api_example(
+            "Final throw",
+            {"preset": "club", "dice": [1, 1, 5], "attempts": 2, "natural": True},
+            request_only=True,
+        ),
+        api_example(
+            "Turn",
+            {
+                "preset": "club",
+                "attempts": [
+                    {"rolled": [1, 4, 5], "keep": [1]},
+                    {"rolled": [6, 1], "keep": [1]},
+                    {"rolled": [1]},
+                ],
+                "max_attempts": 3,
+                "muss_regel": False,
+            },
+            request_only=True,
+        ),
+        api_example(
+            "Schock 5",
+            {
+                "preset": "club",
+                "category": "schock",
+                "value": 5,
+                "deckel": 5,
+                "label": "Schock 5",
+                "dice": [5, 1, 1],
+                "attempts": 2,
+                "natural": True,
+            },
+            response_only=True,
+        ),
+    ],
+)
+
+
+GAME_VIEWSET = extend_schema_view(
+    rounds=extend_schema(
+        summary="A game's rounds",
+        description="The rounds of a game entered round by round, with every throw (and the "
+        "turn attempt by attempt where entered so). Empty for a game entered short.",
+        responses={200: RoundSerializer(many=True), **error_responses()},
+        examples=[api_example("Last round of game 20", [ROUND_EXAMPLE], response_only=True)],
+    ),
+    preview_rounds=extend_schema(
+        summary="Play rounds through the rules without saving",
+        description="Any logged-in member of the club. The same body as recording a game "
+        "round by round; the rounds may stop before the game is over. Answers the game's "
+        "state: Deckel per player, stock, who threw Schock-Aus, the next round's throwing "
+        "order, whether it is finished and who lost. Refusals as when recording.",
+        request=GameRoundsWriteSerializer,
+        responses={200: RoundsPreviewSerializer, **error_responses(400)},
+        examples=[
+            api_example("One round", ROUNDS_INPUT, request_only=True),
+            api_example(
+                "Finished by Schock-Aus",
+                {
+                    "number": 20,
+                    "finished": True,
+                    "loser": 1,
+                    "schock_aus": [5, 2],
+                    "stock": 0,
+                    "deckel": [
+                        {"player": 5, "deckel": 0},
+                        {"player": 1, "deckel": 13},
+                        {"player": 2, "deckel": 0},
+                    ],
+                    "next_order": [],
+                    "rounds": [
+                        {
+                            "number": 1,
+                            "phase": "game",
+                            "vorleger": 5,
+                            "winner": 2,
+                            "loser": 1,
+                            "deckel": 13,
+                            "moved": 13,
+                            "source": "schock_aus",
+                            "schock_aus": [5, 2],
+                            "muss_regel": [False, True, True],
+                            "went_out": [],
+                        }
+                    ],
+                },
+                response_only=True,
+            ),
+        ],
+    ),
+    record_rounds=extend_schema(
+        summary="Record a game round by round",
+        description="Secretary only. Every round of the game in order, each with its throws "
+        "in throwing order (the Vorleger first); a throw is a final throw (`dice`, "
+        "`attempts`, `natural`) or a turn (`turn`: attempts with `rolled`, `keep`, "
+        "`umwandlung`). The season's rule set decides everything (Deckel flow, attempt "
+        "caps, Muss-Regel); loser and Schock-Aus follow from the rounds. A throw the rules "
+        "refuse: 400 with its rule code and `field` `rounds[i].throws[j]`.",
+        request=GameRoundsWriteSerializer,
+        responses={201: GameSerializer, **error_responses(400, 403, 409, 412)},
+        examples=[
+            api_example("One round, two Schock-Aus", ROUNDS_INPUT, request_only=True),
+            api_example(
+                "Recorded",
+                {**GAME_EXAMPLE, "entry_mode": "rounds"},
+                response_only=True,
+                status_codes=["201"],
+            ),
+        ],
+    ),
+)
