@@ -1,9 +1,8 @@
-"""Pages of the kitty, the Runden, the club-book import/export and the audit trail (issue 6).
+"""Pages of the audit trail (issue 6.4, issue 10 item 4): the club's latest changes, every
+change of one evening (also of a deleted one) and every change concerning one person.
 
-Members read their own statement and the Runden; the secretary reads every statement and
-the overview, enters payments, marks Runden as given, imports and exports the club book
-and browses the audit trail. Another club's objects are 404 (querysets scoped to
-request.club). Figures come from services and selectors; the views parse and render.
+Secretary only; another club's evening or person is 404. The lines come from
+league/audit/selectors.py; the views parse and render.
 """
 
 from django.http import Http404, HttpRequest, HttpResponse
