@@ -1,4 +1,4 @@
-"""django-filter sets of the games API lists (issue 4 item 5)."""
+"""django-filter sets of the evening and game lists of the REST API (games/evenings/api.py)."""
 
 import django_filters
 

@@ -1,4 +1,5 @@
-"""Reading an evening's books (issue 2 item 5; RULES.md section 5).
+"""Reads of evenings (RULES.md section 5): an evening's books, a season's evenings, the
+people present and the number of the next game.
 
 Everything here is computed from the records (attendance, games, Schock-Aus) in a fixed
 number of queries, whatever the size of the evening.
@@ -83,6 +84,32 @@ class EveningBooks:
     @property
     def games_entered(self) -> int:
         return len(self.games)
+
+    @property
+    def present(self) -> list[Member]:
+        """The people present (club members and guests), by name."""
+        return [p.member for p in self.people if not p.absent]
+
+    @property
+    def last_game(self) -> Game | None:
+        return self.games[-1] if self.games else None
+
+    @property
+    def names_by_role(self) -> dict[str, list[str]]:
+        """The people's names per attendance role (member, guest, absent), by name."""
+        return {
+            role: [p.member.name for p in self.people if p.role == role]
+            for role in Attendance.Role.values
+        }
+
+    @property
+    def game_rows(self) -> list[dict]:
+        """The games in number order, each with its Schock-Aus lines (ordinal, thrower):
+        ``{"game": Game, "schock_aus": [SchockAusLine]}``."""
+        by_game: dict[int, list[SchockAusLine]] = {}
+        for line in self.schock_aus:
+            by_game.setdefault(line.game, []).append(line)
+        return [{"game": g, "schock_aus": by_game.get(g.number, [])} for g in self.games]
 
 
 def evening_schock_aus_order(schock_aus: list[SchockAus]) -> list[SchockAus]:
@@ -207,6 +234,16 @@ def evening_list(*, season) -> list[dict]:
     return [
         {"evening": e, "games": e.n_games, "present": e.n_present, "schock_aus": sa[e.pk]}
         for e in evenings
+    ]
+
+
+def present_people(*, evening: Evening) -> list[Member]:
+    """The people present at an evening (club members and guests), by name. One query."""
+    return [
+        a.member
+        for a in evening.attendances.exclude(role=Attendance.Role.ABSENT)
+        .select_related("member")
+        .order_by("member__name")
     ]
 
 

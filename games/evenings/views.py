@@ -1,7 +1,10 @@
-"""Evening pages (issue 2 item 6): the evening sheet for members, and for the secretary the
-evening's attendance and the fast entry of its games (Post/Redirect/Get).
+"""Evening pages: the evenings of a season, the evening sheet for members, and for the
+secretary the evening's attendance and the fast entry and correction of its games
+(Post/Redirect/Get).
 
-Lookups are scoped to `request.club`, so another club's evening or game is a 404.
+Lookups are scoped to `request.club`, so another club's evening or game is a 404. Writes go
+through games/evenings/services.py (via its forms), figures come from
+games/evenings/selectors.py.
 """
 
 from django.contrib import messages
@@ -12,20 +15,12 @@ from django.utils.translation import gettext as _
 
 from games.evenings import services as evening_services
 from games.evenings.forms import EveningForm, GameForm
-from games.evenings.models import Attendance, Evening, Game
-from games.evenings.selectors import EveningBooks, evening_books, evening_list, next_game_number
+from games.evenings.models import Evening, Game
+from games.evenings.selectors import evening_books, evening_list, next_game_number, present_people
 from league.club.access import member_required, secretary_required
 from league.club.errors import BooksError
-from league.club.models import Member, Season
-from league.club.selectors import club_season
-
-
-def _game_rows(books: EveningBooks) -> list[dict]:
-    """The games with their Schock-Aus (ordinal and thrower) for the games table."""
-    by_game: dict[int, list] = {}
-    for line in books.schock_aus:
-        by_game.setdefault(line.game, []).append(line)
-    return [{"game": g, "schock_aus": by_game.get(g.number, [])} for g in books.games]
+from league.club.models import Member
+from league.club.selectors import club_season, club_seasons, query_year
 
 
 def _next_game_form(evening: Evening) -> GameForm:
@@ -37,19 +32,15 @@ def _next_game_form(evening: Evening) -> GameForm:
 
 def _evening_page(request: HttpRequest, evening: Evening, form: GameForm | None):
     books = evening_books(evening=evening)
-    present = [p.member for p in books.people if not p.absent]
     if form is not None:
-        form.present = present
+        form.present = books.present
     context = {
         "evening": books.evening,
         "books": books,
-        "rows": _game_rows(books),
-        "present": present,
-        "attendance": {
-            role: [p.member.name for p in books.people if p.role == role]
-            for role in Attendance.Role.values
-        },
-        "last_game": books.games[-1] if books.games else None,
+        "rows": books.game_rows,
+        "present": books.present,
+        "attendance": books.names_by_role,
+        "last_game": books.last_game,
         "form": form,
     }
     return render(request, "games/evening.html", context)
@@ -58,11 +49,10 @@ def _evening_page(request: HttpRequest, evening: Evening, form: GameForm | None)
 @member_required
 def evening_index(request: HttpRequest) -> HttpResponse:
     """The evenings of a season (?saison=<year>, default the current season)."""
-    year = request.GET.get("saison")
-    season = club_season(request.club, int(year) if year and year.isdigit() else None)
+    season = club_season(request.club, query_year(request))
     context = {
         "season": season,
-        "seasons": Season.objects.filter(club=request.club).order_by("-year"),
+        "seasons": club_seasons(club=request.club),
         "evenings": evening_list(season=season) if season else [],
     }
     return render(request, "games/evening_list.html", context)
@@ -99,13 +89,6 @@ def _game_saved_message(game: Game, throwers: list[Member]) -> str:
     return text
 
 
-def _present(evening: Evening) -> list[Member]:
-    return [
-        a.member
-        for a in evening.attendances.exclude(role=Attendance.Role.ABSENT).select_related("member")
-    ]
-
-
 @secretary_required
 def game_edit(request: HttpRequest, pk: int, game_pk: int) -> HttpResponse:
     """Correct a game: number, Vorleger, loser, Schock-Aus."""
@@ -121,7 +104,7 @@ def game_edit(request: HttpRequest, pk: int, game_pk: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid() and (saved := form.save()):
         messages.success(request, _game_saved_message(saved, form.cleaned_data["schock_aus"]))
         return redirect("evening_detail", pk=pk)
-    form.present = _present(game.evening)
+    form.present = present_people(evening=game.evening)
     context = {"evening": game.evening, "game": game, "form": form, "present": form.present}
     return render(request, "games/game_form.html", context)
 

@@ -1,9 +1,10 @@
-"""Reading games entered round by round, the exact odds, and the members' Schock-Aus
-statistics (issue 3 items 3 and 5).
+"""Reads of games entered round by round: where the entry of the next game starts, a stored
+game's rounds (for the page, replayed through the engine, and as rows for the API), the
+exact odds, and the members' Schock-Aus statistics.
 
 Everything Schocken-specific is answered by ``games.rules`` (the engine replays stored
 rounds, ``games.rules.odds`` gives the exact probabilities); this module only loads rows and
-shapes the answers for the pages.
+shapes the answers for the pages and the API.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from fractions import Fraction
 
 from django.db.models import Count, Prefetch, QuerySet
 
-from games.evenings.models import Attendance, Evening, Game, SchockAus
+from games.evenings.models import Evening, Game, SchockAus
 from games.evenings.selectors import next_game_number
 from games.evenings.services import next_vorleger
 from games.rounds.feedback import CATEGORY_LABELS, describe_throw, round_summary
@@ -32,16 +33,6 @@ from games.rules.odds import (
 )
 from league.club.models import Member, Season
 from league.club.statutes import season_rules
-
-
-def present_people(*, evening: Evening) -> list[Member]:
-    """The people present at an evening (club members and guests), by name."""
-    return [
-        a.member
-        for a in evening.attendances.exclude(role=Attendance.Role.ABSENT)
-        .select_related("member")
-        .order_by("member__name")
-    ]
 
 
 @dataclass

@@ -16,12 +16,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from games.evenings.models import Evening, Game
+from games.evenings.selectors import present_people
 from games.rounds.feedback import muss_regel_for, rounds_played, throw_feedback
 from games.rounds.forms import NotationError, RoundsEntry, notation_message, throw_query
 from games.rounds.selectors import (
     game_rounds_detail,
     odds_overview,
-    present_people,
     rounds_entry_start,
     season_schock_aus_stats,
 )
