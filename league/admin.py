@@ -26,7 +26,7 @@ from simple_history.admin import SimpleHistoryAdmin
 
 from league.club.errors import BooksError
 from league.club.models import Club, Member, Season
-from league.club.services import season_create, season_update
+from league.club.services import member_create, member_update, season_create, season_update
 from league.ledger.models import LedgerEntry, Payment
 from league.ledger.services import payment_cancel, payment_record
 from league.reports.models import ReportBuild
@@ -118,13 +118,44 @@ class SeasonAdmin(RefusalOnTheForm, admin.ModelAdmin):
             saved = season_create(club=data["club"], year=data["year"], **fields)
         _adopt(obj, saved)
 
+    def has_delete_permission(self, request, obj=None):
+        # A season's books are kept for ever (RULES.md 5); the report's data version is
+        # summed over the club's seasons, so a deleted season would lower it.
+        return False
+
 
 @admin.register(Member)
-class MemberAdmin(admin.ModelAdmin):
+class MemberAdmin(RefusalOnTheForm, admin.ModelAdmin):
     list_display = ("name", "club", "kind", "active", "is_secretary", "user")
     list_filter = ("club", "kind", "active", "is_secretary")
     search_fields = ("name", "user__username")
     autocomplete_fields = ("user",)
+
+    def save_model(self, request, obj, form, change):
+        data = form.cleaned_data
+        if not change:
+            created = member_create(
+                club=data["club"],
+                name=data["name"],
+                kind=data["kind"],
+                is_secretary=data["is_secretary"],
+            )
+            obj.pk = created.pk
+        saved = member_update(
+            member=obj,
+            name=data["name"],
+            kind=data["kind"],
+            active=data["active"],
+            is_secretary=data["is_secretary"],
+        )
+        if "user" in form.changed_data or not change:
+            saved.user = data["user"]
+            saved.save(update_fields=["user"])
+        _adopt(obj, saved)
+
+    def has_delete_permission(self, request, obj=None):
+        # Every lost game and Schock-Aus of a person is kept for ever (RULES.md 5).
+        return False
 
 
 @admin.register(LedgerEntry)

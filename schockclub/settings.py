@@ -201,3 +201,7 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+# The audit trail is read, never replayed: a "revert" in the admin would write rows past
+# the services (and past the books-changed event).
+SIMPLE_HISTORY_REVERT_DISABLED = True

@@ -152,3 +152,52 @@ def member_create(
             status=409,
         )
     return Member.objects.create(club=club, name=name, kind=kind, is_secretary=is_secretary)
+
+
+@transaction.atomic
+def member_update(
+    *,
+    member: Member,
+    name: str | None = None,
+    kind: str | None = None,
+    active: bool | None = None,
+    is_secretary: bool | None = None,
+) -> Member:
+    """Change a person of the club: name, member or guest, active, secretary.
+
+    A person's name and kind show in every season's books (standings, reports, the
+    all-time records), so a change that touches them raises the books-changed event for
+    every season of the club; active and secretary touch no figure and move no version.
+
+    Raises BooksError `name_required`, `member_exists` (409) or `invalid_kind`.
+    """
+    member = Member.objects.select_for_update().get(pk=member.pk)
+    changed: list[str] = []
+    if name is not None:
+        name = " ".join(name.split())
+        if not name:
+            raise BooksError("name_required", _("Please enter a name."), field="name")
+        taken = Member.objects.filter(club_id=member.club_id, name=name).exclude(pk=member.pk)
+        if taken.exists():
+            raise BooksError(
+                "member_exists",
+                _("%(name)s exists already.") % {"name": name},
+                field="name",
+                status=409,
+            )
+        changed += ["name"] if name != member.name else []
+        member.name = name
+    if kind is not None:
+        if kind not in Member.Kind.values:
+            raise BooksError("invalid_kind", _("A person is a member or a guest."), field="kind")
+        changed += ["kind"] if kind != member.kind else []
+        member.kind = kind
+    if active is not None:
+        member.active = active
+    if is_secretary is not None:
+        member.is_secretary = is_secretary
+    member.save()
+    if changed:
+        for season_id in Season.objects.filter(club_id=member.club_id).values_list("pk", flat=True):
+            books_changed(season_id=season_id, reason="member_changed")
+    return member
