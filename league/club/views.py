@@ -1,7 +1,7 @@
-"""League pages: home, season standings, a member's Marks and Runden (issue 2 item 6).
+"""Pages of the club register: a new season (the secretary's).
 
-Every page needs a login and shows the user's own club only (league.access). Figures come
-from the selectors; the views only pick the season and render.
+The form (league/club/forms.py) hands its data to league/club/services.py; the view
+renders and redirects to the new season's standings.
 """
 
 from django.contrib import messages

@@ -169,7 +169,7 @@ def runde_reason_text(reason: str | None, ordinal: int, total: int) -> str:
 
 def season_payments(*, season: Season) -> dict[int, Decimal]:
     """Money paid per member id in a season (Decimal, season currency), from the kitty
-    ledger (`league.services.ledger.club_balances`: payments less cancelled ones)."""
+    ledger (`league.ledger.services.club_balances`: payments less cancelled ones)."""
     balances = club_balances(club=season.club, season=season)
     return {row.member.pk: round_money(row.paid) for row in balances.rows}
 

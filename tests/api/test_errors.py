@@ -288,3 +288,47 @@ def test_malformed_session_cookie_is_not_logged_in(cast, cookie):
         request_started.connect(close_old_connections)
         request_finished.connect(close_old_connections)
     assert response.status_code == 401
+
+
+# A superscript two is a digit to str.isdigit() but not to int(): the ids, seasons and
+# versions a query or header names are read as ASCII digits only, so it is a 400.
+SUPERSCRIPT_TWO = "\u00b2"
+
+
+def test_dues_of_a_season_named_by_a_superscript_digit_is_400(cast, secretary):
+    url = f"/api/v1/members/{cast.member.pk}/dues/?season={SUPERSCRIPT_TWO}"
+    response = secretary.get(url)
+    assert (response.status_code, response.json()["field"]) == (400, "season")
+
+
+def test_statement_of_a_season_named_by_a_superscript_digit_is_400(cast, secretary):
+    url = f"/api/v1/members/{cast.member.pk}/statement/?season={SUPERSCRIPT_TWO}"
+    response = secretary.get(url)
+    assert (response.status_code, response.json()["code"]) == (400, "invalid")
+
+
+def test_season_runden_of_a_member_named_by_a_superscript_digit_is_400(cast, secretary):
+    url = f"/api/v1/seasons/{cast.season.pk}/runden/?member={SUPERSCRIPT_TWO}"
+    response = secretary.get(url)
+    assert (response.status_code, response.json()["field"]) == (400, "member")
+
+
+def test_season_runden_of_a_member_id_beyond_the_database_is_400(cast, secretary):
+    response = secretary.get(f"/api/v1/seasons/{cast.season.pk}/runden/?member={2**64}")
+    assert (response.status_code, response.json()["code"]) == (400, "invalid")
+
+
+def test_dues_of_an_unknown_season_is_404(cast, secretary):
+    url = f"/api/v1/members/{cast.member.pk}/dues/?season={cast.other_season.pk}"
+    response = secretary.get(url)
+    assert (response.status_code, response.json()["code"]) == (404, "unknown_season")
+
+
+def test_if_match_with_a_superscript_digit_is_400(cast, secretary):
+    response = secretary.patch(
+        f"/api/v1/evenings/{cast.evening.pk}/",
+        {"notes": "A"},
+        format="json",
+        HTTP_IF_MATCH=f'"{SUPERSCRIPT_TWO}"',
+    )
+    assert (response.status_code, response.json()["code"]) == (400, "invalid_version")

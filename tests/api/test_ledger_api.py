@@ -1,5 +1,5 @@
 """The kitty through the API (issue 6 via issue 4): payments, statements and balances go
-through league.services.ledger exactly as the pages do; money is a decimal string."""
+through league.ledger.services exactly as the pages do; money is a decimal string."""
 
 import datetime
 from decimal import Decimal

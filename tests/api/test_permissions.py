@@ -214,8 +214,8 @@ MATRIX = [
         lambda c: {"dice": [1, 1, 5], "attempts": 2},
         OK,
     ),
-    # Kitty, club book and audit trail (league/ledger_api.py; the multipart import's
-    # roles: tests/api/test_club_book_api.py).
+    # Kitty, club book and audit trail (league/ledger, clubbook and audit api.py; the
+    # multipart import's roles: tests/api/test_club_book_api.py).
     ("payments list", "get", lambda c: "/api/v1/payments/", None, OK),
     (
         "payment detail",

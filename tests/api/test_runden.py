@@ -89,3 +89,19 @@ def test_outsider_sees_only_the_runden_of_his_own_club(cast):
     )
     runden = _runden(client_for(cast, "outsider"), "?status=all")
     assert [r["thrower"]["id"] for r in runden] == [cast.other_secretary.pk]
+
+
+def test_season_runden_show_the_day_a_runde_was_given(cast):
+    client = client_for(cast, "secretary")
+    client.post(
+        f"/api/v1/runden/{_schock_aus(cast).pk}/given/", {"given_on": "2026-10-16"}, format="json"
+    )
+    (runde,) = client.get(f"/api/v1/seasons/{cast.season.pk}/runden/").json()
+    assert (runde["thrower_name"], runde["given_on"]) == (cast.secretary.name, "2026-10-16")
+
+
+def test_season_runden_of_one_member_keep_only_that_throwers(cast):
+    client = client_for(cast, "member")
+    url = f"/api/v1/seasons/{cast.season.pk}/runden/?member="
+    assert len(client.get(url + str(cast.secretary.pk)).json()) == 1
+    assert client.get(url + str(cast.member.pk)).json() == []

@@ -35,8 +35,8 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 SETUP = """
 import json
 from django.contrib.auth.models import User
-from league.models import Club
-from league.services.seasons import member_create, season_get_or_create
+from league.club.models import Club
+from league.club.services import member_create, season_get_or_create
 sample = json.load(open({sample!r}))
 club = Club.objects.create(name=sample["club"], rule_preset=sample["rule_set"])
 season_get_or_create(club=club, year=sample["evening"]["season"])

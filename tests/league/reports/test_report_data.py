@@ -1,4 +1,4 @@
-"""The report's figures, read from the books (league.services.reports): the points over
+"""The report's figures, read from the books (league/reports/services.py): the points over
 the season, paid and open, the chronicle, the all-time records and the roll of honour."""
 
 import datetime
