@@ -220,6 +220,7 @@ def evening_update(
     evening = Evening.objects.select_for_update().get(pk=evening.pk)
     check_version(evening, expected_version)
     season = season_for_date(club=evening.club, date=date)
+    season_before = evening.season_id
     roles = _attendance_roles(
         club=evening.club,
         secretary=secretary,
@@ -246,6 +247,10 @@ def evening_update(
     except IntegrityError as exc:
         raise books_error_from_integrity(exc) from exc
     evening_changed(evening=evening)
+    if season_before != evening.season_id:
+        # The evening left a season: that season's books changed too (its charges were
+        # reversed by the ledger when the evening's charges moved to the new season).
+        books_changed(season_id=season_before, reason="evening_moved")
     return evening
 
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
+from simple_history.utils import bulk_create_with_history
 
 from games.evenings.models import Attendance, Evening, Game, SchockAus
 from games.evenings.selectors import next_game_number
@@ -373,7 +374,7 @@ def _write_rounds(game: Game, rounds: Sequence[RoundInput], play: RoundsPlay) ->
                     muss_regel=muss,
                 )
             )
-    RoundThrow.objects.bulk_create(throws)
+    bulk_create_with_history(throws, RoundThrow)
 
 
 def _turn_json(entry: ThrowInput) -> list[dict[str, Any]]:

@@ -27,16 +27,15 @@ from django.utils.translation import gettext as _
 
 from games.evenings.models import Attendance, Evening, Game, SchockAus
 from games.rounds.models import Round, RoundThrow
+from league.club.books import CLUB_BOOK_IMPORT as IMPORT_REASON
 from league.club.models import Club, Member, Season
 from league.club.money import format_money
 from league.ledger.models import LedgerEntry, Payment
-from league.ledger.services import _reason_label as ledger_reason_label
+from league.ledger.services import reversal_reason_label as ledger_reason_label
 from league.runden.models import RundeGiven
 
 CREATED, CHANGED, DELETED = "+", "~", "-"
-# The reason league.clubbook writes on its records (sibling packages do not import each
-# other, README "Layout").
-IMPORT_REASON = "club book import"
+
 REVERSAL = LedgerEntry.Kind.REVERSAL
 
 # Record = a historical model instance of simple_history (its fields, plus history_date,

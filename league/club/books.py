@@ -28,6 +28,7 @@ from django.db.models import F
 from league.club.models import Season
 
 __all__ = [
+    "CLUB_BOOK_IMPORT",
     "MARK_VALUE_CHANGED",
     "BooksChange",
     "BooksChangedOutsideTransaction",
@@ -40,6 +41,8 @@ __all__ = [
 # not one evening (the ledger reverses each charge booked at the old value and books it
 # again at the new one, RULES.md 5).
 MARK_VALUE_CHANGED = "mark_value_changed"
+# The reason the club-book import writes into the history of every row it creates.
+CLUB_BOOK_IMPORT = "club book import"
 
 
 @dataclass(frozen=True)

@@ -51,6 +51,7 @@ from django.utils.translation import gettext as _
 from simple_history.utils import get_history_model_for_model
 
 from games.evenings.models import Attendance, Evening, Game, SchockAus
+from league.club.books import CLUB_BOOK_IMPORT as IMPORT_REASON
 from league.club.books import books_changed
 from league.club.models import Club, Member, Season
 from league.club.services import season_get_or_create
@@ -69,7 +70,7 @@ ATTENDANCE_COLUMNS = ["date", "name", "role"]
 GAMES_COLUMNS = ["date", "number", "loser", "schock_aus"]
 ROLES = ("secretary", "member", "guest", "absent")
 PRESENT_ROLES = ("secretary", "member", "guest")
-IMPORT_REASON = "club book import"
+
 _BATCH = 2000  # rows per INSERT of the bulk writes
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _FOLD = str.maketrans({"ä": "a", "ö": "o", "ü": "u", "ß": "ss", "é": "e"})

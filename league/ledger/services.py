@@ -26,6 +26,7 @@ from django.db import transaction
 from django.db.models import Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from simple_history.utils import bulk_create_with_history
 
 from games.evenings.models import Attendance, Evening, Game
 from league.club.books import MARK_VALUE_CHANGED, BooksChange, books_changed
@@ -37,7 +38,7 @@ from league.ledger.models import LedgerEntry, Payment
 
 CHARGE_KINDS = (LedgerEntry.Kind.GAME_LOST, LedgerEntry.Kind.ABSENCE)
 
-# Reason codes stored in a reversal's `description` (shown translated, see `_reason_label`).
+# Reason codes stored in a reversal's `description` (shown translated, see `reversal_reason_label`).
 REASON_GAME_DELETED = "game_deleted"
 REASON_LOSER_CHANGED = "loser_changed"
 REASON_ATTENDANCE_CHANGED = "attendance_changed"
@@ -206,7 +207,7 @@ def ledger_sync_evening(*, evening_id: int) -> dict[str, int]:
         for key, charge in wanted.items()
         if key not in kept
     ]
-    LedgerEntry.objects.bulk_create(reversals + new)
+    bulk_create_with_history(reversals + new, LedgerEntry)
     return {"charged": len(new), "reversed": len(reversals)}
 
 
@@ -219,7 +220,7 @@ def ledger_sync_evening_deleted(*, evening_id: int) -> int:
         _reversal(entry, reason=REASON_EVENING_DELETED, booked_on=today)
         for entry in _open_charges(evening_id)
     ]
-    LedgerEntry.objects.bulk_create(reversals)
+    bulk_create_with_history(reversals, LedgerEntry)
     return len(reversals)
 
 
@@ -336,7 +337,9 @@ def payment_cancel(*, payment: Payment) -> LedgerEntry:
 # --- reading: statements and balances ------------------------------------------------------
 
 
-def _reason_label(code: str) -> str:
+def reversal_reason_label(code: str) -> str:
+    """The German label of a reversal's reason code ("game deleted", "payment cancelled", ...),
+    or the code itself when it is none of ours."""
     return {
         REASON_GAME_DELETED: _("game deleted"),
         REASON_LOSER_CHANGED: _("loser corrected"),
@@ -376,7 +379,7 @@ def _entry_label(
     what = _entry_label(original, game_numbers, evening_dates, payments) if original else ""
     return _("Reversal: %(what)s (%(reason)s)") % {
         "what": what,
-        "reason": _reason_label(entry.description),
+        "reason": reversal_reason_label(entry.description),
     }
 
 

@@ -24,7 +24,7 @@ from games.rounds.services import game_record_rounds
 from league.club.books import BooksChangedOutsideTransaction, books_changed
 from league.club.errors import BooksError
 from league.club.models import Member, Season
-from league.club.services import season_update
+from league.club.services import season_get_or_create, season_update
 from league.clubbook.services import club_book_import
 from league.ledger.models import LedgerEntry, Payment
 from league.ledger.services import (
@@ -366,3 +366,16 @@ def test_season_dates_that_leave_an_evening_outside_are_refused(books):
         season_update(season=books.season, ends_on=datetime.date(2026, 10, 1))
     assert refused.value.code == "evening_outside_season"
     assert Season.objects.get(pk=books.season.pk).ends_on == datetime.date(2026, 12, 31)
+
+
+def test_an_evening_moved_to_another_season_makes_both_reports_stale(
+    books, django_capture_on_commit_callbacks
+):
+    old = books.season
+    new = season_get_or_create(club=old.club, year=2027)
+    make_report_ready(old, django_capture_on_commit_callbacks)
+    make_report_ready(new, django_capture_on_commit_callbacks)
+    evening_update(evening=books.evening, **books.attendance(date=datetime.date(2027, 1, 8)))
+    assert (report_state(season=old).state, report_state(season=new).state) == ("stale", "stale")
+    open_in_old = LedgerEntry.objects.filter(season=old).aggregate(total=Sum("amount"))["total"]
+    assert open_in_old == Decimal("0.00")

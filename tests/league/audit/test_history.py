@@ -243,12 +243,6 @@ def test_rounds_have_their_history_line(rounds_game):
     assert _line(member_audit(member=people["Anna Becker"]), what, "+") == line
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="games/rounds/services.py _write_rounds writes the throws with bulk_create, which "
-    "writes no history: it needs simple_history's bulk_create_with_history (not this file's "
-    "owner's file; asked for in the report).",
-)
 def test_throws_written_in_bulk_have_their_history_line(rounds_game):
     game, people = rounds_game
     records = RoundThrow.history.filter(round_id__in=game.rounds.values("id"))
@@ -309,12 +303,6 @@ def test_a_cancelled_payment_is_a_change_of_the_payment_too(cast, frozen):
     assert (line.who, line.when, line.reason) == ("Bernd Krause", LATER, "payment_cancelled")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="league/ledger/services.py ledger_sync_evening writes reversals and charges with "
-    "bulk_create, which writes no history: it needs bulk_create_with_history (not this "
-    "file's owner's file; asked for in the report).",
-)
 def test_a_corrected_loser_leaves_a_reversal_line(evening, cast, api, frozen):
     frozen.move_to(LATER)
     game = evening.games.get()
