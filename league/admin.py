@@ -68,13 +68,13 @@ class RefusalOnTheForm(admin.ModelAdmin):
 
 
 @admin.register(Club)
-class ClubAdmin(admin.ModelAdmin):
+class ClubAdmin(SimpleHistoryAdmin):
     list_display = ("name", "rule_preset", "created_at")
     search_fields = ("name",)
 
 
 @admin.register(Season)
-class SeasonAdmin(RefusalOnTheForm, admin.ModelAdmin):
+class SeasonAdmin(RefusalOnTheForm, SimpleHistoryAdmin):
     list_display = (
         "club",
         "year",
@@ -125,7 +125,7 @@ class SeasonAdmin(RefusalOnTheForm, admin.ModelAdmin):
 
 
 @admin.register(Member)
-class MemberAdmin(RefusalOnTheForm, admin.ModelAdmin):
+class MemberAdmin(RefusalOnTheForm, SimpleHistoryAdmin):
     list_display = ("name", "club", "kind", "active", "is_secretary", "user")
     list_filter = ("club", "kind", "active", "is_secretary")
     search_fields = ("name", "user__username")
