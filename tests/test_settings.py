@@ -1,0 +1,31 @@
+"""Settings from the environment (schockclub/settings.py): a yes/no word that is neither
+stops the start instead of silently meaning no."""
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from schockclub.settings import env_bool
+
+
+@pytest.mark.parametrize("word", ["1", "true", "Yes", " on "])
+def test_yes_words_are_true(monkeypatch, word):
+    monkeypatch.setenv("SOME_FLAG", word)
+    assert env_bool("SOME_FLAG", False) is True
+
+
+@pytest.mark.parametrize("word", ["0", "false", "NO", "off", ""])
+def test_no_words_are_false(monkeypatch, word):
+    monkeypatch.setenv("SOME_FLAG", word)
+    assert env_bool("SOME_FLAG", True) is False
+
+
+def test_an_unset_flag_takes_its_default(monkeypatch):
+    monkeypatch.delenv("SOME_FLAG", raising=False)
+    assert env_bool("SOME_FLAG", True) is True
+
+
+@pytest.mark.parametrize("typo", ["ture", "flase", "yes please", "2"])
+def test_a_typo_stops_the_start(monkeypatch, typo):
+    monkeypatch.setenv("SOME_FLAG", typo)
+    with pytest.raises(ImproperlyConfigured, match="SOME_FLAG"):
+        env_bool("SOME_FLAG", False)
