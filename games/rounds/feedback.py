@@ -133,7 +133,7 @@ def throw_evaluation(
     *,
     preset: str,
     attempts: int | list[dict],
-    dice: Sequence[int] | None = None,
+    dice: Sequence[int] = (),
     natural: bool = True,
     max_attempts: int = 3,
     muss_regel: bool = False,

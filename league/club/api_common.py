@@ -16,6 +16,8 @@ exist (404, querysets are scoped to the user's club).
 
 from __future__ import annotations
 
+from typing import Literal, overload
+
 from django.core.exceptions import ObjectDoesNotExist
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError
@@ -347,6 +349,16 @@ def id_param(request, name: str, message: str | None = None) -> int | None:
     if not value:
         raise BooksError("invalid", message or _("An object is named by its id."), field=name)
     return value
+
+
+@overload
+def season_param(request, *, club: Club | None, latest_by_default: Literal[True]) -> Season: ...
+
+
+@overload
+def season_param(
+    request, *, club: Club | None, latest_by_default: Literal[False] = False
+) -> Season | None: ...
 
 
 def season_param(request, *, club: Club | None, latest_by_default: bool = False) -> Season | None:

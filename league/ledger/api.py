@@ -106,7 +106,7 @@ class MemberStatementView(APIView):
         person = club_member_by_id(club=club, member_id=id) if club else None
         if person is None:
             raise Http404
-        if not is_secretary(request) and request_member(request).pk != person.pk:
+        if not is_secretary(request) and request_member(request) != person:
             raise BooksError(
                 "own_dues_only", _("Members see only their own statement."), status=403
             )

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import datetime
 from collections import Counter, defaultdict
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import Any
 
-from django.db.models import Count
+from django.db.models import Count, QuerySet
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
@@ -229,11 +231,11 @@ def season_chronicle(*, season: Season) -> list[ChronicleLine]:
 
 def _season_evenings(
     season: Season, chronicle: list[ChronicleLine]
-) -> tuple[list[EveningLine], list[datetime.date], dict[int, Counter]]:
+) -> tuple[list[EveningLine], list[datetime.date], dict[int, Counter[int]]]:
     """Evening lines and the per-evening points delta per member id. Three queries."""
     statutes = season_statutes(season)
     evenings = list(Evening.objects.filter(season=season).order_by("date"))
-    roles: dict[int, Counter] = defaultdict(Counter)
+    roles: dict[int, Counter[str]] = defaultdict(Counter)
     absent_marks: dict[int, int] = Counter()
     for evening_id, role in Attendance.objects.filter(evening__season=season).values_list(
         "evening_id", "role"
@@ -241,12 +243,12 @@ def _season_evenings(
         roles[evening_id][role] += 1
     lost = list(Game.objects.filter(evening__season=season).values_list("evening_id", "loser_id"))
     games = Counter(e for e, _ in lost)
-    delta: dict[int, Counter] = defaultdict(Counter)
+    delta: dict[int, Counter[int]] = defaultdict(Counter)
     for evening_id, loser_id in lost:
         delta[evening_id][loser_id] += statutes.points(schock_aus=0, games_lost=1)
     by_date = {e.date: e.pk for e in evenings}
-    sa_count: Counter = Counter()
-    runden_count: Counter = Counter()
+    sa_count: Counter[int] = Counter()
+    runden_count: Counter[int] = Counter()
     for line in chronicle:
         evening_id = by_date[line.date]
         sa_count[evening_id] += 1
@@ -322,7 +324,7 @@ def season_report_data(*, season: Season, today: datetime.date | None = None) ->
 MAX_HOLDERS = 4
 
 
-def _top(counts: dict, label) -> tuple[int, list[str]]:
+def _top(counts: Mapping[Any, int], label: Callable[[Any], str]) -> tuple[int, list[str]]:
     """The highest count and the labels of everyone who reached it (ties all hold it; past
     MAX_HOLDERS the rest is summed up as "and N more")."""
     from django.utils.translation import gettext as _
@@ -340,11 +342,11 @@ def _top(counts: dict, label) -> tuple[int, list[str]]:
 
 
 def _longest_runs(
-    present: list[tuple[int, datetime.date, int]], with_mark: set[tuple[int, int]]
-) -> dict[int, tuple[int, datetime.date | None, datetime.date | None]]:
+    present: list[tuple[int, datetime.date, int]], with_mark: set[tuple[int, int | None]]
+) -> dict[int, tuple[int, datetime.date, datetime.date]]:
     """Per member id: the longest run of evenings attended in a row *without* a mark in
     `with_mark` (member_id, evening_id), with the run's first and last date."""
-    best: dict[int, tuple[int, datetime.date | None, datetime.date | None]] = {}
+    best: dict[int, tuple[int, datetime.date, datetime.date]] = {}
     current: dict[int, tuple[int, datetime.date | None]] = {}
     for member_id, date, evening_id in present:
         if (member_id, evening_id) in with_mark:
@@ -358,7 +360,7 @@ def _longest_runs(
     return best
 
 
-def _counts(queryset, *fields: str) -> dict:
+def _counts(queryset: QuerySet[Any], *fields: str) -> dict[Any, int]:
     """Rows per value of `fields`, counted in the database: {value: n} for one field,
     {(value, value, ...): n} for several. One query."""
     rows = queryset.values(*fields).annotate(n=Count("id")).values_list(*fields, "n")
@@ -376,12 +378,12 @@ class _RecordBooks:
 
     seasons: dict[int, int]
     names: dict[int, str]
-    per_season: dict
-    per_person_evening: dict
-    per_evening: dict
-    lost_evening: dict
-    lost_season: dict
-    attendance: list[tuple]
+    per_season: dict[tuple[int, int], int]
+    per_person_evening: dict[tuple[int, datetime.date], int]
+    per_evening: dict[datetime.date, int]
+    lost_evening: dict[tuple[int, datetime.date], int]
+    lost_season: dict[tuple[int, int], int]
+    attendance: list[tuple[int, datetime.date, int, int, str]]
 
     def label(self, member_id: int, when: int | datetime.date) -> str:
         """ "Anna Becker (2026)" for a season id, "Anna Becker (09.10.2026)" for a date."""
@@ -420,10 +422,10 @@ def _record_books(club: Club, up_to_year: int) -> _RecordBooks:
     )
 
 
-def _season_points(books: _RecordBooks) -> Counter:
+def _season_points(books: _RecordBooks) -> Counter[tuple[int, int]]:
     """Season points per (member, season) of every club member on the books that season
     (absent ones too: RULES.md 5 ranks them with what they scored, often 0)."""
-    points: Counter = Counter()
+    points: Counter[tuple[int, int]] = Counter()
     for m, _d, _e, season_id, _r in books.attendance:
         points[(m, season_id)] += 0
     statutes = season_statutes()
@@ -439,30 +441,34 @@ def _count_records(books: _RecordBooks) -> list[Record]:
     in an evening, at the table in an evening; games lost in an evening."""
     from django.utils.translation import gettext as _
 
-    records = []
-    for key, title, counts, label in (
-        ("schock_aus_season", _("Most Schock-Aus in a season"), books.per_season, books.label),
+    def person(key: tuple[int, Any]) -> str:
+        return books.label(*key)
+
+    wanted: list[tuple[str, str, Mapping[Any, int], Callable[[Any], str]]] = [
+        ("schock_aus_season", _("Most Schock-Aus in a season"), books.per_season, person),
         (
             "schock_aus_evening",
             _("Most Schock-Aus by one person in an evening"),
             books.per_person_evening,
-            books.label,
+            person,
         ),
         (
             "schock_aus_table",
             _("Most Schock-Aus at the table in an evening"),
             books.per_evening,
-            None,
+            _de,
         ),
-        ("lost_evening", _("Most games lost in an evening"), books.lost_evening, books.label),
-    ):
-        value, holders = _top(counts, _de if label is None else lambda k, f=label: f(*k))
+        ("lost_evening", _("Most games lost in an evening"), books.lost_evening, person),
+    ]
+    records = []
+    for key, title, counts, label in wanted:
+        value, holders = _top(counts, label)
         if value:
             records.append(Record(key, title, value, holders))
     return records
 
 
-def _points_record(books: _RecordBooks, points: Counter) -> list[Record]:
+def _points_record(books: _RecordBooks, points: Counter[tuple[int, int]]) -> list[Record]:
     """The best points in a season. Points are mostly negative (every game has a loser,
     few have a Schock-Aus), so the best season is shown whatever its sign."""
     from django.utils.translation import gettext as _
@@ -489,24 +495,33 @@ def _run_records(books: _RecordBooks) -> list[Record]:
     with_loss = {(m, evening_ids.get(d)) for (m, d) in books.lost_evening}
     with_sa = {(m, evening_ids.get(d)) for (m, d) in books.per_person_evening}
     # A run of evenings *with* a Schock-Aus: mark the evenings without one.
-    without_sa = {(m, e) for m, _d, e in present} - with_sa
+    attended: set[tuple[int, int | None]] = {(m, e) for m, _d, e in present}
     records = []
     for key, title, marks in (
         ("run_no_loss", _("Longest run of evenings without a lost game"), with_loss),
-        ("run_schock_aus", _("Longest run of evenings with a Schock-Aus"), without_sa),
+        ("run_schock_aus", _("Longest run of evenings with a Schock-Aus"), attended - with_sa),
     ):
         runs = _longest_runs(present, marks)
         counts = {m: n for m, (n, _s, _e) in runs.items()}
-        value, holders = _top(
-            counts,
-            lambda m, runs=runs: f"{books.names[m]} ({_de(runs[m][1])} – {_de(runs[m][2])})",
-        )
+        value, holders = _top(counts, _run_label(books.names, runs))
         if value:
             records.append(Record(key, title, value, holders, _("evenings")))
     return records
 
 
-def _champions(books: _RecordBooks, points: Counter) -> list[Champion]:
+def _run_label(
+    names: dict[int, str], runs: dict[int, tuple[int, datetime.date, datetime.date]]
+) -> Callable[[int], str]:
+    """Labels a member's run: "Anna Becker (09.10.2026 – 16.10.2026)"."""
+
+    def label(member_id: int) -> str:
+        _n, first, last = runs[member_id]
+        return f"{names[member_id]} ({_de(first)} – {_de(last)})"
+
+    return label
+
+
+def _champions(books: _RecordBooks, points: Counter[tuple[int, int]]) -> list[Champion]:
     """The roll of honour: every season's leader(s), newest season first."""
     by_season: dict[int, dict[int, int]] = defaultdict(dict)
     for (m, s), p in points.items():
@@ -543,13 +558,14 @@ def club_records(*, club: Club, up_to_year: int) -> tuple[list[Record], list[Cha
 # --------------------------------------------------------------------------- PDFs
 
 
-def _render_pdf(template: str, context: dict) -> bytes:
+def _render_pdf(template: str, context: dict[str, Any]) -> bytes:
     """Render a template under German and turn it into PDF bytes with WeasyPrint."""
     from weasyprint import HTML
 
     with translation.override(REPORT_LANGUAGE):
         html = render_to_string(template, context)
-        return HTML(string=html, base_url=".").write_pdf()
+        pdf: bytes = HTML(string=html, base_url=".").write_pdf()
+        return pdf
 
 
 def build_season_report_pdf(*, season: Season, today: datetime.date | None = None) -> bytes:

@@ -54,7 +54,7 @@ class MemberViewSet(club_api.MemberViewSet):
     @action(detail=True, methods=["get"], filterset_class=None, pagination_class=None)
     def dues(self, request, pk=None):
         member = self.get_object()
-        if not is_secretary(request) and request_member(request).pk != member.pk:
+        if not is_secretary(request) and request_member(request) != member:
             raise BooksError("own_dues_only", _("Members see only their own dues."), status=403)
         season = season_param(request, club=request_club(request), latest_by_default=True)
         return Response(DuesSerializer(member_dues(member=member, season=season)).data)
