@@ -27,10 +27,13 @@ def test_evening_history_holds_the_records_of_league_audit(api, cast):
 def test_corrected_loser_shows_before_and_after(api, cast):
     game = cast.games[0]
     game_update(game=game, loser=cast.member, expected_version=game.version)
-    first = _history(api, f"evening={cast.evening.pk}").json()["results"][0]
-    assert first["action"] == "~"
-    (change,) = [c for c in first["changes"] if c["before"] == cast.carla.name]
+    results = _history(api, f"evening={cast.evening.pk}").json()["results"]
+    # The correction writes the game's change and, at the same moment, the ledger's
+    # reversal of the old loser's Mark: both are on the evening's newest lines.
+    changed = [r for r in results if r["action"] == "~"]
+    (change,) = [c for c in changed[0]["changes"] if c["before"] == cast.carla.name]
     assert change["after"] == cast.member.name
+    assert any(r["action"] == "+" and cast.carla.name in r["what"] for r in results)
 
 
 def test_member_history_holds_the_records_of_league_audit(api, cast):
