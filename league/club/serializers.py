@@ -5,12 +5,15 @@ out. No rule of the books lives here (STYLE.md 3). Money is a decimal string in 
 season's currency (e.g. "15.50" with currency "EUR"); Marks are integers.
 """
 
+from typing import Any
+
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 
 from league.club.models import RULE_PRESET_CHOICES, Club, Member, Season
 
-MONEY = {"max_digits": 12, "decimal_places": 2}
+# Money in the API: a decimal of up to 12 digits with cents (Decimal, never float).
+MONEY: dict[str, Any] = {"max_digits": 12, "decimal_places": 2}
 
 
 class ClubSerializer(serializers.ModelSerializer):

@@ -17,10 +17,8 @@ from rest_framework import serializers
 from league.club.errors import BooksError
 from league.club.models import Currency
 from league.club.selectors import club_member_by_id, club_season_by_id
-from league.club.serializers import PersonRefSerializer
+from league.club.serializers import MONEY, PersonRefSerializer
 from league.ledger.models import LedgerEntry, Payment
-
-MONEY = {"max_digits": 12, "decimal_places": 2}
 
 
 class MoneyStringField(serializers.DecimalField):
