@@ -136,176 +136,306 @@ def validate_turn(
         raise RuleViolation(
             "no_attempts", "Ein Zug braucht mindestens einen Versuch.", None, _R_ATTEMPTS
         )
-    muss = bool(muss_regel) and rules.muss_regel
-    # Without Umwandlung two sixes oblige nobody to anything (RULES.md 3, Muss-Regel).
-    muss_sixes = 2 if rules.umwandlung else 4
-    keepable = _keepable(rules)
-    keepable_text = "Einsen und Sechsen" if 6 in keepable else "Einsen"
-    total = len(attempts)
+    turn = _TurnContext.of(rules, cap, len(attempts), muss_regel)
     laid_out: list[int] = []
     for number, attempt in enumerate(attempts, start=1):
-        if not isinstance(attempt, Attempt):
-            raise TypeError(f"expected an Attempt, not {type(attempt).__name__}")
-        if number > cap:
-            raise RuleViolation(
-                "too_many_attempts",
-                f"Erlaubt sind höchstens {cap} Versuche"
-                + (" (so viele hat der Vorleger gebraucht)." if cap < rules.max_attempts else "."),
-                number,
-                _R_ATTEMPTS,
-            )
-        rolled = check_dice(attempt.rolled, 3 - len(laid_out), attempt=number)
-        showing = laid_out + list(rolled)
-        schock_aus = showing.count(1) == 3
-        if schock_aus and number < total:
-            raise RuleViolation(
-                "rolled_after_schock_aus",
-                "Nach drei Einsen (Schock-Aus) ist der Zug zu Ende; es gibt keinen "
-                "weiteren Versuch.",
-                number + 1,
-                _R_SCHOCK_AUS,
-            )
-        is_last = number == total
-        attempt_left = number < cap and not schock_aus
-        umwandlung = attempt.umwandlung
-        keep_raw = attempt.keep
-
-        # Umwandlung (RULES.md 3; seeds 000, 002, 003, 004).
-        if not _is_int(umwandlung) or not 0 <= umwandlung <= 2:
-            raise RuleViolation(
-                "umwandlung_out_of_range",
-                f"Eine Umwandlung macht 0, 1 oder 2 Einsen, eingegeben wurde {umwandlung!r}.",
-                number,
-                _R_UMWANDLUNG,
-            )
-        sixes = rolled.count(6)
-        if umwandlung:
-            if not rules.umwandlung:
-                raise RuleViolation(
-                    "umwandlung_not_allowed",
-                    "Nach diesen Regeln werden keine Sechsen in Einsen umgewandelt.",
-                    number,
-                    _R_UMWANDLUNG,
-                )
-            if number >= cap:
-                raise RuleViolation(
-                    "umwandlung_on_last_attempt",
-                    "Im letzten Versuch ist keine Umwandlung möglich: danach kann nicht mehr "
-                    "gewürfelt werden.",
-                    number,
-                    _R_UMWANDLUNG,
-                )
-            needed = umwandlung + 1
-            if sixes < needed:
-                raise RuleViolation(
-                    "umwandlung_without_sixes",
-                    f"Für {umwandlung} Eins{'en' if umwandlung > 1 else ''} aus Umwandlung "
-                    f"braucht der Wurf {needed} Sechsen, gewürfelt wurde "
-                    f"{_dice_text(rolled)}.",
-                    number,
-                    _R_UMWANDLUNG,
-                )
-            if is_last:
-                raise RuleViolation(
-                    "turn_ends_after_umwandlung",
-                    "Nach einer Umwandlung muss noch einmal gewürfelt werden; der Zug darf "
-                    "nicht direkt danach enden.",
-                    number,
-                    _R_UMWANDLUNG,
-                )
-
-        # Laying out (Rauslegen).
-        if isinstance(keep_raw, (str, bytes)) or not hasattr(keep_raw, "__iter__"):
-            raise RuleViolation(
-                "keep_not_rolled",
-                f"Rausgelegt werden Würfel aus dem Wurf, eingegeben wurde {keep_raw!r}.",
-                number,
-                _R_KEEP,
-            )
-        keep = tuple(keep_raw)
-        for die in keep:
-            if not _is_int(die):
-                raise RuleViolation(
-                    "keep_not_rolled",
-                    f"Rausgelegt werden Würfel aus dem Wurf, eingegeben wurde {die!r}.",
-                    number,
-                    _R_KEEP,
-                )
-        if keep and is_last:
-            raise RuleViolation(
-                "keep_on_last_attempt",
-                "Nach dem letzten Versuch wird nichts mehr rausgelegt: der Wurf ist, was "
-                "draußen liegt, plus der letzte Wurf.",
-                number,
-                _R_KEEP,
-            )
-        available = Counter(rolled)
-        if umwandlung:
-            # The sixes of an Umwandlung are used up: one (two) turned, one back in the cup.
-            available[6] -= umwandlung + 1
-        if Counter(keep) - available:
-            raise RuleViolation(
-                "keep_not_rolled",
-                f"Rausgelegt {_dice_text(keep)}, aber gewürfelt wurde {_dice_text(rolled)}"
-                + (" (die Sechsen der Umwandlung sind verbraucht)." if umwandlung else "."),
-                number,
-                _R_KEEP,
-            )
-        if rules.keep_only_ones and any(die not in keepable for die in keep):
-            raise RuleViolation(
-                "keep_not_one",
-                f"Nach diesen Regeln dürfen nur {keepable_text} rausgelegt werden, "
-                f"rausgelegt wurde {_dice_text(keep)}.",
-                number,
-                _R_KEEP_ONLY_ONES,
-            )
-        if not is_last and len(laid_out) + len(keep) + umwandlung >= 3:
-            raise RuleViolation(
-                "keep_all_dice",
-                "Es können nicht alle drei Würfel draußen liegen und trotzdem weiter "
-                "gewürfelt werden: mindestens ein Würfel bleibt im Becher.",
-                number,
-                _R_KEEP,
-            )
-
-        # Muss-Regel (seed 003): only while an attempt is left and the turn is not over.
-        if muss and attempt_left and (1 in showing or sixes >= muss_sixes):
-            ones_rolled = rolled.count(1)
-            if is_last:
-                raise RuleViolation(
-                    "muss_regel_broken",
-                    _muss_reason(showing, sixes)
-                    + " Der Spieler musste "
-                    + _muss_duties(ones_rolled, sixes if rules.umwandlung else 0)
-                    + f"weiterwürfeln (noch {cap - number} Versuch"
-                    + ("e" if cap - number > 1 else "")
-                    + " offen).",
-                    number,
-                    _R_MUSS,
-                )
-            if keep.count(1) < ones_rolled:
-                raise RuleViolation(
-                    "muss_regel_broken",
-                    _muss_reason(showing, sixes)
-                    + f" Jede gewürfelte Eins muss rausgelegt werden: gewürfelt "
-                    f"{ones_rolled}, rausgelegt {keep.count(1)}.",
-                    number,
-                    _R_MUSS,
-                )
-            if sixes >= muss_sixes and not umwandlung:
-                raise RuleViolation(
-                    "muss_regel_broken",
-                    _muss_reason(showing, sixes)
-                    + " Für zwei Sechsen muss eine Eins rausgelegt werden (Umwandlung).",
-                    number,
-                    _R_MUSS,
-                )
-
-        if is_last:
+        showing, keep = _check_attempt(turn, attempt, number, laid_out)
+        if number == turn.total:
             return Throw(showing, number, not laid_out)
         laid_out.extend(keep)
-        laid_out.extend([1] * umwandlung)
+        laid_out.extend([1] * attempt.umwandlung)
     raise AssertionError("unreachable: the last attempt returns")  # pragma: no cover
+
+
+@dataclass(frozen=True, slots=True)
+class _TurnContext:
+    """What ``validate_turn`` knows of a turn before its first attempt (RULES.md 3).
+
+    Fields:
+        rules: the season's rule set.
+        cap: the attempts allowed (the Vorleger's cap and ``rules.max_attempts``), 1..3.
+        total: the attempts entered (>= 1).
+        muss: the Muss-Regel is in force for this turn (asked for and ``rules.muss_regel``).
+        muss_sixes: sixes in one roll that oblige the player under the Muss-Regel: 2 with
+            Umwandlung, 4 (never) without it.
+        keepable: the dice ``keep_only_ones`` lets be laid out (``_keepable``).
+        keepable_text: those dice in words, for the ``keep_not_one`` message.
+    """
+
+    rules: RuleSet
+    cap: int
+    total: int
+    muss: bool
+    muss_sixes: int
+    keepable: frozenset[int]
+    keepable_text: str
+
+    @classmethod
+    def of(cls, rules: RuleSet, cap: int, total: int, muss_regel: bool) -> _TurnContext:
+        """The context of a turn of ``total`` attempts under ``cap`` (``validate_turn``'s
+        arguments, ``cap`` already checked by ``_cap``)."""
+        muss = bool(muss_regel) and rules.muss_regel
+        # Without Umwandlung two sixes oblige nobody to anything (RULES.md 3, Muss-Regel).
+        muss_sixes = 2 if rules.umwandlung else 4
+        keepable = _keepable(rules)
+        keepable_text = "Einsen und Sechsen" if 6 in keepable else "Einsen"
+        return cls(rules, cap, total, muss, muss_sixes, keepable, keepable_text)
+
+
+def _check_attempt(
+    turn: _TurnContext, attempt: Attempt, number: int, laid_out: list[int]
+) -> tuple[list[int], tuple[int, ...]]:
+    """Check attempt ``number`` of a turn (RULES.md 3), ``laid_out`` being the dice laid
+    out before it (Umwandlung ones included).
+
+    Checked in this order, the first violation raised: the roll (``_check_roll``), the
+    Umwandlung (``_check_umwandlung``), the dice laid out (``_check_keep``), the
+    Muss-Regel (``_check_muss_regel``). Returns ``(showing, keep)``: the dice showing
+    (``laid_out`` plus the roll, a new list) and the dice laid out after it.
+    """
+    rolled, showing = _check_roll(turn, attempt, number, laid_out)
+    umwandlung = attempt.umwandlung
+    keep_raw = attempt.keep
+    _check_umwandlung(turn, umwandlung, number, rolled)
+    keep = _check_keep(turn, keep_raw, number, rolled, umwandlung, laid_out)
+    _check_muss_regel(turn, number, rolled, showing, keep, umwandlung)
+    return showing, keep
+
+
+def _check_roll(
+    turn: _TurnContext, attempt: Attempt, number: int, laid_out: list[int]
+) -> tuple[tuple[int, ...], list[int]]:
+    """Check attempt ``number``'s roll (RULES.md 3, Versuche and Schock-Aus beendet den Zug).
+
+    ``laid_out`` holds the dice laid out before it (Umwandlung ones included). Returns
+    ``(rolled, showing)``: the dice rolled, and the dice showing (``laid_out`` plus
+    ``rolled``, a new list).
+
+    Raises:
+        TypeError: ``attempt`` is not an ``Attempt``.
+        RuleViolation: ``too_many_attempts``, ``wrong_number_of_dice``,
+            ``die_out_of_range``, ``rolled_after_schock_aus`` (three ones showing and
+            another attempt entered; ``.attempt`` is that next attempt).
+    """
+    if not isinstance(attempt, Attempt):
+        raise TypeError(f"expected an Attempt, not {type(attempt).__name__}")
+    cap = turn.cap
+    if number > cap:
+        raise RuleViolation(
+            "too_many_attempts",
+            f"Erlaubt sind höchstens {cap} Versuche"
+            + (" (so viele hat der Vorleger gebraucht)." if cap < turn.rules.max_attempts else "."),
+            number,
+            _R_ATTEMPTS,
+        )
+    rolled = check_dice(attempt.rolled, 3 - len(laid_out), attempt=number)
+    showing = laid_out + list(rolled)
+    if showing.count(1) == 3 and number < turn.total:
+        raise RuleViolation(
+            "rolled_after_schock_aus",
+            "Nach drei Einsen (Schock-Aus) ist der Zug zu Ende; es gibt keinen weiteren Versuch.",
+            number + 1,
+            _R_SCHOCK_AUS,
+        )
+    return rolled, showing
+
+
+def _check_umwandlung(
+    turn: _TurnContext, umwandlung: int, number: int, rolled: tuple[int, ...]
+) -> None:
+    """Check attempt ``number``'s Umwandlung of ``umwandlung`` ones after ``rolled``
+    (RULES.md 3, Umwandlung; seeds 000, 002, 003, 004).
+
+    Raises:
+        RuleViolation, checked in this order: ``umwandlung_out_of_range`` (not an int
+            0..2), then for 1 or 2: ``umwandlung_not_allowed``,
+            ``umwandlung_on_last_attempt``, ``umwandlung_without_sixes``,
+            ``turn_ends_after_umwandlung``.
+    """
+    if not _is_int(umwandlung) or not 0 <= umwandlung <= 2:
+        raise RuleViolation(
+            "umwandlung_out_of_range",
+            f"Eine Umwandlung macht 0, 1 oder 2 Einsen, eingegeben wurde {umwandlung!r}.",
+            number,
+            _R_UMWANDLUNG,
+        )
+    if not umwandlung:
+        return
+    if not turn.rules.umwandlung:
+        raise RuleViolation(
+            "umwandlung_not_allowed",
+            "Nach diesen Regeln werden keine Sechsen in Einsen umgewandelt.",
+            number,
+            _R_UMWANDLUNG,
+        )
+    if number >= turn.cap:
+        raise RuleViolation(
+            "umwandlung_on_last_attempt",
+            "Im letzten Versuch ist keine Umwandlung möglich: danach kann nicht mehr "
+            "gewürfelt werden.",
+            number,
+            _R_UMWANDLUNG,
+        )
+    needed = umwandlung + 1
+    if rolled.count(6) < needed:
+        raise RuleViolation(
+            "umwandlung_without_sixes",
+            f"Für {umwandlung} Eins{'en' if umwandlung > 1 else ''} aus Umwandlung "
+            f"braucht der Wurf {needed} Sechsen, gewürfelt wurde "
+            f"{_dice_text(rolled)}.",
+            number,
+            _R_UMWANDLUNG,
+        )
+    if number == turn.total:
+        raise RuleViolation(
+            "turn_ends_after_umwandlung",
+            "Nach einer Umwandlung muss noch einmal gewürfelt werden; der Zug darf "
+            "nicht direkt danach enden.",
+            number,
+            _R_UMWANDLUNG,
+        )
+
+
+def _keep_dice(keep_raw: object, number: int) -> tuple[int, ...]:
+    """Attempt ``number``'s ``keep`` as a tuple of ints (RULES.md 3, Rauslegen).
+
+    Raises:
+        RuleViolation ``keep_not_rolled``: ``keep_raw`` is a string, bytes or not
+            iterable, or holds something that is not an int.
+    """
+    if isinstance(keep_raw, (str, bytes)) or not hasattr(keep_raw, "__iter__"):
+        raise RuleViolation(
+            "keep_not_rolled",
+            f"Rausgelegt werden Würfel aus dem Wurf, eingegeben wurde {keep_raw!r}.",
+            number,
+            _R_KEEP,
+        )
+    keep = tuple(keep_raw)
+    for die in keep:
+        if not _is_int(die):
+            raise RuleViolation(
+                "keep_not_rolled",
+                f"Rausgelegt werden Würfel aus dem Wurf, eingegeben wurde {die!r}.",
+                number,
+                _R_KEEP,
+            )
+    return keep
+
+
+def _check_keep(
+    turn: _TurnContext,
+    keep_raw: object,
+    number: int,
+    rolled: tuple[int, ...],
+    umwandlung: int,
+    laid_out: list[int],
+) -> tuple[int, ...]:
+    """Check the dice laid out after attempt ``number`` and return them as a tuple
+    (RULES.md 3, Rauslegen and keep_only_ones).
+
+    ``rolled`` is the attempt's roll, ``umwandlung`` its (checked) Umwandlung ones,
+    ``laid_out`` the dice laid out before it.
+
+    Raises:
+        RuleViolation, checked in this order: ``keep_not_rolled`` (not a collection of
+            ints), ``keep_on_last_attempt``, ``keep_not_rolled`` (dice not in the roll, the
+            sixes of an Umwandlung used up), ``keep_not_one``, ``keep_all_dice``.
+    """
+    keep = _keep_dice(keep_raw, number)
+    is_last = number == turn.total
+    if keep and is_last:
+        raise RuleViolation(
+            "keep_on_last_attempt",
+            "Nach dem letzten Versuch wird nichts mehr rausgelegt: der Wurf ist, was "
+            "draußen liegt, plus der letzte Wurf.",
+            number,
+            _R_KEEP,
+        )
+    available = Counter(rolled)
+    if umwandlung:
+        # The sixes of an Umwandlung are used up: one (two) turned, one back in the cup.
+        available[6] -= umwandlung + 1
+    if Counter(keep) - available:
+        raise RuleViolation(
+            "keep_not_rolled",
+            f"Rausgelegt {_dice_text(keep)}, aber gewürfelt wurde {_dice_text(rolled)}"
+            + (" (die Sechsen der Umwandlung sind verbraucht)." if umwandlung else "."),
+            number,
+            _R_KEEP,
+        )
+    if turn.rules.keep_only_ones and any(die not in turn.keepable for die in keep):
+        raise RuleViolation(
+            "keep_not_one",
+            f"Nach diesen Regeln dürfen nur {turn.keepable_text} rausgelegt werden, "
+            f"rausgelegt wurde {_dice_text(keep)}.",
+            number,
+            _R_KEEP_ONLY_ONES,
+        )
+    if not is_last and len(laid_out) + len(keep) + umwandlung >= 3:
+        raise RuleViolation(
+            "keep_all_dice",
+            "Es können nicht alle drei Würfel draußen liegen und trotzdem weiter "
+            "gewürfelt werden: mindestens ein Würfel bleibt im Becher.",
+            number,
+            _R_KEEP,
+        )
+    return keep
+
+
+def _check_muss_regel(
+    turn: _TurnContext,
+    number: int,
+    rolled: tuple[int, ...],
+    showing: list[int],
+    keep: tuple[int, ...],
+    umwandlung: int,
+) -> None:
+    """Check attempt ``number`` against the Muss-Regel (RULES.md 3, Muss-Regel; seed 003).
+
+    It binds only where ``turn.muss`` holds, an attempt is left (``number < turn.cap``)
+    and the turn is not over (no three ones ``showing``), and only when a one is showing
+    or ``rolled`` holds ``turn.muss_sixes`` sixes. ``keep`` and ``umwandlung`` are the
+    attempt's checked lay-out.
+
+    Raises:
+        RuleViolation ``muss_regel_broken``, the first that applies: the turn ended here,
+            a one just rolled was not laid out, two sixes without Umwandlung.
+    """
+    sixes = rolled.count(6)
+    attempt_left = number < turn.cap and showing.count(1) != 3
+    if not (turn.muss and attempt_left and (1 in showing or sixes >= turn.muss_sixes)):
+        return
+    ones_rolled = rolled.count(1)
+    cap = turn.cap
+    if number == turn.total:
+        raise RuleViolation(
+            "muss_regel_broken",
+            _muss_reason(showing, sixes)
+            + " Der Spieler musste "
+            + _muss_duties(ones_rolled, sixes if turn.rules.umwandlung else 0)
+            + f"weiterwürfeln (noch {cap - number} Versuch"
+            + ("e" if cap - number > 1 else "")
+            + " offen).",
+            number,
+            _R_MUSS,
+        )
+    if keep.count(1) < ones_rolled:
+        raise RuleViolation(
+            "muss_regel_broken",
+            _muss_reason(showing, sixes)
+            + f" Jede gewürfelte Eins muss rausgelegt werden: gewürfelt "
+            f"{ones_rolled}, rausgelegt {keep.count(1)}.",
+            number,
+            _R_MUSS,
+        )
+    if sixes >= turn.muss_sixes and not umwandlung:
+        raise RuleViolation(
+            "muss_regel_broken",
+            _muss_reason(showing, sixes)
+            + " Für zwei Sechsen muss eine Eins rausgelegt werden (Umwandlung).",
+            number,
+            _R_MUSS,
+        )
 
 
 def _keepable(rules: RuleSet) -> frozenset[int]:
@@ -379,39 +509,64 @@ def validate_throw(
             _R_ATTEMPTS,
         )
     if not throw.natural:
-        if throw.attempts == 1:
-            raise RuleViolation(
-                "collected_in_one_attempt",
-                "Ein zusammengeworfener Wurf braucht mindestens zwei Versuche: vor dem "
-                "ersten Versuch liegt nichts draußen.",
-                None,
-                _R_NATURAL,
-            )
-        keepable = _keepable(rules)
-        if rules.keep_only_ones and not any(die in keepable for die in throw.dice):
-            shown = "keine Eins und keine Sechs" if 6 in keepable else "keine Eins"
-            allowed = "Einsen und Sechsen" if 6 in keepable else "Einsen"
-            raise RuleViolation(
-                "collected_without_one",
-                f"{_dice_text(throw.dice)} ist als zusammengeworfen eingetragen, zeigt aber "
-                f"{shown}; nach diesen Regeln werden nur {allowed} rausgelegt. Ein Wurf "
-                "ohne sie kann nur 'Natur' (aus der Hand) sein.",
-                None,
-                _R_KEEP_ONLY_ONES,
-            )
+        _check_collected(throw, rules)
     if throw.dice == (1, 1, 1):
         return throw
     if muss_regel and rules.muss_regel and throw.attempts < cap:
-        sixes = rules.umwandlung and throw.natural and throw.dice.count(6) >= 2
-        if 1 in throw.dice or sixes:
-            raise RuleViolation(
-                "muss_regel_broken",
-                f"Muss-Regel: mit {_dice_text(throw.dice)} nach {throw.attempts} von {cap} "
-                "Versuchen musste der Spieler weiterwürfeln.",
-                None,
-                _R_MUSS,
-            )
+        _check_stopped_under_muss_regel(throw, rules, cap)
     return throw
+
+
+def _check_collected(throw: Throw, rules: RuleSet) -> None:
+    """Check a collected (``natural=False``) final throw (RULES.md 1, Natur; RULES.md 3,
+    keep_only_ones); part of ``validate_throw``.
+
+    Raises:
+        RuleViolation, in this order: ``collected_in_one_attempt`` (one attempt: nothing
+            is laid out before the first roll, a 1-1-1 included), ``collected_without_one``
+            (under ``keep_only_ones`` no die that may be laid out is showing: no one, or
+            with ``keep_sixes`` no one and no six).
+    """
+    if throw.attempts == 1:
+        raise RuleViolation(
+            "collected_in_one_attempt",
+            "Ein zusammengeworfener Wurf braucht mindestens zwei Versuche: vor dem "
+            "ersten Versuch liegt nichts draußen.",
+            None,
+            _R_NATURAL,
+        )
+    keepable = _keepable(rules)
+    if rules.keep_only_ones and not any(die in keepable for die in throw.dice):
+        shown = "keine Eins und keine Sechs" if 6 in keepable else "keine Eins"
+        allowed = "Einsen und Sechsen" if 6 in keepable else "Einsen"
+        raise RuleViolation(
+            "collected_without_one",
+            f"{_dice_text(throw.dice)} ist als zusammengeworfen eingetragen, zeigt aber "
+            f"{shown}; nach diesen Regeln werden nur {allowed} rausgelegt. Ein Wurf "
+            "ohne sie kann nur 'Natur' (aus der Hand) sein.",
+            None,
+            _R_KEEP_ONLY_ONES,
+        )
+
+
+def _check_stopped_under_muss_regel(throw: Throw, rules: RuleSet, cap: int) -> None:
+    """Check a final throw, not a Schock-Aus, that stopped after ``throw.attempts`` of
+    ``cap`` attempts while the Muss-Regel applied (RULES.md 3, Muss-Regel; seed 003); part
+    of ``validate_throw``.
+
+    Raises:
+        RuleViolation ``muss_regel_broken``: a one is showing, or (natural, where
+            ``rules.umwandlung``) two or more sixes are.
+    """
+    sixes = rules.umwandlung and throw.natural and throw.dice.count(6) >= 2
+    if 1 in throw.dice or sixes:
+        raise RuleViolation(
+            "muss_regel_broken",
+            f"Muss-Regel: mit {_dice_text(throw.dice)} nach {throw.attempts} von {cap} "
+            "Versuchen musste der Spieler weiterwürfeln.",
+            None,
+            _R_MUSS,
+        )
 
 
 def muss_regel_applies(*, schock_aus_so_far: int, last_game: bool, rules: RuleSet = _CLUB) -> bool:
