@@ -511,6 +511,37 @@ class Game:
             one attempt, or collected), ``invalid_entry`` and the codes of
             ``validate_throw`` / ``validate_turn``.
         """
+        self._check_ausscheidung_open()
+        expected = self._tied or self.throwing_order()
+        if self._tied:
+            self._check_only_tied_throw(throws)
+        names, entries = self._arrange(throws, tuple(expected), any_order=True)
+        final_throws = self._validate_ausscheidung(names, entries)
+        self._ausscheidung_schock_aus.extend(
+            name for name, t in zip(names, final_throws, strict=True) if t.dice == (1, 1, 1)
+        )
+        ranks = [rank(t, self.rules) for t in final_throws]
+        worst = min(ranks)
+        tied = tuple(name for name, r in zip(names, ranks, strict=True) if r == worst)
+        number = len(self.ausscheidung_steps) + 1
+        if len(tied) > 1:
+            self._tied = tied
+            step = AusscheidungStep(number, tuple(names), tuple(final_throws), tied, None)
+            self.ausscheidung_steps.append(step)
+            return step
+        self._tied = ()
+        outcome = self._settle_ausscheidung(names, final_throws)
+        step = AusscheidungStep(number, tuple(names), tuple(final_throws), (), outcome)
+        self.ausscheidung_steps.append(step)
+        return step
+
+    def _check_ausscheidung_open(self) -> None:
+        """Refuse ``play_ausscheidung`` now (RULES.md 4, ``ausscheidung``; seeds 000, 002).
+
+        Raises:
+            RuleViolation, in this order: ``ausscheidung_off``, ``game_finished``,
+            ``ausscheidung_not_now`` (see ``ausscheidung_open``).
+        """
         if not self.rules.ausscheidung:
             raise _refuse(
                 "ausscheidung_off",
@@ -526,20 +557,41 @@ class Game:
                 "Hälfte geworfen.",
                 rule=_R_AUSSCHEIDUNG,
             )
-        expected = self._tied or self.throwing_order()
-        if self._tied:
-            pairs = self._pairs(throws)
-            for name, _ in pairs:
-                if name in self._player_set and name not in self._tied:
-                    raise _refuse(
-                        "player_not_tied",
-                        f"{name} wirft nicht mehr mit: nur "
-                        + ", ".join(map(str, self._tied))
-                        + " stehen gleich schlecht und werfen noch einmal.",
-                        name,
-                        _R_AUSSCHEIDUNG,
-                    )
-        names, entries = self._arrange(throws, tuple(expected), any_order=True)
+
+    def _check_only_tied_throw(self, throws: RoundEntries) -> None:
+        """In a re-throw of the Ausscheidung, only the tied players throw (RULES.md 4).
+
+        ``throws`` as ``play_ausscheidung`` takes them; names that are no player of the
+        game are left to ``_arrange``.
+
+        Raises:
+            RuleViolation ``player_not_tied`` (``player`` set) for the first player of the
+            game in ``throws`` who is not in ``ausscheidung_tied``; ``invalid_entry`` for
+            entries that are not pairs.
+        """
+        for name, _ in self._pairs(throws):
+            if name in self._player_set and name not in self._tied:
+                raise _refuse(
+                    "player_not_tied",
+                    f"{name} wirft nicht mehr mit: nur "
+                    + ", ".join(map(str, self._tied))
+                    + " stehen gleich schlecht und werfen noch einmal.",
+                    name,
+                    _R_AUSSCHEIDUNG,
+                )
+
+    def _validate_ausscheidung(self, names: list[str], entries: list[TurnEntry]) -> list[Throw]:
+        """Each player's one throw of an Ausscheidung step, checked (RULES.md 4,
+        ``ausscheidung``: one attempt, natural), in the order of ``names``.
+
+        ``names`` and ``entries`` as ``_arrange`` returns them. Returns the final throws.
+
+        Raises:
+            RuleViolation ``ausscheidung_one_throw`` for an entry of more than one attempt
+            or a collected throw, else the codes of ``validate_throw`` /
+            ``validate_turn`` with a cap of 1 (``_validate_one``); the first player's
+            violation first.
+        """
         final_throws: list[Throw] = []
         for name, entry in zip(names, entries, strict=True):
             several = (
@@ -555,23 +607,19 @@ class Game:
                     _R_AUSSCHEIDUNG,
                 )
             final_throws.append(self._validate_one(name, entry, cap=1, muss=False))
-        self._ausscheidung_schock_aus.extend(
-            name for name, t in zip(names, final_throws, strict=True) if t.dice == (1, 1, 1)
-        )
-        ranks = [rank(t, self.rules) for t in final_throws]
-        worst = min(ranks)
-        tied = tuple(name for name, r in zip(names, ranks, strict=True) if r == worst)
-        number = len(self.ausscheidung_steps) + 1
-        if len(tied) > 1:
-            self._tied = tied
-            step = AusscheidungStep(number, tuple(names), tuple(final_throws), tied, None)
-            self.ausscheidung_steps.append(step)
-            return step
-        self._tied = ()
+        return final_throws
+
+    def _settle_ausscheidung(self, names: list[str], final_throws: list[Throw]) -> RoundOutcome:
+        """Settle the deciding step of the Ausscheidung (one worst throw; RULES.md 4).
+
+        The step's best throw sets the Deckel its worst thrower takes; the Schock-Aus of
+        every step so far go with it (all Deckel, the part is lost). Returns the
+        ``RoundOutcome`` (kind ``"ausscheidung"``).
+        """
         result = resolve_round(final_throws, self.rules)
         schock_aus = tuple(self._ausscheidung_schock_aus)
         self._ausscheidung_schock_aus = []
-        outcome = self._settle(
+        return self._settle(
             throwing_order=tuple(names),
             throws=tuple(final_throws),
             muss=(False,) * len(names),
@@ -582,9 +630,6 @@ class Game:
             schock_aus=schock_aus,
             kind=AUSSCHEIDUNG,
         )
-        step = AusscheidungStep(number, tuple(names), tuple(final_throws), (), outcome)
-        self.ausscheidung_steps.append(step)
-        return step
 
     def take_deckel(
         self,
@@ -619,6 +664,28 @@ class Game:
             player after the taker), the codes of ``play_round`` for the entries,
             ``wrong_number_of_dice`` / ``die_out_of_range`` for ``covered``.
         """
+        order, position = self._check_taker(taker)
+        self._check_nobody_after_taker(taker, throws, order[position:])
+        covered_dice = None if covered is None else check_dice(covered)
+        names, entries = self._arrange(throws, order[:position])
+        final_throws, muss = self._validate_entries(names, entries)
+        self._check_covered(names[0], entries[0])
+        outcome = self._settle_taken(taker, names, final_throws, tuple(muss), covered_dice)
+        if not outcome.phase_loser:
+            self._covered = (taker, covered_dice)
+        return outcome
+
+    def _check_taker(self, taker: str) -> tuple[tuple[str, ...], int]:
+        """Whether ``taker`` may take the Deckel now (RULES.md 4, ``deckel_nehmen``).
+
+        Returns ``(order, position)``: the round's throwing order and the taker's place in
+        it (>= 1).
+
+        Raises:
+            RuleViolation, in this order: ``deckel_nehmen_off``, ``game_finished``,
+            ``ausscheidung_tied``, ``unknown_player``, ``player_out``,
+            ``deckel_nehmen_vorleger`` (the Vorleger has no throw before it).
+        """
         if not self.rules.deckel_nehmen:
             raise _refuse(
                 "deckel_nehmen_off",
@@ -639,29 +706,52 @@ class Game:
                 taker,
                 _R_DECKEL_NEHMEN,
             )
-        before = order[:position]
+        return order, position
+
+    def _check_nobody_after_taker(
+        self, taker: str, throws: RoundEntries, after: tuple[str, ...]
+    ) -> None:
+        """No entry for a player from ``taker`` on (``after``, the taker first): the round
+        ends when the taker takes the Deckel (RULES.md 4, ``deckel_nehmen``).
+
+        Raises:
+            RuleViolation ``thrown_after_taker`` (``player`` set) for the first such entry
+            in ``throws``; ``invalid_entry`` for entries that are not pairs.
+        """
         for name, _ in self._pairs(throws):
-            if name in order[position:]:
+            if name in after:
                 raise _refuse(
                     "thrown_after_taker",
                     f"{name} wirft nicht mehr: die Runde endet, wenn {taker} Deckel nimmt.",
                     name,
                     _R_DECKEL_NEHMEN,
                 )
-        covered_dice = None if covered is None else check_dice(covered)
-        names, entries = self._arrange(throws, before)
-        final_throws, muss = self._validate_entries(names, entries)
-        self._check_covered(names[0], entries[0])
+
+    def _settle_taken(
+        self,
+        taker: str,
+        names: list[str],
+        final_throws: list[Throw],
+        muss: tuple[bool, ...],
+        covered_dice: tuple[int, ...] | None,
+    ) -> RoundOutcome:
+        """Settle a round ended by Deckel nehmen (RULES.md 4, ``deckel_nehmen``).
+
+        ``names`` and ``final_throws``: the checked throws before ``taker``, in throwing
+        order; ``muss`` whether the Muss-Regel applied to each. The best of them (by
+        ``round_key``) is the winner and sets the Deckel, the taker is the loser and ranks
+        last. Returns the ``RoundOutcome`` (kind ``"deckel_nehmen"``).
+        """
         keys = [round_key(t, i, self.rules) for i, t in enumerate(final_throws)]
         ranked = sorted(range(len(names)), key=keys.__getitem__, reverse=True)
         best = ranked[0]
         schock_aus = tuple(
             n for n, t in zip(names, final_throws, strict=True) if t.dice == (1, 1, 1)
         )
-        outcome = self._settle(
+        return self._settle(
             throwing_order=tuple(names),
             throws=tuple(final_throws),
-            muss=tuple(muss),
+            muss=muss,
             order=tuple(names[i] for i in ranked) + (taker,),
             winner=names[best],
             loser=taker,
@@ -671,9 +761,6 @@ class Game:
             taken_by=taker,
             covered=covered_dice,
         )
-        if not outcome.phase_loser:
-            self._covered = (taker, covered_dice)
-        return outcome
 
     def choose_opener(self, player: str) -> None:
         """The first half's loser names who opens the second half (RULES.md 4,
@@ -1011,32 +1098,7 @@ class Game:
         """Move the Deckel of a round (RULES.md 4) and record its outcome."""
         total = self.rules.deckel_total
         deckel = self._deckel
-        active = self.active_players()
-        went_out: list[str] = []
-        if schock_aus:
-            # RULES.md 4.4: all 13, from the stock and from everyone, to the round's loser.
-            worth = total
-            moved = total - deckel[loser]
-            source = SCHOCK_AUS_MOVE
-            for p in deckel:
-                deckel[p] = 0
-            deckel[loser] = total
-            self.stock = 0
-            went_out = [p for p in active if p != loser]
-        elif self.stock > 0:
-            moved = min(worth, self.stock)
-            source = AUFNAHME
-            self.stock -= moved
-            deckel[loser] += moved
-            if self.stock == 0:
-                went_out = [p for p in active if deckel[p] == 0]
-        else:
-            moved = min(worth, deckel[winner])
-            source = ABLEGEN
-            deckel[winner] -= moved
-            deckel[loser] += moved
-            if deckel[winner] == 0:
-                went_out = [winner]
+        worth, moved, source, went_out = self._move_deckel(winner, loser, worth, schock_aus)
         self._out.update(went_out)
         self.schock_aus.extend(schock_aus)
         phase = self.phase
@@ -1072,6 +1134,52 @@ class Game:
         )
         self.rounds.append(outcome)
         return outcome
+
+    def _move_deckel(
+        self, winner: str, loser: str, worth: int, schock_aus: tuple[str, ...]
+    ) -> tuple[int, int, str, list[str]]:
+        """Move a round's Deckel between the stock and the players (RULES.md 4); part of
+        ``_settle``.
+
+        A Schock-Aus in the round: all Deckel, from the stock and from everyone, go to
+        ``loser`` (RULES.md 4.4). Else Aufnahme while the stock holds Deckel (``loser``
+        takes ``worth``, at most the stock), then Ablegen (``winner`` gives ``worth``, at
+        most all it holds).
+
+        Returns ``(worth, moved, source, went_out)``: the Deckel the round was worth (the
+        total for a Schock-Aus), the Deckel that changed hands, ``SCHOCK_AUS_MOVE``,
+        ``AUFNAHME`` or ``ABLEGEN``, and the active players out from now on (not yet added
+        to ``_out``).
+        """
+        total = self.rules.deckel_total
+        deckel = self._deckel
+        active = self.active_players()
+        went_out: list[str] = []
+        if schock_aus:
+            # RULES.md 4.4: all 13, from the stock and from everyone, to the round's loser.
+            worth = total
+            moved = total - deckel[loser]
+            source = SCHOCK_AUS_MOVE
+            for p in deckel:
+                deckel[p] = 0
+            deckel[loser] = total
+            self.stock = 0
+            went_out = [p for p in active if p != loser]
+        elif self.stock > 0:
+            moved = min(worth, self.stock)
+            source = AUFNAHME
+            self.stock -= moved
+            deckel[loser] += moved
+            if self.stock == 0:
+                went_out = [p for p in active if deckel[p] == 0]
+        else:
+            moved = min(worth, deckel[winner])
+            source = ABLEGEN
+            deckel[winner] -= moved
+            deckel[loser] += moved
+            if deckel[winner] == 0:
+                went_out = [winner]
+        return worth, moved, source, went_out
 
     def _end_part(self, part_loser: str) -> None:
         staying = [p for p in self.players if p not in self._left]

@@ -59,6 +59,31 @@ def resolve_round(throws: Sequence[Throw], rules: RuleSet = _CLUB) -> RoundResul
         TypeError: an item is not a ``Throw``.
     """
     throws = tuple(throws)
+    _check_round(throws)
+    evaluations, ranks = _tables(rules)
+    keys, schock_aus = _round_keys(throws, ranks, rules)
+    order = tuple(sorted(range(len(throws)), key=keys.__getitem__, reverse=True))
+    winner = order[0]
+    return RoundResult(
+        order=order,
+        winner=winner,
+        loser=order[-1],
+        deckel=evaluations[throws[winner]._key].deckel,
+        schock_aus=tuple(schock_aus),
+    )
+
+
+def _check_round(throws: tuple[Throw, ...]) -> None:
+    """What a round as a whole must satisfy (RULES.md 2 and 3); part of ``resolve_round``.
+
+    ``throws`` in throwing order, the Vorleger's first.
+
+    Raises, in this order:
+        RuleViolation ``too_few_throws``: fewer than two throws.
+        TypeError: an item is not a ``Throw`` (the first such item).
+        RuleViolation ``more_attempts_than_vorleger``: the first later throw with more
+            attempts than the Vorleger's.
+    """
     if len(throws) < 2:
         raise RuleViolation(
             "too_few_throws",
@@ -80,7 +105,18 @@ def resolve_round(throws: Sequence[Throw], rules: RuleSet = _CLUB) -> RoundResul
                 "RULES.md 3",
             )
 
-    evaluations, ranks = _tables(rules)
+
+def _round_keys(
+    throws: tuple[Throw, ...], ranks: list[int], rules: RuleSet
+) -> tuple[list[tuple[int, int, int, int, int]], list[int]]:
+    """Sort keys of a round's throws, higher is better (RULES.md 2), and its Schock-Aus.
+
+    ``ranks`` is the rule set's rank table (``throws._tables``), indexed by
+    ``Throw._key``. Each key is ``(rank, Königswurf, natural beats collected, -attempts,
+    -index)``, the flags 0 where the rule set does not play them, so the earlier thrower
+    wins a full tie ("Mit ist Schitt"). Returns ``(keys, schock_aus)``, ``schock_aus``
+    the indices of the 1-1-1 throws in throwing order.
+    """
     koenigswurf = rules.koenigswurf
     natural_wins = rules.natural_wins_ties
     fewer = rules.fewer_attempts_win_ties
@@ -99,12 +135,4 @@ def resolve_round(throws: Sequence[Throw], rules: RuleSet = _CLUB) -> RoundResul
                 -index,
             )
         )
-    order = tuple(sorted(range(len(throws)), key=keys.__getitem__, reverse=True))
-    winner = order[0]
-    return RoundResult(
-        order=order,
-        winner=winner,
-        loser=order[-1],
-        deckel=evaluations[throws[winner]._key].deckel,
-        schock_aus=tuple(schock_aus),
-    )
+    return keys, schock_aus
