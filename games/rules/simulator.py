@@ -60,6 +60,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from typing import NamedTuple
 
 from .engine import (
     FINAL,
@@ -211,70 +212,93 @@ def _strength(throw: Throw, rules: RuleSet) -> int:
     return rank(throw, rules) * 4 + koenig * 2 + natural
 
 
+class _TableRow(NamedTuple):
+    """One index of ``StrategyTables``: a roll of ``3 - c`` dice after ``c`` ones laid out.
+
+    The fields are those of ``StrategyTables`` of the same name, at that index.
+    """
+
+    rolled: tuple[int, ...]
+    dice: tuple[int, int, int]
+    natural: bool
+    strength: int
+    worth: int
+    schock_aus: bool
+    forced: bool
+    next_kept: int
+    keep: tuple[int, ...]
+    umwandlung: int
+    stand_from: int
+
+
+def _table_row(rules: RuleSet, strategy: Strategy, kept: int, r: int) -> _TableRow:
+    """The plain strategy's entry for roll ``r`` (base 6, see ``_BASE``) after ``kept`` ones
+    laid out (0..2), under ``rules`` (RULES.md 1 for the throw, 3 for Umwandlung and the
+    Muss-Regel; module docstring for the strategy)."""
+    n = 3 - kept
+    rolled = _decode(r, n)
+    natural = kept == 0
+    # attempts=3 is valid for natural and collected throws alike; rank ignores it.
+    throw = Throw((1,) * kept + rolled, 3, natural)
+    evaluation = evaluate(throw, rules)
+    ones = rolled.count(1)
+    sixes = rolled.count(6)
+    umwandlung = (2 if sixes == 3 else 1 if sixes == 2 else 0) if rules.umwandlung else 0
+    if evaluation.category is not Category.HAUSNUMMER:
+        stand_from = 1
+    elif evaluation.value >= strategy.vorleger_hausnummer:
+        stand_from = 2
+    else:
+        stand_from = 4
+    return _TableRow(
+        rolled=rolled,
+        dice=throw.dice,
+        natural=natural,
+        strength=_strength(throw, rules),
+        worth=evaluation.deckel,
+        schock_aus=evaluation.category is Category.SCHOCK_AUS,
+        forced=kept > 0 or ones > 0 or umwandlung > 0,
+        next_kept=kept + ones + umwandlung,
+        keep=(1,) * ones,
+        umwandlung=umwandlung,
+        stand_from=stand_from,
+    )
+
+
+def _take_deckel_key(rules: RuleSet, strategy: Strategy) -> int:
+    """``StrategyTables.take_deckel_key``: the least worst key, one attempt used, against
+    which a later player takes the Deckel (RULES.md 4, ``deckel_nehmen``); ``_NO_WORST``
+    when the rule set does not play it or the strategy never takes."""
+    if not (rules.deckel_nehmen and strategy.take_deckel_against <= 6):
+        return _NO_WORST
+    schock = Throw((1, 1, strategy.take_deckel_against))
+    # A worst throw of one attempt: key = strength * 4 + bonus[1] (see _play_part).
+    return _strength(schock, rules) * 4 + (2 if rules.fewer_attempts_win_ties else 0)
+
+
 def strategy_tables(rules: RuleSet, strategy: Strategy = DEFAULT_STRATEGY) -> StrategyTables:
     """The plain strategy's lookup tables for ``rules``, built once and cached."""
     key = (rules, strategy)
     tables = _TABLES.get(key)
     if tables is not None:
         return tables
-    rolled_col: list[tuple[int, ...]] = []
-    dice_col: list[tuple[int, int, int]] = []
-    natural_col: list[bool] = []
-    strength_col: list[int] = []
-    worth_col: list[int] = []
-    schock_aus_col: list[bool] = []
-    forced_col: list[bool] = []
-    next_kept_col: list[int] = []
-    keep_col: list[tuple[int, ...]] = []
-    umwandlung_col: list[int] = []
-    stand_from_col: list[int] = []
-    for kept in range(3):
-        n = 3 - kept
-        for r in range(6**n):
-            rolled = _decode(r, n)
-            natural = kept == 0
-            # attempts=3 is valid for natural and collected throws alike; rank ignores it.
-            throw = Throw((1,) * kept + rolled, 3, natural)
-            evaluation = evaluate(throw, rules)
-            ones = rolled.count(1)
-            sixes = rolled.count(6)
-            umwandlung = (2 if sixes == 3 else 1 if sixes == 2 else 0) if rules.umwandlung else 0
-            if evaluation.category is not Category.HAUSNUMMER:
-                stand_from = 1
-            elif evaluation.value >= strategy.vorleger_hausnummer:
-                stand_from = 2
-            else:
-                stand_from = 4
-            rolled_col.append(rolled)
-            dice_col.append(throw.dice)
-            natural_col.append(natural)
-            strength_col.append(_strength(throw, rules))
-            worth_col.append(evaluation.deckel)
-            schock_aus_col.append(evaluation.category is Category.SCHOCK_AUS)
-            forced_col.append(kept > 0 or ones > 0 or umwandlung > 0)
-            next_kept_col.append(kept + ones + umwandlung)
-            keep_col.append((1,) * ones)
-            umwandlung_col.append(umwandlung)
-            stand_from_col.append(stand_from)
-    take_key = _NO_WORST
-    if rules.deckel_nehmen and strategy.take_deckel_against <= 6:
-        schock = Throw((1, 1, strategy.take_deckel_against))
-        # A worst throw of one attempt: key = strength * 4 + bonus[1] (see _play_part).
-        take_key = _strength(schock, rules) * 4 + (2 if rules.fewer_attempts_win_ties else 0)
+    rows = [
+        _table_row(rules, strategy, kept, r) for kept in range(3) for r in range(6 ** (3 - kept))
+    ]
     tables = StrategyTables(
-        rolled=tuple(rolled_col),
-        dice=tuple(dice_col),
-        natural=tuple(natural_col),
-        strength=tuple(strength_col),
-        worth=tuple(worth_col),
-        schock_aus=tuple(schock_aus_col),
-        forced=tuple(forced_col),
-        next_kept=tuple(next_kept_col),
-        keep=tuple(keep_col),
-        umwandlung=tuple(umwandlung_col),
-        stand_from=tuple(stand_from_col),
+        rolled=tuple(row.rolled for row in rows),
+        dice=tuple(row.dice for row in rows),
+        natural=tuple(row.natural for row in rows),
+        strength=tuple(row.strength for row in rows),
+        worth=tuple(row.worth for row in rows),
+        schock_aus=tuple(row.schock_aus for row in rows),
+        forced=tuple(row.forced for row in rows),
+        next_kept=tuple(row.next_kept for row in rows),
+        keep=tuple(row.keep for row in rows),
+        umwandlung=tuple(row.umwandlung for row in rows),
+        stand_from=tuple(row.stand_from for row in rows),
         fewer_attempts_win_ties=rules.fewer_attempts_win_ties,
-        take_deckel_key=take_key,
+        take_deckel_key=_take_deckel_key(rules, strategy),
     )
     _TABLES[key] = tables
     return tables
@@ -819,18 +843,7 @@ def simulate_evening(
     """
     members = tuple(members_present)
     guest_names = tuple(guests)
-    players = members + guest_names
-    if seating is not None:
-        if sorted(seating) != sorted(players):
-            raise RuleViolation(
-                "unknown_player",
-                "Die Sitzordnung muss genau die anwesenden Mitglieder und Gäste enthalten.",
-            )
-        players = tuple(seating)
-    if secretary not in members:
-        raise RuleViolation(
-            "unknown_player", f"Der Buchführer {secretary} ist kein anwesendes Mitglied."
-        )
+    players = _evening_seating(members, guest_names, secretary, seating)
     rng = random.Random(seed)
     count = GAMES_PER_MEMBER * len(members)
     games: list[SimulatedGame] = []
@@ -851,6 +864,36 @@ def simulate_evening(
         schock_aus_so_far += len(game.schock_aus)
         vorleger = game.loser
     return SimulatedEvening(seed, players, members, guest_names, secretary, tuple(games))
+
+
+def _evening_seating(
+    members: tuple[str, ...],
+    guest_names: tuple[str, ...],
+    secretary: str,
+    seating: Sequence[str] | None,
+) -> tuple[str, ...]:
+    """The evening's seating order (RULES.md 5), checked; part of ``simulate_evening``.
+
+    ``seating`` must hold exactly the members and guests; None seats the members, then
+    the guests, in the order given.
+
+    Raises:
+        RuleViolation ``unknown_player``, in this order: the seating is not exactly the
+        members and guests; the secretary is not a present member.
+    """
+    players = members + guest_names
+    if seating is not None:
+        if sorted(seating) != sorted(players):
+            raise RuleViolation(
+                "unknown_player",
+                "Die Sitzordnung muss genau die anwesenden Mitglieder und Gäste enthalten.",
+            )
+        players = tuple(seating)
+    if secretary not in members:
+        raise RuleViolation(
+            "unknown_player", f"Der Buchführer {secretary} ist kein anwesendes Mitglied."
+        )
+    return players
 
 
 def vorleger_goes_on(tables: StrategyTables, index: int, k: int, cap: int, muss: bool) -> bool:
