@@ -41,11 +41,12 @@ from games.evenings.services import (
 from league.club.api_common import (
     ClubScopedMixin,
     api_example,
+    club_of,
     error_responses,
     etag,
     expected_version,
+    member_of,
     request_club,
-    request_member,
 )
 from league.club.errors import BooksError
 
@@ -274,9 +275,9 @@ class EveningViewSet(ClubScopedMixin, viewsets.ModelViewSet):
         data.is_valid(raise_exception=True)
         v = data.validated_data
         evening = evening_create(
-            club=request_club(request),
+            club=club_of(request),
             date=v["date"],
-            secretary=v.get("secretary") or request_member(request),
+            secretary=v.get("secretary") or member_of(request),
             present_members=v["present_members"],
             guests=v.get("guests", []),
             absent_members=v.get("absent_members", []),

@@ -6,6 +6,8 @@ becomes a Member of the requesting user's club (anything else: 400 `unknown_pers
 the view makes one service call. Every rule lives in games/rules and the services.
 """
 
+from typing import Any
+
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -23,7 +25,7 @@ PERSON_SCHEMA = {
 }
 
 
-def _people(context: dict) -> tuple[dict[int, Member], dict[str, Member]]:
+def _people(context: Any) -> tuple[dict[int, Member], dict[str, Member]]:
     """The club's people by id and by name, loaded once per request (one query)."""
     if "_people" not in context:
         club = context["club"]

@@ -8,7 +8,7 @@ games/evenings/selectors.py.
 """
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -17,7 +17,7 @@ from games.evenings import services as evening_services
 from games.evenings.forms import EveningForm, GameForm
 from games.evenings.models import Evening, Game
 from games.evenings.selectors import evening_books, evening_list, next_game_number, present_people
-from league.club.access import member_required, secretary_required
+from league.club.access import ClubRequest, member_required, secretary_required
 from league.club.errors import BooksError
 from league.club.models import Member
 from league.club.selectors import club_season, club_seasons, query_year
@@ -30,7 +30,7 @@ def _next_game_form(evening: Evening) -> GameForm:
     return GameForm(evening=evening, initial={"number": number, "vorleger": vorleger.pk})
 
 
-def _evening_page(request: HttpRequest, evening: Evening, form: GameForm | None):
+def _evening_page(request: ClubRequest, evening: Evening, form: GameForm | None):
     books = evening_books(evening=evening)
     if form is not None:
         form.present = books.present
@@ -47,7 +47,7 @@ def _evening_page(request: HttpRequest, evening: Evening, form: GameForm | None)
 
 
 @member_required
-def evening_index(request: HttpRequest) -> HttpResponse:
+def evening_index(request: ClubRequest) -> HttpResponse:
     """The evenings of a season (?saison=<year>, default the current season)."""
     season = club_season(request.club, query_year(request))
     context = {
@@ -59,7 +59,7 @@ def evening_index(request: HttpRequest) -> HttpResponse:
 
 
 @member_required
-def evening_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def evening_detail(request: ClubRequest, pk: int) -> HttpResponse:
     """The evening sheet; for the secretary with the next game's entry form on top."""
     evening = get_object_or_404(Evening, pk=pk, club=request.club)
     form = _next_game_form(evening) if request.member.is_secretary else None
@@ -67,7 +67,7 @@ def evening_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @secretary_required
-def game_entry(request: HttpRequest, pk: int) -> HttpResponse:
+def game_entry(request: ClubRequest, pk: int) -> HttpResponse:
     """Record the next game; on success back to the evening, ready for the one after."""
     evening = get_object_or_404(Evening, pk=pk, club=request.club)
     if request.method != "POST":
@@ -90,7 +90,7 @@ def _game_saved_message(game: Game, throwers: list[Member]) -> str:
 
 
 @secretary_required
-def game_edit(request: HttpRequest, pk: int, game_pk: int) -> HttpResponse:
+def game_edit(request: ClubRequest, pk: int, game_pk: int) -> HttpResponse:
     """Correct a game: number, Vorleger, loser, Schock-Aus."""
     game = get_object_or_404(Game, pk=game_pk, evening_id=pk, evening__club=request.club)
     initial = {
@@ -110,7 +110,7 @@ def game_edit(request: HttpRequest, pk: int, game_pk: int) -> HttpResponse:
 
 
 @secretary_required
-def game_delete(request: HttpRequest, pk: int, game_pk: int) -> HttpResponse:
+def game_delete(request: ClubRequest, pk: int, game_pk: int) -> HttpResponse:
     """Ask, then delete a game (its charge is reversed in the ledger)."""
     game = get_object_or_404(Game, pk=game_pk, evening_id=pk, evening__club=request.club)
     if request.method != "POST":
@@ -124,7 +124,7 @@ def game_delete(request: HttpRequest, pk: int, game_pk: int) -> HttpResponse:
 
 
 @secretary_required
-def evening_create(request: HttpRequest) -> HttpResponse:
+def evening_create(request: ClubRequest) -> HttpResponse:
     """A new evening with its attendance; then on to the entry of its games."""
     form = EveningForm(request.POST or None, club=request.club, secretary=request.member)
     if request.method == "POST" and form.is_valid() and (evening := form.save()):
@@ -134,7 +134,7 @@ def evening_create(request: HttpRequest) -> HttpResponse:
 
 
 @secretary_required
-def evening_edit(request: HttpRequest, pk: int) -> HttpResponse:
+def evening_edit(request: ClubRequest, pk: int) -> HttpResponse:
     """Change an evening's date, secretary, attendance and notes."""
     evening = get_object_or_404(Evening, pk=pk, club=request.club)
     form = EveningForm(request.POST or None, club=request.club, evening=evening)
@@ -145,7 +145,7 @@ def evening_edit(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @secretary_required
-def evening_delete(request: HttpRequest, pk: int) -> HttpResponse:
+def evening_delete(request: ClubRequest, pk: int) -> HttpResponse:
     """Ask, then delete an evening without games (one with games is refused)."""
     evening = get_object_or_404(Evening, pk=pk, club=request.club)
     if request.method != "POST":

@@ -22,9 +22,9 @@ from league.audit.selectors import club_audit_recent, evening_audit, member_audi
 from league.audit.serializers import AuditLineSerializer
 from league.club.api_common import (
     api_example,
+    club_of,
     error_responses,
     id_param,
-    request_club,
     require_secretary,
 )
 from league.club.errors import BooksError
@@ -71,7 +71,7 @@ class HistoryView(GenericAPIView):
     )
     def get(self, request):
         require_secretary(request)
-        club = request_club(request)
+        club = club_of(request)
         evening_id = id_param(request, "evening")
         member_id = id_param(request, "member")
         if evening_id is not None and member_id is not None:

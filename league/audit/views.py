@@ -5,19 +5,19 @@ Secretary only; another club's evening or person is 404. The lines come from
 league/audit/selectors.py; the views parse and render.
 """
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from games.evenings.models import Evening
 from league.audit.selectors import club_audit_recent, evening_audit, member_audit
-from league.club.access import secretary_required
+from league.club.access import ClubRequest, secretary_required
 from league.club.models import Member
 
 AUDIT_LINES_SHOWN = 300
 
 
 @secretary_required
-def audit_index(request: HttpRequest) -> HttpResponse:
+def audit_index(request: ClubRequest) -> HttpResponse:
     """The latest changes, and links to the trail of every evening and person."""
     context = {
         "lines": club_audit_recent(club=request.club),
@@ -28,7 +28,7 @@ def audit_index(request: HttpRequest) -> HttpResponse:
 
 
 @secretary_required
-def audit_evening(request: HttpRequest, evening_id: int) -> HttpResponse:
+def audit_evening(request: ClubRequest, evening_id: int) -> HttpResponse:
     """Every change of one evening (also of a deleted one of this club)."""
     evening = Evening.objects.filter(pk=evening_id, club=request.club).first()
     if evening is None and not Evening.history.filter(id=evening_id, club=request.club).exists():
@@ -44,7 +44,7 @@ def audit_evening(request: HttpRequest, evening_id: int) -> HttpResponse:
 
 
 @secretary_required
-def audit_member(request: HttpRequest, member_id: int) -> HttpResponse:
+def audit_member(request: ClubRequest, member_id: int) -> HttpResponse:
     """Every change concerning one person, newest first."""
     person = get_object_or_404(Member, pk=member_id, club=request.club)
     lines = member_audit(member=person)

@@ -10,10 +10,20 @@ from collections.abc import Callable
 from functools import wraps
 
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 
-from league.club.models import Member
+from league.club.models import Club, Member
+
+
+class ClubRequest(HttpRequest):
+    """A page request of a person of a club, as `member_required` hands it on: `member`
+    (the user's Member) and `club` (its club) are set. For type checking of the views."""
+
+    member: Member
+    club: Club
+    user: User  # logged in: member_required lets no anonymous request through
 
 
 def member_for_user(user) -> Member | None:
@@ -33,7 +43,7 @@ def member_required(view: Callable) -> Callable:
         member = member_for_user(request.user)
         if member is None:
             raise Http404
-        request.member, request.club = member, member.club
+        request.member, request.club = member, member.club  # type: ignore[attr-defined]
         return view(request, *args, **kwargs)
 
     return wrapper
@@ -45,7 +55,7 @@ def secretary_required(view: Callable) -> Callable:
 
     @member_required
     @wraps(view)
-    def wrapper(request: HttpRequest, *args, **kwargs):
+    def wrapper(request: ClubRequest, *args, **kwargs):
         if not request.member.is_secretary:
             raise PermissionDenied
         return view(request, *args, **kwargs)

@@ -16,7 +16,7 @@ exist (404, querysets are scoped to the user's club).
 
 from __future__ import annotations
 
-from typing import Literal, overload
+from typing import TYPE_CHECKING, Literal, overload
 
 from django.core.exceptions import ObjectDoesNotExist
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -54,7 +54,7 @@ class ErrorSerializer(serializers.Serializer):
     field = serializers.CharField(
         allow_null=True, help_text="The request field the error concerns, or null."
     )
-    errors = serializers.DictField(
+    errors = serializers.DictField(  # type: ignore[assignment]  # the body's public field name
         child=serializers.ListField(child=serializers.CharField()),
         required=False,
         help_text="All invalid fields with their messages (validation errors only).",
@@ -162,6 +162,24 @@ def request_club(request) -> Club | None:
     return member.club if member else None
 
 
+def member_of(request) -> Member:
+    """The requesting user's Member, for an endpoint whose permission has let the request in;
+    a user without a club is refused (403), never a 500."""
+    member = request_member(request)
+    if member is None:
+        raise exceptions.PermissionDenied()
+    return member
+
+
+def club_of(request) -> Club:
+    """The requesting user's club, for an endpoint whose permission has let the request in
+    (ClubRolePermission: logged in); a user without a club is refused (403), never a 500."""
+    club = request_club(request)
+    if club is None:
+        raise exceptions.PermissionDenied()
+    return club
+
+
 def is_secretary(request) -> bool:
     member = request_member(request)
     return bool(member and member.is_secretary)
@@ -191,7 +209,15 @@ class ClubRolePermission(BasePermission):
         return is_secretary(request)
 
 
-class ClubScopedMixin:
+if TYPE_CHECKING:  # for the type checker only: DRF's settings import this module early
+    from rest_framework.generics import GenericAPIView
+
+    _ViewBase = GenericAPIView
+else:
+    _ViewBase = object
+
+
+class ClubScopedMixin(_ViewBase):
     """A viewset whose rows belong to the requesting user's club. `club_field` is the
     lookup path from the model to its Club id (e.g. "club_id", "evening__club_id")."""
 

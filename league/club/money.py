@@ -26,7 +26,7 @@ def format_money(amount: Decimal | None, currency: str = "EUR") -> str:
     value = round_money(amount)
     sign = "-" if value < 0 else ""
     whole, _, cents = f"{abs(value):.2f}".partition(".")
-    groups = []
+    groups: list[str] = []
     while len(whole) > 3:
         groups.insert(0, whole[-3:])
         whole = whole[:-3]

@@ -16,4 +16,5 @@ class SessionStore(DatabaseSessionStore):
     """Django's database session store, refusing keys outside Django's own alphabet."""
 
     def _validate_session_key(self, key) -> bool:
-        return bool(super()._validate_session_key(key)) and set(key) <= _KEY_CHARACTERS
+        valid = super()._validate_session_key(key)  # type: ignore[misc]
+        return bool(valid) and set(key) <= _KEY_CHARACTERS

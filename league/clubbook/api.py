@@ -15,7 +15,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from league.club.api_common import request_club, require_secretary
+from league.club.api_common import club_of, require_secretary
 from league.clubbook import schema
 from league.clubbook.serializers import (
     ClubBookUploadSerializer,
@@ -39,7 +39,7 @@ class ClubBookImportView(APIView):
         data.is_valid(raise_exception=True)
         files = data.validated_data["attendance"], data.validated_data["games"]
         result = club_book_import(
-            club_name=request_club(request).name,
+            club_name=club_of(request).name,
             attendance=files[0].read(),
             games=files[1].read(),
             dry_run=data.validated_data["dry_run"],
@@ -69,7 +69,7 @@ class ClubBookExportView(APIView):
     @schema.EXPORT_GET
     def get(self, request):
         require_secretary(request)
-        attendance, games = club_book_export(club=request_club(request))
+        attendance, games = club_book_export(club=club_of(request))
         data = attendance if self.which == "attendance" else games
         response = HttpResponse(data, content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="{EXPORT_FILES[self.which]}"'

@@ -74,7 +74,7 @@ class BadRowsSerializer(serializers.Serializer):
     code = serializers.CharField()
     message = serializers.CharField()
     field = serializers.CharField(allow_null=True)
-    errors = RowErrorSerializer(many=True)
+    errors = RowErrorSerializer(many=True)  # type: ignore[assignment]  # the public field name
 
 
 def bad_rows_body(errors) -> dict:

@@ -14,13 +14,13 @@ from pathlib import Path
 from django import forms
 from django.conf import settings
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from league.club.access import secretary_required
+from league.club.access import ClubRequest, secretary_required
 from league.clubbook.serializers import MAX_UPLOAD_BYTES
 from league.clubbook.services import club_book_export, club_book_import
 
@@ -79,7 +79,7 @@ def _kept_upload(token: str) -> tuple[bytes, bytes, list[str]] | None:
 
 
 @secretary_required
-def club_book_upload(request: HttpRequest) -> HttpResponse:
+def club_book_upload(request: ClubRequest) -> HttpResponse:
     """Upload the two files; a dry run shows what would be created and the recomputed
     totals per season (or every bad row); the files wait for the confirmation."""
     form = ClubBookForm(request.POST or None, request.FILES or None)
@@ -105,7 +105,7 @@ def club_book_upload(request: HttpRequest) -> HttpResponse:
 
 @secretary_required
 @require_POST
-def club_book_confirm(request: HttpRequest, token: str) -> HttpResponse:
+def club_book_confirm(request: ClubRequest, token: str) -> HttpResponse:
     """Import the files of a dry run (all or nothing) and show what was created."""
     upload = _kept_upload(token)
     if upload is None:
@@ -127,7 +127,7 @@ def club_book_confirm(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @secretary_required
-def club_book_download(request: HttpRequest, which: str) -> HttpResponse:
+def club_book_download(request: ClubRequest, which: str) -> HttpResponse:
     """Download the club book: `which` is "anwesenheit" or "spiele" (import format)."""
     attendance, games = club_book_export(club=request.club)
     files = {

@@ -26,6 +26,7 @@ from rest_framework.views import APIView
 
 from league.club.api_common import (
     ClubScopedMixin,
+    club_of,
     is_secretary,
     request_club,
     request_member,
@@ -123,6 +124,6 @@ class BalancesView(APIView):
     @schema.BALANCES_GET
     def get(self, request):
         require_secretary(request)
-        club = request_club(request)
+        club = club_of(request)
         season = season_param(request, club=club)
         return Response(ClubBalancesSerializer(club_balances(club=club, season=season)).data)

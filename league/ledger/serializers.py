@@ -110,7 +110,7 @@ class StatementLineSerializer(serializers.Serializer):
     kind = serializers.CharField(
         help_text="Ledger entry kind: " + ", ".join(f"`{v}`" for v in LedgerEntry.Kind.values)
     )
-    label = serializers.CharField(help_text="German text: where the line comes from.")
+    label = serializers.CharField(help_text="German text: where the line comes from.")  # type: ignore[assignment]
     marks = serializers.IntegerField()
     amount = serializers.DecimalField(**MONEY)
     balance = serializers.DecimalField(**MONEY)
@@ -157,10 +157,9 @@ class MemberStatementSerializer(serializers.Serializer):
     balance_by_currency = serializers.SerializerMethodField()
 
     @extend_schema_field(CurrencyAmountSerializer(many=True))
-    def get_balance_by_currency(self, statement) -> list:
-        return CurrencyAmountSerializer(
-            currency_amounts(statement.balance_by_currency), many=True
-        ).data
+    def get_balance_by_currency(self, statement) -> list[dict[str, object]]:
+        amounts = currency_amounts(statement.balance_by_currency)
+        return list(CurrencyAmountSerializer(amounts, many=True).data)
 
 
 class BalanceRowSerializer(serializers.Serializer):
@@ -199,9 +198,9 @@ class ClubBalancesSerializer(serializers.Serializer):
     owed = serializers.SerializerMethodField()
 
     @extend_schema_field(CurrencyAmountSerializer(many=True))
-    def get_kitty(self, balances) -> list:
-        return CurrencyAmountSerializer(currency_amounts(balances.kitty), many=True).data
+    def get_kitty(self, balances) -> list[dict[str, object]]:
+        return list(CurrencyAmountSerializer(currency_amounts(balances.kitty), many=True).data)
 
     @extend_schema_field(CurrencyAmountSerializer(many=True))
-    def get_owed(self, balances) -> list:
-        return CurrencyAmountSerializer(currency_amounts(balances.owed), many=True).data
+    def get_owed(self, balances) -> list[dict[str, object]]:
+        return list(CurrencyAmountSerializer(currency_amounts(balances.owed), many=True).data)

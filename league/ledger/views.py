@@ -9,14 +9,14 @@ request.club). Figures come from league/ledger/services.py; the views parse and 
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from league.club.access import member_required, secretary_required
+from league.club.access import ClubRequest, member_required, secretary_required
 from league.club.errors import BooksError
 from league.club.models import Member, Season
 from league.club.selectors import club_seasons, season_from_query
@@ -25,7 +25,7 @@ from league.ledger.services import club_balances, member_statement, payment_canc
 
 
 @member_required
-def ledger_home(request: HttpRequest) -> HttpResponse:
+def ledger_home(request: ClubRequest) -> HttpResponse:
     """The secretary's overview: who owes what in the current season (?saison=YYYY or
     ?saison=alle for others), the kitty per currency. A member is sent to the own
     statement."""
@@ -43,7 +43,7 @@ def ledger_home(request: HttpRequest) -> HttpResponse:
 
 
 @member_required
-def ledger_statement(request: HttpRequest, member_id: int) -> HttpResponse:
+def ledger_statement(request: ClubRequest, member_id: int) -> HttpResponse:
     """A person's statement: every line with running balance in money and Marks, per
     season. Members see their own, the secretary everyone's (403 otherwise)."""
     person = get_object_or_404(Member, pk=member_id, club=request.club)
@@ -88,13 +88,17 @@ class PaymentForm(forms.Form):
 
     def __init__(self, *args, club, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["member"].queryset = Member.objects.filter(club=club).order_by("name")
-        self.fields["season"].queryset = Season.objects.filter(club=club).order_by("-year")
-        self.fields["season"].label_from_instance = lambda s: f"{s.year} ({s.currency})"
+        member_field = self.fields["member"]
+        season_field = self.fields["season"]
+        assert isinstance(member_field, forms.ModelChoiceField)
+        assert isinstance(season_field, forms.ModelChoiceField)
+        member_field.queryset = Member.objects.filter(club=club).order_by("name")
+        season_field.queryset = Season.objects.filter(club=club).order_by("-year")
+        season_field.label_from_instance = lambda s: f"{s.year} ({s.currency})"  # type: ignore[assignment,method-assign]
 
 
 @secretary_required
-def payment_create(request: HttpRequest) -> HttpResponse:
+def payment_create(request: ClubRequest) -> HttpResponse:
     """The secretary enters money received: person, amount, date, how, note."""
     initial = {"paid_on": timezone.localdate(), "member": request.GET.get("person")}
     form = PaymentForm(request.POST or None, club=request.club, initial=initial)
@@ -113,7 +117,7 @@ def payment_create(request: HttpRequest) -> HttpResponse:
 
 @secretary_required
 @require_POST
-def payment_cancel_view(request: HttpRequest, pk: int) -> HttpResponse:
+def payment_cancel_view(request: ClubRequest, pk: int) -> HttpResponse:
     """Cancel a payment entered by mistake (a visible reversal line)."""
     payment = get_object_or_404(Payment, pk=pk, club=request.club)
     try:

@@ -111,11 +111,11 @@ def _enqueue(build_id: int) -> None:
         # retry=False and FAIL_FAST: when Redis is down, fail at once instead of retrying
         # the publish inside the web request.
         if tasks_run_eagerly():
-            build_season_report.apply_async(args=[build_id])
+            build_season_report.apply_async(args=(build_id,))
         else:
             with app.connection_for_write(transport_options=FAIL_FAST) as conn:
-                build_season_report.apply_async(
-                    args=[build_id], retry=False, connection=conn, queue=_queue()
+                build_season_report.apply_async(  # type: ignore[call-arg]  # kombu publish option
+                    args=(build_id,), retry=False, connection=conn, queue=_queue()
                 )
     except Exception as exc:  # noqa: BLE001 - kombu OperationalError, redis or socket errors
         logger.warning("Report build %s could not be queued: %s", build_id, exc)
@@ -141,7 +141,7 @@ def report_build_current(*, season: Season) -> ReportBuild | None:
         .order_by("-updated_at", "-pk")
         .first()
     )
-    if build is None or not build.file.storage.exists(build.file.name):
+    if build is None or not build.file.name or not build.file.storage.exists(build.file.name):
         return None
     return build
 

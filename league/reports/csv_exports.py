@@ -143,7 +143,7 @@ def chronicle_csv(*, season: Season) -> str:
                 line.game,
                 line.thrower.name,
                 line.ordinal,
-                reasons.get(line.runde, ""),
+                reasons.get(line.runde or "", ""),
                 line.runde_text,
                 line.runde_given_on.strftime("%d.%m.%Y") if line.runde_given_on else "",
             ]

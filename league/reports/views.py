@@ -6,12 +6,13 @@ evenings are 404. The views parse, call one service or selector (league/reports/
 services.py, csv_exports.py), and respond.
 """
 
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http import FileResponse, Http404, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from games.evenings.models import Evening
-from league.club.access import member_required
+from league.club.access import ClubRequest, member_required
 from league.club.models import Season
 from league.reports import csv_exports as report_csv
 from league.reports.builds import (
@@ -23,12 +24,12 @@ from league.reports.builds import (
 from league.reports.services import build_evening_sheet_pdf
 
 
-def _season(request: HttpRequest, year: int) -> Season:
+def _season(request: ClubRequest, year: int) -> Season:
     return get_object_or_404(Season.objects.select_related("club"), club=request.club, year=year)
 
 
 @member_required
-def season_report(request: HttpRequest, year: int) -> HttpResponse:
+def season_report(request: ClubRequest, year: int) -> HttpResponse:
     """The report page: state, download link when ready, request button, CSV links.
     A report that went stale after a change is rebuilt (queued) on the way."""
     season = _season(request, year)
@@ -38,7 +39,7 @@ def season_report(request: HttpRequest, year: int) -> HttpResponse:
 
 
 @member_required
-def season_report_status(request: HttpRequest, year: int) -> HttpResponse:
+def season_report_status(request: ClubRequest, year: int) -> HttpResponse:
     """The report box alone (HTML fragment), for polling and for the standings page."""
     season = _season(request, year)
     state = report_state(season=season)
@@ -47,7 +48,7 @@ def season_report_status(request: HttpRequest, year: int) -> HttpResponse:
 
 @require_POST
 @member_required
-def season_report_request(request: HttpRequest, year: int) -> HttpResponse:
+def season_report_request(request: ClubRequest, year: int) -> HttpResponse:
     """Ask for the report (POST), then show the report page."""
     season = _season(request, year)
     report_build_request(season=season, user=request.user)
@@ -55,7 +56,7 @@ def season_report_request(request: HttpRequest, year: int) -> HttpResponse:
 
 
 @member_required
-def season_report_download(request: HttpRequest, year: int) -> HttpResponse:
+def season_report_download(request: ClubRequest, year: int) -> HttpResponseBase:
     """The stored PDF, only from a READY build of the current data; else the report page."""
     season = _season(request, year)
     build = report_build_for_download(season=season)
@@ -70,7 +71,7 @@ def season_report_download(request: HttpRequest, year: int) -> HttpResponse:
 
 
 @member_required
-def evening_sheet_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+def evening_sheet_pdf(request: ClubRequest, pk: int) -> HttpResponse:
     """The one-page evening sheet, rendered on the spot (small and fast)."""
     evening = get_object_or_404(Evening, club=request.club, pk=pk)
     pdf = build_evening_sheet_pdf(evening=evening)
@@ -88,7 +89,7 @@ CSV_EXPORTS = {
 
 
 @member_required
-def season_csv(request: HttpRequest, year: int, kind: str) -> HttpResponse:
+def season_csv(request: ClubRequest, year: int, kind: str) -> HttpResponse:
     """CSV export of a season: standings (tabelle), dues (kasse) or the Schock-Aus
     chronicle (schock-aus). German Excel style: ';', decimal comma, UTF-8 with BOM."""
     if kind not in CSV_EXPORTS:

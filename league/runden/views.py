@@ -9,7 +9,7 @@ render.
 import datetime
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games.evenings.models import SchockAus
-from league.club.access import member_required, secretary_required
+from league.club.access import ClubRequest, member_required, secretary_required
 from league.club.errors import BooksError
 from league.club.models import Member
 from league.club.selectors import club_seasons, season_from_query, whole_number
@@ -32,7 +32,7 @@ from league.runden.services import (
 
 
 @member_required
-def runden_list(request: HttpRequest) -> HttpResponse:
+def runden_list(request: ClubRequest) -> HttpResponse:
     """The Runden owed: open, given or all, in the current season (?saison=YYYY, or
     ?saison=alle for every season)."""
     season = season_from_query(request, default_current=True)
@@ -54,7 +54,7 @@ def runden_list(request: HttpRequest) -> HttpResponse:
     return render(request, "league/ledger/runden.html", context)
 
 
-def _back(request: HttpRequest) -> HttpResponse:
+def _back(request: ClubRequest) -> HttpResponse:
     target = request.POST.get("next", "")
     if target and url_has_allowed_host_and_scheme(target, {request.get_host()}):
         return redirect(target)
@@ -63,7 +63,7 @@ def _back(request: HttpRequest) -> HttpResponse:
 
 @secretary_required
 @require_POST
-def runde_given(request: HttpRequest, schock_aus_id: int) -> HttpResponse:
+def runde_given(request: ClubRequest, schock_aus_id: int) -> HttpResponse:
     """Mark the Runde of a Schock-Aus as given on the posted date (default today)."""
     sa = get_object_or_404(
         SchockAus.objects.select_related("game"),
@@ -89,7 +89,7 @@ def runde_given(request: HttpRequest, schock_aus_id: int) -> HttpResponse:
 
 @secretary_required
 @require_POST
-def runde_undo(request: HttpRequest, schock_aus_id: int) -> HttpResponse:
+def runde_undo(request: ClubRequest, schock_aus_id: int) -> HttpResponse:
     """Take back the record that a Runde was given."""
     sa = get_object_or_404(SchockAus, pk=schock_aus_id, game__evening__club=request.club)
     try:

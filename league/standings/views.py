@@ -7,18 +7,18 @@ Figures come from league/standings/selectors.py; the views only pick the season 
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from games.evenings.selectors import evening_list
-from league.club.access import member_for_user, member_required
+from league.club.access import ClubRequest, member_for_user, member_required
 from league.club.models import Member
 from league.club.selectors import club_people, club_season, club_seasons
 from league.standings.selectors import member_dues, season_standings
 
 
 @login_required
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: ClubRequest) -> HttpResponse:
     """Redirect to the current season's standings (a page that says so if there is none).
     A login without a club goes to the admin when it is staff, else is told so."""
     member = member_for_user(request.user)
@@ -33,9 +33,11 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @member_required
-def standings(request: HttpRequest, year: int) -> HttpResponse:
+def standings(request: ClubRequest, year: int) -> HttpResponse:
     """The season's table (shared places, guests apart, totals) and its evenings."""
     season = club_season(request.club, year)
+    if season is None:  # a year is given: club_season answers 404 for an unknown one
+        raise Http404
     context = {
         "season": season,
         "seasons": club_seasons(club=request.club),
@@ -46,7 +48,7 @@ def standings(request: HttpRequest, year: int) -> HttpResponse:
 
 
 @member_required
-def my_dues(request: HttpRequest) -> HttpResponse:
+def my_dues(request: ClubRequest) -> HttpResponse:
     """The logged-in person's Marks of the current season."""
     season = club_season(request.club)
     if season is None:
@@ -55,13 +57,15 @@ def my_dues(request: HttpRequest) -> HttpResponse:
 
 
 @member_required
-def dues(request: HttpRequest, year: int, member_id: int) -> HttpResponse:
+def dues(request: ClubRequest, year: int, member_id: int) -> HttpResponse:
     """A person's Marks and money evening by evening, and the Runden owed, in a season.
     Members see their own; the secretary sees everyone's (403 for others)."""
     person = get_object_or_404(Member, pk=member_id, club=request.club)
     if person != request.member and not request.member.is_secretary:
         raise PermissionDenied
     season = club_season(request.club, year)
+    if season is None:
+        raise Http404
     dues = member_dues(member=person, season=season)
     context = {
         "season": season,
