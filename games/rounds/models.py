@@ -15,7 +15,25 @@ from league.club.models import Member
 
 
 class Round(models.Model):
-    """One round of a game entered round by round (RULES.md section 4)."""
+    """One entry of a game entered round by round (RULES.md section 4), in the order it
+    happened: ``number`` is the entry's 1-based place in the game (for a game without the
+    seed actions of RULES.md 4 the same as the round's number).
+
+    ``kind`` says what the entry is: an ordinary round; a step of the Ausscheidung (its
+    throws; ``loser`` None while players are tied); a round ended by Deckel nehmen (the
+    throws before the taker, ``loser`` the taker, ``covered`` its covered dice if entered);
+    or an action without throws, naming ``player``: the opener of the second half
+    (``choose_opener``), a player joining after ``after`` (``join``) or leaving (``leave``).
+    Only ordinary and Deckel-nehmen rounds and the deciding Ausscheidung step move Deckel.
+    """
+
+    class Kind(models.TextChoices):
+        ROUND = "round", _("round")
+        AUSSCHEIDUNG = "ausscheidung", _("Ausscheidung")
+        DECKEL_NEHMEN = "deckel_nehmen", _("Deckel nehmen")
+        CHOOSE_OPENER = "choose_opener", _("opener of the second half")
+        JOIN = "join", _("joins")
+        LEAVE = "leave", _("leaves")
 
     class Phase(models.TextChoices):
         SINGLE = "single", _("game")
@@ -26,9 +44,35 @@ class Round(models.Model):
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveIntegerField()
     phase = models.CharField(max_length=12, choices=Phase.choices, default=Phase.SINGLE)
-    vorleger = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="+")
-    loser = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="+")
-    deckel = models.PositiveSmallIntegerField(help_text="Deckel that moved in this round.")
+    kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.ROUND)
+    vorleger = models.ForeignKey(
+        Member, on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    )
+    loser = models.ForeignKey(
+        Member, on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    )
+    deckel = models.PositiveSmallIntegerField(
+        default=0, help_text="Deckel that moved in this round."
+    )
+    player = models.ForeignKey(
+        Member,
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+        help_text="Who took the Deckel, opens the second half, joins or leaves.",
+    )
+    after = models.ForeignKey(
+        Member,
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+        help_text="A joining player sits after this one (default: the last seat).",
+    )
+    covered = models.JSONField(
+        null=True, blank=True, help_text="Deckel nehmen: the covered throw's dice, if entered."
+    )
     history = HistoricalRecords()
 
     class Meta:

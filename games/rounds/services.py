@@ -10,8 +10,16 @@ plain values for it, and its answers back into rows: the game itself is written 
 the same game entered short, and its ``Round`` / ``RoundThrow`` rows are written in the
 same transaction.
 
-The game's players and their seating order (clockwise) are the first round's throwing
-order; its first thrower is the game's Vorleger.
+The game's players and their seating order (clockwise) are the throwing order of the
+first entry with throws (less anyone who joined before it); its first thrower is the
+game's Vorleger.
+
+Seed actions (RULES.md 4, issue 11 item 2): where the season's rule set has the flag, an
+entry may instead be a step of the Ausscheidung (``ausscheidung``), a round ended by Deckel
+nehmen (``deckel_nehmen``), the opener of the second half (``choose_opener``) or a player
+joining or leaving (``join``, ``leave``). Entries are replayed in order through the
+engine's ``Game.apply``; an action the rule set lacks is refused with the engine's code
+(``ausscheidung_off``, ``deckel_nehmen_off``, ``opener_choice_off``, ``einwuerfeln_off``).
 """
 
 from __future__ import annotations
@@ -29,7 +37,19 @@ from games.evenings.selectors import next_game_number
 from games.evenings.services import game_record
 from games.rounds.models import Round, RoundThrow
 from games.rules import Attempt, RuleSet, RuleViolation, Throw
-from games.rules.engine import FINAL, FIRST_HALF, GAME, SECOND_HALF, RoundOutcome
+from games.rules.engine import (
+    FINAL,
+    FIRST_HALF,
+    GAME,
+    SECOND_HALF,
+    Ausscheidung,
+    AusscheidungStep,
+    ChooseOpener,
+    Join,
+    Leave,
+    RoundOutcome,
+    TakeDeckel,
+)
 from games.rules.engine import Game as EngineGame
 from league.club.errors import BooksError, check_version
 from league.club.models import Member
@@ -64,11 +84,41 @@ class ThrowInput:
         return self.turn is not None
 
 
+#: The kinds of entry (RULES.md 4); all but "round" need their rule-set flag.
+KINDS = ("round", "ausscheidung", "deckel_nehmen", "choose_opener", "join", "leave")
+#: Entries that carry throws.
+THROWN_KINDS = ("round", "ausscheidung", "deckel_nehmen")
+
+
 @dataclass(frozen=True)
 class RoundInput:
-    """One round: the throws in throwing order (the Vorleger first)."""
+    """One entry of the game, in the order it happened (RULES.md 4).
 
-    throws: Sequence[ThrowInput]
+    ``kind``: ``"round"`` (``throws`` in throwing order, the Vorleger first);
+    ``"ausscheidung"`` (one throw of one attempt, natural, per player: everyone at first,
+    then only the tied); ``"deckel_nehmen"`` (``throws`` of the players before the taker,
+    ``player`` the taker, ``covered`` its covered dice or None); ``"choose_opener"``
+    (``player`` opens the second half); ``"join"`` (``player`` joins, seated after
+    ``after`` or last); ``"leave"`` (``player``, holding no Deckel, leaves).
+    """
+
+    throws: Sequence[ThrowInput] = ()
+    kind: str = "round"
+    player: Member | None = None
+    after: Member | None = None
+    covered: Sequence[int] | None = None
+
+
+@dataclass(frozen=True)
+class PlayedEntry:
+    """What the engine made of one entry: ``kind``, the ``phase`` it was entered in,
+    ``outcome`` (a RoundOutcome for rounds, Deckel nehmen and the deciding Ausscheidung
+    step, else None), ``step`` (the AusscheidungStep, else None)."""
+
+    kind: str
+    phase: str
+    outcome: RoundOutcome | None = None
+    step: AusscheidungStep | None = None
 
 
 @dataclass
@@ -83,7 +133,12 @@ class RoundsPlay:
             ``player``); ``finished``, ``loser`` (Member or None), ``schock_aus``
             (Members in throwing order); ``next_order``: the next round's throwing order
             (Members) while the game is not over; ``deckel``: Member -> Deckel now;
-            ``stock``: Deckel left in the stock; ``schock_aus_in_game``: Schock-Aus so far.
+            ``stock``: Deckel left in the stock; ``schock_aus_in_game``: Schock-Aus so far;
+        entries: one ``PlayedEntry`` per entry (``outcomes`` are those of them that
+            settled a round); ``tied``: Members tied in the Ausscheidung, who throw again;
+        phase: the engine's phase now; ``opener_open``: the second half's opener may be
+            chosen now (``opener_choice``); ``first_vorleger``: who opens the game (the
+            first thrower of the first entry with throws).
     """
 
     rules: RuleSet
@@ -98,6 +153,11 @@ class RoundsPlay:
     deckel: dict[Member, int] = field(default_factory=dict)
     stock: int = 0
     people: dict[str, Member] = field(default_factory=dict)
+    entries: list[PlayedEntry] = field(default_factory=list)
+    tied: list[Member] = field(default_factory=list)
+    phase: str = GAME
+    opener_open: bool = False
+    first_vorleger: Member | None = None
 
     def player(self, key: str) -> Member:
         """The Member behind an engine player key."""
@@ -204,23 +264,114 @@ def _where(
 
 
 def _check_players(evening: Evening, rounds: Sequence[RoundInput], play: RoundsPlay) -> None:
-    """Every round has throws, every thrower was present; `play.people` learns them."""
+    """Every entry is of a known kind, rounds and Ausscheidung steps have throws, actions
+    name their player, everyone named was present; `play.people` learns them."""
     if not rounds:
         raise BooksError("no_rounds", _("Enter at least one round."), field="rounds")
     present = set(
         evening.attendances.exclude(role=Attendance.Role.ABSENT).values_list("member_id", flat=True)
     )
+
+    def seen(member: Member, field_name: str) -> None:
+        if member.pk not in present:
+            raise BooksError(
+                "player_not_present",
+                _("%(name)s was not present at this evening.") % {"name": member.name},
+                field=field_name,
+            )
+        play.people[_key(member)] = member
+
     for i, round_input in enumerate(rounds):
-        if not round_input.throws:
+        if round_input.kind not in KINDS:
+            raise BooksError("invalid_kind", _("Unknown kind of entry."), field=f"rounds[{i}]")
+        if round_input.kind in ("round", "ausscheidung") and not round_input.throws:
             raise BooksError("empty_round", _("This round has no throws."), field=f"rounds[{i}]")
-        for j, throw in enumerate(round_input.throws):
-            if throw.player.pk not in present:
+        if round_input.kind not in ("round", "ausscheidung"):
+            if round_input.player is None:
                 raise BooksError(
-                    "player_not_present",
-                    _("%(name)s was not present at this evening.") % {"name": throw.player.name},
-                    field=f"rounds[{i}].throws[{j}]",
+                    "entry_player_missing",
+                    _("Choose the player of this entry."),
+                    field=f"rounds[{i}].player",
                 )
-            play.people[_key(throw.player)] = throw.player
+            seen(round_input.player, f"rounds[{i}].player")
+        if round_input.after is not None:
+            seen(round_input.after, f"rounds[{i}].after")
+        for j, throw in enumerate(round_input.throws):
+            seen(throw.player, f"rounds[{i}].throws[{j}]")
+
+
+def _start_game(
+    rounds: Sequence[RoundInput], rules: RuleSet, before: int, last_game: bool
+) -> EngineGame:
+    """The engine's game at its start (RULES.md 4): the seating is the throwing order of
+    the first full entry (a round or the Ausscheidung), less the players who join before
+    it; it opens with the first thrower of the first entry with throws (a Deckel-nehmen
+    round lists only the players before the taker, so the seating turns to start there).
+
+    Raises BooksError ``no_rounds`` (no entry has throws) and the engine's codes of
+    ``Game`` at ``rounds[k]`` (k: the full entry)."""
+    thrown = [k for k, r in enumerate(rounds) if r.throws]
+    full = [k for k in thrown if rounds[k].kind in ("round", "ausscheidung")]
+    if not thrown:
+        raise BooksError("no_rounds", _("Enter at least one round."), field="rounds")
+    k = full[0] if full else thrown[0]
+    joined = {_key(r.player) for r in rounds[:k] if r.kind == "join" and r.player is not None}
+    seats = [_key(t.player) for t in rounds[k].throws if _key(t.player) not in joined]
+    opener = _key(rounds[thrown[0]].throws[0].player)
+    if opener in seats:
+        at = seats.index(opener)
+        seats = seats[at:] + seats[:at]
+    try:
+        return EngineGame(
+            seats, rules, seats[0] if seats else None, schock_aus_so_far=before, last_game=last_game
+        )
+    except RuleViolation as exc:
+        raise _violation(exc, f"rounds[{k}]") from exc
+
+
+def _engine_item(
+    round_input: RoundInput, pairs: list[tuple[str, Entry]]
+) -> Ausscheidung | TakeDeckel | ChooseOpener | Join | Leave | list[tuple[str, Entry]]:
+    """One entry as ``Game.apply`` takes it (RULES.md 4): the round's pairs, or an action."""
+    kind = round_input.kind
+    who = _key(round_input.player) if round_input.player is not None else ""
+    if kind == "ausscheidung":
+        return Ausscheidung(pairs)
+    if kind == "deckel_nehmen":
+        covered = None if round_input.covered is None else list(round_input.covered)
+        return TakeDeckel(who, pairs, covered)
+    if kind == "choose_opener":
+        return ChooseOpener(who)
+    if kind == "join":
+        after = _key(round_input.after) if round_input.after is not None else None
+        return Join(who, after)
+    if kind == "leave":
+        return Leave(who)
+    return pairs
+
+
+def _play_entry(game: EngineGame, i: int, round_input: RoundInput, rules: RuleSet) -> PlayedEntry:
+    """Apply entry ``i`` to ``game``; a refusal becomes a BooksError at the refused throw
+    (``rounds[i].throws[j]``), the entry's player (``rounds[i].player``) or the entry."""
+    entries = [_entry(t, f"rounds[{i}].throws[{j}]") for j, t in enumerate(round_input.throws)]
+    pairs = [(_key(t.player), e) for t, e in zip(round_input.throws, entries, strict=True)]
+    phase = game.phase
+    try:
+        result = game.apply(_engine_item(round_input, pairs))
+    except RuleViolation as exc:
+        keys = [k for k, _e in pairs]
+        player = getattr(exc, "player", None)
+        if round_input.kind == "round":
+            where = _where(exc, game, pairs, entries, rules)
+        else:
+            where = keys.index(player) if player in keys else None
+        if where is not None:
+            raise _violation(exc, f"rounds[{i}].throws[{where}]") from exc
+        named = round_input.player is not None and player == _key(round_input.player)
+        raise _violation(exc, f"rounds[{i}].player" if named else f"rounds[{i}]") from exc
+    if isinstance(result, AusscheidungStep):
+        return PlayedEntry(round_input.kind, phase, result.outcome, result)
+    return PlayedEntry(round_input.kind, phase, result)
 
 
 def _note_state(play: RoundsPlay, game: EngineGame) -> None:
@@ -230,6 +381,14 @@ def _note_state(play: RoundsPlay, game: EngineGame) -> None:
     play.schock_aus = [play.player(k) for k in game.schock_aus]
     play.stock = game.stock
     play.deckel = {play.player(k): n for k, n in game.deckel.items()}
+    play.tied = [play.player(k) for k in game.ausscheidung_tied]
+    play.phase = game.phase
+    play.opener_open = (
+        game.rules.opener_choice
+        and not game.finished
+        and game.phase == SECOND_HALF
+        and not any(o.phase == SECOND_HALF for o in game.rounds)
+    )
     if not game.finished:
         play.next_order = [play.player(k) for k in game.throwing_order()]
 
@@ -241,18 +400,22 @@ def game_rounds_play(
     number: int | None = None,
     require_finished: bool = True,
 ) -> RoundsPlay:
-    """Play the entered rounds of game ``number`` (default: the evening's next) through the
-    engine with the season's rule set, without writing anything.
+    """Play the entered rounds and actions of game ``number`` (default: the evening's next)
+    through the engine with the season's rule set (``season_rules``), without writing.
 
-    With ``require_finished=False`` the rounds may stop before the game is over (the entry
-    page uses this to show the state and pre-fill the next round).
+    ``rounds``: the entries in the order they happened (``RoundInput``; RULES.md 4). With
+    ``require_finished=False`` they may stop before the game is over (the entry page uses
+    this to show the state and pre-fill the next round).
 
-    Raises BooksError (field ``rounds[i]`` or ``rounds[i].throws[j]``, 0-based):
-    ``no_rounds``, ``empty_round``, ``player_not_present``, ``throw_missing``,
+    Raises BooksError (field ``rounds[i]``, ``rounds[i].player`` or
+    ``rounds[i].throws[j]``, 0-based): ``no_rounds``, ``invalid_kind``, ``empty_round``,
+    ``entry_player_missing``, ``player_not_present``, ``throw_missing``,
     ``invalid_entry``, every RuleViolation code of the engine and of
     ``validate_throw``/``validate_turn`` (e.g. ``more_attempts_than_vorleger``,
-    ``too_many_attempts``, ``keep_not_one``, ``muss_regel_broken``, ``player_out``,
-    ``not_seating_order``, ``game_finished`` for a round after the game ended) and
+    ``muss_regel_broken``, ``player_out``, ``not_seating_order``, ``game_finished``; for
+    the seed actions ``ausscheidung_off``, ``ausscheidung_tied``, ``player_not_tied``,
+    ``deckel_nehmen_off``, ``covered_throw_mismatch``, ``opener_choice_off``,
+    ``opener_not_now``, ``einwuerfeln_off``, ``leave_with_deckel``, ...) and
     ``game_not_finished``.
     """
     rules = season_rules(evening.season)
@@ -260,27 +423,13 @@ def game_rounds_play(
     before, last_game = evening_game_context(evening=evening, number=number)
     play = RoundsPlay(rules=rules, number=number, schock_aus_before=before, last_game=last_game)
     _check_players(evening, rounds, play)
-    first = rounds[0].throws
-    try:
-        game = EngineGame(
-            [_key(t.player) for t in first],
-            rules,
-            _key(first[0].player),
-            schock_aus_so_far=before,
-            last_game=last_game,
-        )
-    except RuleViolation as exc:
-        raise _violation(exc, "rounds[0]") from exc
+    game = _start_game(rounds, rules, before, last_game)
+    play.first_vorleger = play.player(game.vorleger)
     for i, round_input in enumerate(rounds):
-        entries = [_entry(t, f"rounds[{i}].throws[{j}]") for j, t in enumerate(round_input.throws)]
-        pairs = [(_key(t.player), e) for t, e in zip(round_input.throws, entries, strict=True)]
-        try:
-            outcome = game.play_round(pairs)
-        except RuleViolation as exc:
-            where = _where(exc, game, pairs, entries, rules)
-            field_name = f"rounds[{i}]" if where is None else f"rounds[{i}].throws[{where}]"
-            raise _violation(exc, field_name) from exc
-        play.outcomes.append(outcome)
+        played = _play_entry(game, i, round_input, rules)
+        play.entries.append(played)
+        if played.outcome is not None:
+            play.outcomes.append(played.outcome)
     _note_state(play, game)
     if not game.finished and require_finished:
         raise BooksError(
@@ -336,7 +485,7 @@ def game_record_rounds(
         loser=play.loser,
         schock_aus_throwers=play.schock_aus,
         number=number,
-        vorleger=rounds[0].throws[0].player,
+        vorleger=play.first_vorleger,
         entry_mode=Game.EntryMode.ROUNDS,
     )
     # game_record raised the books-changed event already (same transaction, so nobody
@@ -347,31 +496,46 @@ def game_record_rounds(
 
 
 def _write_rounds(game: Game, rounds: Sequence[RoundInput], play: RoundsPlay) -> None:
+    """One ``Round`` row per entry (``number`` its 1-based place, ``kind`` its kind) and its
+    ``RoundThrow`` rows in the engine's throwing order (RULES.md 4)."""
     throws = []
-    for round_input, outcome in zip(rounds, play.outcomes, strict=True):
+    for number, (round_input, played) in enumerate(zip(rounds, play.entries, strict=True), start=1):
+        outcome, step = played.outcome, played.step
+        by_key = {_key(t.player): t for t in round_input.throws}
+        if step is not None:
+            order, thrown, muss = step.throwing_order, step.throws, (False,) * len(step.throws)
+        elif outcome is not None:
+            order, thrown, muss = outcome.throwing_order, outcome.throws, outcome.muss_regel
+        else:
+            order, thrown, muss = (), (), ()
         row = Round.objects.create(
             game=game,
-            number=outcome.number,
-            phase=_PHASES[outcome.phase],
-            vorleger=play.player(outcome.vorleger),
-            loser=play.player(outcome.loser),
-            deckel=outcome.moved,
+            number=number,
+            kind=round_input.kind,
+            phase=_PHASES[played.phase],
+            vorleger=play.player(order[0]) if order else None,
+            loser=play.player(outcome.loser) if outcome is not None else None,
+            deckel=outcome.moved if outcome is not None else 0,
+            player=round_input.player,
+            after=round_input.after,
+            covered=list(outcome.covered) if outcome is not None and outcome.covered else None,
         )
-        for position, (entry, thrown, muss) in enumerate(
-            zip(round_input.throws, outcome.throws, outcome.muss_regel, strict=True), start=1
+        for position, (key, final, applied) in enumerate(
+            zip(order, thrown, muss, strict=True), start=1
         ):
+            entry = by_key[key]
             throws.append(
                 RoundThrow(
                     round=row,
                     position=position,
                     player=entry.player,
-                    die1=thrown.dice[0],
-                    die2=thrown.dice[1],
-                    die3=thrown.dice[2],
-                    attempts=thrown.attempts,
-                    natural=thrown.natural,
+                    die1=final.dice[0],
+                    die2=final.dice[1],
+                    die3=final.dice[2],
+                    attempts=final.attempts,
+                    natural=final.natural,
                     turn=_turn_json(entry) if entry.detailed else None,
-                    muss_regel=muss,
+                    muss_regel=applied,
                 )
             )
     bulk_create_with_history(throws, RoundThrow)
