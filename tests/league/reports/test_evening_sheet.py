@@ -105,3 +105,23 @@ def test_sheet_of_a_long_evening_stays_on_one_page(db):
         throwers = [table[number % 9]] if number % 3 == 0 else []
         game_record(evening=evening, loser=table[number % 9], schock_aus_throwers=throwers)
     assert len(pdf_pages(build_evening_sheet_pdf(evening=evening))) == 1
+
+
+def test_the_warnings_of_an_incomplete_evening_stand_under_hinweise(db):
+    """ "Notes" is "Notizen" on the evening form but "Hinweise" above the sheet's warnings
+    (one msgid, two contexts)."""
+    import datetime
+
+    from games.evenings.services import evening_create, game_record
+    from league.club.services import member_create, season_get_or_create
+    from tests.factories import ClubFactory
+
+    club = ClubFactory(name="Kurzer Abend")
+    season_get_or_create(club=club, year=2026)
+    people = [member_create(club=club, name=f"Mitglied {i}") for i in range(3)]
+    evening = evening_create(
+        club=club, date=datetime.date(2026, 3, 6), secretary=people[0], present_members=people
+    )
+    game_record(evening=evening, loser=people[1], schock_aus_throwers=[])
+    text = pdf_pages(build_evening_sheet_pdf(evening=evening))[0]
+    assert "Hinweise" in text and "Notizen" not in text
