@@ -37,13 +37,71 @@ ROUNDS_INPUT = {
     ],
 }
 
+# Seed 000 (regelwerk2019): the Ausscheidung's tie decided by a Schock-Aus, then a round.
+AUSSCHEIDUNG_INPUT = {
+    "evening": 1,
+    "rounds": [
+        {
+            "kind": "ausscheidung",
+            "throws": [
+                {"player": "Anna Becker", "dice": [6, 5, 3], "attempts": 1},
+                {"player": "Bernd Krause", "dice": [2, 2, 1], "attempts": 1},
+                {"player": "Carla Vogt", "dice": [6, 4, 2], "attempts": 1},
+                {"player": "Dieter Hahn", "dice": [2, 2, 1], "attempts": 1},
+            ],
+        },
+        {
+            "kind": "ausscheidung",
+            "throws": [
+                {"player": "Bernd Krause", "dice": [1, 1, 1], "attempts": 1},
+                {"player": "Dieter Hahn", "dice": [5, 4, 2], "attempts": 1},
+            ],
+        },
+        {"kind": "choose_opener", "player": "Anna Becker"},
+    ],
+}
+
+# Seed 000 (regelwerk2019): "Schock 3" laid, the next player keeps its throw covered and
+# takes 3 Deckel.
+DECKEL_NEHMEN_INPUT = {
+    "evening": 1,
+    "rounds": [
+        {
+            "kind": "deckel_nehmen",
+            "throws": [{"player": "Anna Becker", "dice": [1, 1, 3], "attempts": 1}],
+            "player": "Bernd Krause",
+            "covered": [6, 4, 1],
+        }
+    ],
+}
+
+# Seed 001 (stammtisch): after a round a player joins, another leaves.
+EINWUERFELN_INPUT = {
+    "evening": 1,
+    "rounds": [
+        {
+            "throws": [
+                {"player": "Anna Becker", "dice": [1, 1, 3], "attempts": 1},
+                {"player": "Bernd Krause", "dice": [2, 2, 1], "attempts": 1},
+                {"player": "Carla Vogt", "dice": [6, 5, 3], "attempts": 1},
+            ]
+        },
+        {"kind": "join", "player": "Dieter Hahn", "after": "Anna Becker"},
+        {"kind": "leave", "player": "Carla Vogt"},
+    ],
+}
+
 
 ROUND_EXAMPLE = {
     "number": 1,
+    "kind": "round",
     "phase": "single",
     "vorleger": 5,
     "loser": 1,
     "deckel": 13,
+    "player": None,
+    "after": None,
+    "covered": None,
     "throws": [
         {
             "position": 1,
@@ -112,7 +170,37 @@ GAME_VIEWSET = extend_schema_view(
         description="The rounds of a game entered round by round, with every throw (and the "
         "turn attempt by attempt where entered so). Empty for a game entered short.",
         responses={200: RoundSerializer(many=True), **error_responses()},
-        examples=[api_example("Last round of game 20", [ROUND_EXAMPLE], response_only=True)],
+        examples=[
+            api_example("Last round of game 20", [ROUND_EXAMPLE], response_only=True),
+            api_example(
+                "Deckel nehmen",
+                [
+                    {
+                        "number": 1,
+                        "kind": "deckel_nehmen",
+                        "phase": "first_half",
+                        "vorleger": 1,
+                        "loser": 2,
+                        "deckel": 3,
+                        "player": 2,
+                        "after": None,
+                        "covered": [6, 4, 1],
+                        "throws": [
+                            {
+                                "position": 1,
+                                "player": 1,
+                                "dice": [1, 1, 3],
+                                "attempts": 1,
+                                "natural": True,
+                                "turn": None,
+                                "muss_regel": False,
+                            }
+                        ],
+                    }
+                ],
+                response_only=True,
+            ),
+        ],
     ),
     preview_rounds=extend_schema(
         summary="Play rounds through the rules without saving",
@@ -124,6 +212,9 @@ GAME_VIEWSET = extend_schema_view(
         responses={200: RoundsPreviewSerializer, **error_responses(400)},
         examples=[
             api_example("One round", ROUNDS_INPUT, request_only=True),
+            api_example("Ausscheidung, opener", AUSSCHEIDUNG_INPUT, request_only=True),
+            api_example("Deckel nehmen", DECKEL_NEHMEN_INPUT, request_only=True),
+            api_example("Join and leave", EINWUERFELN_INPUT, request_only=True),
             api_example(
                 "Finished by Schock-Aus",
                 {
@@ -138,6 +229,7 @@ GAME_VIEWSET = extend_schema_view(
                         {"player": 2, "deckel": 0},
                     ],
                     "next_order": [],
+                    "tied": [],
                     "rounds": [
                         {
                             "number": 1,
@@ -151,6 +243,9 @@ GAME_VIEWSET = extend_schema_view(
                             "schock_aus": [5, 2],
                             "muss_regel": [False, True, True],
                             "went_out": [],
+                            "kind": "round",
+                            "taken_by": None,
+                            "covered": None,
                         }
                     ],
                 },
@@ -165,11 +260,23 @@ GAME_VIEWSET = extend_schema_view(
         "`attempts`, `natural`) or a turn (`turn`: attempts with `rolled`, `keep`, "
         "`umwandlung`). The season's rule set decides everything (Deckel flow, attempt "
         "caps, Muss-Regel); loser and Schock-Aus follow from the rounds. A throw the rules "
-        "refuse: 400 with its rule code and `field` `rounds[i].throws[j]`.",
+        "refuse: 400 with its rule code and `field` `rounds[i].throws[j]`. Where the season's "
+        "rule set has the seed flags of RULES.md 4, an entry may instead be "
+        "`kind` `ausscheidung` (one throw per player; the tied throw again in the next "
+        "entry), `deckel_nehmen` (`throws` before the taker, `player` the taker, optional "
+        "`covered` dice), `choose_opener`, `join` (`player`, optional `after`) or `leave` "
+        "(`player`). An action the rule set lacks: 400 with the engine's code "
+        "(`ausscheidung_off`, `deckel_nehmen_off`, `opener_choice_off`, `einwuerfeln_off`) "
+        "and `field` `rounds[i]`; nothing is saved.",
         request=GameRoundsWriteSerializer,
         responses={201: GameSerializer, **error_responses(400, 403, 409, 412)},
         examples=[
             api_example("One round, two Schock-Aus", ROUNDS_INPUT, request_only=True),
+            api_example(
+                "Ausscheidung decided by Schock-Aus", AUSSCHEIDUNG_INPUT, request_only=True
+            ),
+            api_example("Deckel nehmen", DECKEL_NEHMEN_INPUT, request_only=True),
+            api_example("Join and leave", EINWUERFELN_INPUT, request_only=True),
             api_example(
                 "Recorded",
                 {**GAME_EXAMPLE, "entry_mode": "rounds"},

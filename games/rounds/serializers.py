@@ -15,7 +15,7 @@ from rest_framework import serializers
 
 from games.evenings.serializers import PersonField
 from games.rounds.models import Round, RoundThrow
-from games.rounds.services import RoundInput, RoundsPlay, ThrowInput
+from games.rounds.services import KINDS, RoundInput, RoundsPlay, ThrowInput
 from games.rules import PRESETS, Category
 
 
@@ -35,13 +35,27 @@ class RoundThrowSerializer(serializers.ModelSerializer):
 
 
 class RoundSerializer(serializers.ModelSerializer):
-    """One round of a game entered round by round."""
+    """One entry of a game entered round by round (RULES.md 4): `kind` `round`,
+    `ausscheidung` (a step; `loser` null while tied), `deckel_nehmen` (`player` the taker,
+    `covered` its covered dice), `choose_opener`, `join` (seated `after`) or `leave`
+    (`player`, no throws)."""
 
     throws = RoundThrowSerializer(many=True, read_only=True)
 
     class Meta:
         model = Round
-        fields = ["number", "phase", "vorleger", "loser", "deckel", "throws"]
+        fields = [
+            "number",
+            "kind",
+            "phase",
+            "vorleger",
+            "loser",
+            "deckel",
+            "player",
+            "after",
+            "covered",
+            "throws",
+        ]
         read_only_fields = fields
 
 
@@ -68,6 +82,9 @@ class RoundOutcomeSerializer(serializers.Serializer):
     schock_aus = serializers.ListField(child=serializers.IntegerField())
     muss_regel = serializers.ListField(child=serializers.BooleanField())
     went_out = serializers.ListField(child=serializers.IntegerField())
+    kind = serializers.ChoiceField(choices=["round", "ausscheidung", "deckel_nehmen"])
+    taken_by = serializers.IntegerField(allow_null=True)
+    covered = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
 
 
 class RoundsPreviewSerializer(serializers.Serializer):
@@ -80,6 +97,9 @@ class RoundsPreviewSerializer(serializers.Serializer):
     stock = serializers.IntegerField()
     deckel = DeckelSerializer(many=True)
     next_order = serializers.ListField(child=serializers.IntegerField())
+    tied = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Tied in the Ausscheidung: throw again."
+    )
     rounds = RoundOutcomeSerializer(many=True)
 
 
@@ -188,9 +208,28 @@ class ThrowEntrySerializer(serializers.Serializer):
 
 
 class RoundEntrySerializer(serializers.Serializer):
-    """One round: the throws in throwing order, the Vorleger first."""
+    """One entry of the game, in the order it happened (RULES.md 4): `kind` `round` (the
+    default; `throws` in throwing order, the Vorleger first), `ausscheidung` (one throw of
+    one attempt per player: everyone, then the tied), `deckel_nehmen` (`throws` of the
+    players before the taker, `player` the taker, optional `covered` dice),
+    `choose_opener` (`player` opens the second half), `join` (`player`, optional `after`)
+    or `leave` (`player`). The season's rule set must have the action's flag."""
 
-    throws = ThrowEntrySerializer(many=True)
+    kind = serializers.ChoiceField(choices=list(KINDS), default="round")
+    throws = ThrowEntrySerializer(many=True, required=False, default=list)
+    player = PersonField(required=False)
+    after = PersonField(required=False)
+    covered = serializers.ListField(
+        child=serializers.IntegerField(), required=False, allow_null=True, max_length=10
+    )
+    not_thrown = serializers.ListField(
+        child=PersonField(),
+        required=False,
+        default=list,
+        max_length=20,
+        help_text="deckel_nehmen: the players after the taker in throwing order, who did not "
+        "throw; only needed for the seating when no round or Ausscheidung comes before.",
+    )
 
 
 class GameRoundsWriteSerializer(serializers.Serializer):
@@ -207,6 +246,11 @@ def round_inputs(rounds: list[dict]) -> list[RoundInput]:
     """The validated `rounds` of GameRoundsWriteSerializer as the service's RoundInputs."""
     return [
         RoundInput(
+            kind=round_data["kind"],
+            player=round_data.get("player"),
+            after=round_data.get("after"),
+            covered=round_data.get("covered"),
+            not_thrown=round_data.get("not_thrown", []),
             throws=[
                 ThrowInput(
                     player=t["player"],
@@ -216,7 +260,7 @@ def round_inputs(rounds: list[dict]) -> list[RoundInput]:
                     turn=t.get("turn"),
                 )
                 for t in round_data["throws"]
-            ]
+            ],
         )
         for round_data in rounds
     ]
@@ -237,6 +281,7 @@ def rounds_preview_values(play: RoundsPlay) -> dict:
         "stock": play.stock,
         "deckel": [{"player": m.pk, "deckel": n} for m, n in play.deckel.items()],
         "next_order": [m.pk for m in play.next_order],
+        "tied": [m.pk for m in play.tied],
         "rounds": [
             {
                 "number": o.number,
@@ -250,6 +295,9 @@ def rounds_preview_values(play: RoundsPlay) -> dict:
                 "schock_aus": [pk(k) for k in o.schock_aus],
                 "muss_regel": list(o.muss_regel),
                 "went_out": [pk(k) for k in o.went_out],
+                "kind": o.kind,
+                "taken_by": pk(o.taken_by) if o.taken_by else None,
+                "covered": list(o.covered) if o.covered else None,
             }
             for o in play.outcomes
         ],

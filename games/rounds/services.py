@@ -97,7 +97,9 @@ class RoundInput:
     ``kind``: ``"round"`` (``throws`` in throwing order, the Vorleger first);
     ``"ausscheidung"`` (one throw of one attempt, natural, per player: everyone at first,
     then only the tied); ``"deckel_nehmen"`` (``throws`` of the players before the taker,
-    ``player`` the taker, ``covered`` its covered dice or None); ``"choose_opener"``
+    ``player`` the taker, ``covered`` its covered dice or None, ``not_thrown`` the players
+    after the taker in throwing order, who did not throw: only read for the seating when
+    no round or Ausscheidung precedes); ``"choose_opener"``
     (``player`` opens the second half); ``"join"`` (``player`` joins, seated after
     ``after`` or last); ``"leave"`` (``player``, holding no Deckel, leaves).
     """
@@ -107,18 +109,22 @@ class RoundInput:
     player: Member | None = None
     after: Member | None = None
     covered: Sequence[int] | None = None
+    not_thrown: Sequence[Member] = ()
 
 
 @dataclass(frozen=True)
 class PlayedEntry:
     """What the engine made of one entry: ``kind``, the ``phase`` it was entered in,
     ``outcome`` (a RoundOutcome for rounds, Deckel nehmen and the deciding Ausscheidung
-    step, else None), ``step`` (the AusscheidungStep, else None)."""
+    step, else None), ``step`` (the AusscheidungStep, else None), ``player``/``after``
+    (the entry's: taker, opener, who joins after whom, who leaves)."""
 
     kind: str
     phase: str
     outcome: RoundOutcome | None = None
     step: AusscheidungStep | None = None
+    player: Member | None = None
+    after: Member | None = None
 
 
 @dataclass
@@ -296,6 +302,8 @@ def _check_players(evening: Evening, rounds: Sequence[RoundInput], play: RoundsP
             seen(round_input.player, f"rounds[{i}].player")
         if round_input.after is not None:
             seen(round_input.after, f"rounds[{i}].after")
+        for member in round_input.not_thrown:
+            seen(member, f"rounds[{i}].not_thrown")
         for j, throw in enumerate(round_input.throws):
             seen(throw.player, f"rounds[{i}].throws[{j}]")
 
@@ -306,7 +314,8 @@ def _start_game(
     """The engine's game at its start (RULES.md 4): the seating is the throwing order of
     the first full entry (a round or the Ausscheidung), less the players who join before
     it; it opens with the first thrower of the first entry with throws (a Deckel-nehmen
-    round lists only the players before the taker, so the seating turns to start there).
+    round lists only the players before the taker, so the seating turns to start there;
+    without a full entry, a Deckel-nehmen round's throwers, taker and ``not_thrown``).
 
     Raises BooksError ``no_rounds`` (no entry has throws) and the engine's codes of
     ``Game`` at ``rounds[k]`` (k: the full entry)."""
@@ -316,7 +325,10 @@ def _start_game(
         raise BooksError("no_rounds", _("Enter at least one round."), field="rounds")
     k = full[0] if full else thrown[0]
     joined = {_key(r.player) for r in rounds[:k] if r.kind == "join" and r.player is not None}
-    seats = [_key(t.player) for t in rounds[k].throws if _key(t.player) not in joined]
+    seated = [t.player for t in rounds[k].throws]
+    if not full and rounds[k].kind == "deckel_nehmen" and rounds[k].player is not None:
+        seated += [rounds[k].player, *rounds[k].not_thrown]
+    seats = [_key(m) for m in seated if _key(m) not in joined]
     opener = _key(rounds[thrown[0]].throws[0].player)
     if opener in seats:
         at = seats.index(opener)
@@ -369,9 +381,41 @@ def _play_entry(game: EngineGame, i: int, round_input: RoundInput, rules: RuleSe
             raise _violation(exc, f"rounds[{i}].throws[{where}]") from exc
         named = round_input.player is not None and player == _key(round_input.player)
         raise _violation(exc, f"rounds[{i}].player" if named else f"rounds[{i}]") from exc
+    named = {"player": round_input.player, "after": round_input.after}
     if isinstance(result, AusscheidungStep):
-        return PlayedEntry(round_input.kind, phase, result.outcome, result)
-    return PlayedEntry(round_input.kind, phase, result)
+        return PlayedEntry(round_input.kind, phase, result.outcome, result, **named)
+    return PlayedEntry(round_input.kind, phase, result, **named)
+
+
+def _replay(play: RoundsPlay, rounds: Sequence[RoundInput]) -> EngineGame:
+    """Play ``rounds`` through a new engine game with ``play``'s rules and evening context
+    (``play.people`` knows every Member named); fill ``play``. Returns the engine's game.
+    Raises BooksError as ``game_rounds_play`` (not ``game_not_finished``)."""
+    game = _start_game(rounds, play.rules, play.schock_aus_before, play.last_game)
+    play.first_vorleger = play.player(game.vorleger)
+    for i, round_input in enumerate(rounds):
+        played = _play_entry(game, i, round_input, play.rules)
+        play.entries.append(played)
+        if played.outcome is not None:
+            play.outcomes.append(played.outcome)
+    _note_state(play, game)
+    return game
+
+
+def rounds_replay(*, rounds: Sequence[RoundInput], rules: RuleSet) -> RoundsPlay:
+    """Replay stored entries (``RoundInput``s built from ``Round`` rows) with ``rules``, no
+    evening context (number 0, no Schock-Aus before, not the last game), for the stored
+    rounds page (RULES.md 4). Raises BooksError when the engine refuses them."""
+    play = RoundsPlay(rules=rules, number=0, schock_aus_before=0, last_game=False)
+    for round_input in rounds:
+        for member in [t.player for t in round_input.throws] + [
+            round_input.player,
+            round_input.after,
+        ]:
+            if member is not None:
+                play.people[_key(member)] = member
+    _replay(play, rounds)
+    return play
 
 
 def _note_state(play: RoundsPlay, game: EngineGame) -> None:
@@ -423,14 +467,7 @@ def game_rounds_play(
     before, last_game = evening_game_context(evening=evening, number=number)
     play = RoundsPlay(rules=rules, number=number, schock_aus_before=before, last_game=last_game)
     _check_players(evening, rounds, play)
-    game = _start_game(rounds, rules, before, last_game)
-    play.first_vorleger = play.player(game.vorleger)
-    for i, round_input in enumerate(rounds):
-        played = _play_entry(game, i, round_input, rules)
-        play.entries.append(played)
-        if played.outcome is not None:
-            play.outcomes.append(played.outcome)
-    _note_state(play, game)
+    game = _replay(play, rounds)
     if not game.finished and require_finished:
         raise BooksError(
             "game_not_finished",
