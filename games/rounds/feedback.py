@@ -174,7 +174,9 @@ def round_summary(outcome: RoundOutcome, person) -> dict:
 
     Returns ``{"number", "phase", "loser", "winner", "moved", "worth", "source"
     ("stock" | "winner" | "schock_aus"), "stock", "went_out" [Members], "deckel"
-    [(Member, n)] (players holding Deckel), "phase_loser", "finished"}``.
+    [(Member, n)] (players holding Deckel), "phase_loser", "finished", "kind" ("round" |
+    "ausscheidung" | "deckel_nehmen"), "taken_by" (Member or None), "covered" ("6-4-1" or
+    "")}`` (RULES.md 4).
     """
     return {
         "number": outcome.number,
@@ -189,30 +191,49 @@ def round_summary(outcome: RoundOutcome, person) -> dict:
         "deckel": [(person(p), n) for p, n in outcome.deckel_after if n],
         "phase_loser": person(outcome.phase_loser) if outcome.phase_loser else None,
         "finished": outcome.finished,
+        "kind": outcome.kind,
+        "taken_by": person(outcome.taken_by) if outcome.taken_by else None,
+        "covered": "-".join(map(str, outcome.covered)) if outcome.covered else "",
     }
 
 
 @dataclass
 class PlayedRound:
-    """What the round entry page shows beside a round the rules played: the evening's
-    Schock-Aus before it, what it did (``round_summary``) and each throw's
-    ``describe_throw`` answer in throwing order."""
+    """What the round entry page shows beside an entry the rules played (RULES.md 4): the
+    evening's Schock-Aus before it, what it did (``round_summary`` for a settled round; for
+    a tied Ausscheidung step ``{"kind": "ausscheidung", "tied": [Members]}``; for an action
+    ``{"kind", "player", "after"}``) and each throw's ``describe_throw`` answer by the
+    thrower's Member id (``results``)."""
 
     schock_aus_before: int
     summary: dict
-    results: list[dict]
+    results: dict[int, dict]
 
 
 def rounds_played(play: RoundsPlay) -> tuple[list[PlayedRound], int]:
-    """Every round of ``play`` as the entry page shows it, and the evening's Schock-Aus
+    """Every entry of ``play`` as the entry page shows it, and the evening's Schock-Aus
     after the last of them (what the next round starts from)."""
     seen = play.schock_aus_before
     played = []
-    for outcome in play.outcomes:
-        results = [
-            describe_throw(thrown, play.rules, muss_regel=muss)
-            for thrown, muss in zip(outcome.throws, outcome.muss_regel, strict=True)
-        ]
-        played.append(PlayedRound(seen, round_summary(outcome, play.player), results))
-        seen += len(outcome.schock_aus)
+    for entry in play.entries:
+        before = seen
+        outcome, step = entry.outcome, entry.step
+        source = step or outcome
+        results = {}
+        if source is not None:
+            muss = outcome.muss_regel if step is None and outcome else (False,) * len(source.throws)
+            for key, thrown, applied in zip(
+                source.throwing_order, source.throws, muss, strict=True
+            ):
+                results[play.player(key).pk] = describe_throw(
+                    thrown, play.rules, muss_regel=applied
+                )
+        if outcome is not None:
+            summary = round_summary(outcome, play.player)
+            seen += len(outcome.schock_aus)
+        elif step is not None:
+            summary = {"kind": entry.kind, "tied": [play.player(k) for k in step.tied]}
+        else:
+            summary = {"kind": entry.kind, "player": entry.player, "after": entry.after}
+        played.append(PlayedRound(before, summary, results))
     return played, seen

@@ -22,12 +22,13 @@ from django.http import QueryDict
 from django.utils.translation import gettext as _
 
 from games.rounds.feedback import PlayedRound
-from games.rounds.services import RoundInput, ThrowInput
+from games.rounds.services import KINDS, RoundInput, ThrowInput
+from games.rules import RuleSet
 from league.club.models import Member
 from league.club.selectors import whole_number
 
 _ATTEMPT_RE = re.compile(r"^\s*([0-9][0-9\s,.\-]*?)\s*(?:[:>]\s*([0-9uU\s,.\-]*))?\s*$")
-_FIELD_RE = re.compile(r"^rounds\[(\d+)\](?:\.throws\[(\d+)\])?$")
+_FIELD_RE = re.compile(r"^rounds\[(\d+)\](?:\.throws\[(\d+)\]|\.player|\.after)?$")
 MAX_ROUNDS = 60
 MAX_ROWS = 12
 
@@ -121,12 +122,34 @@ class Row:
         return not (self.dice.strip() or self.turn.strip() or self.attempts)
 
 
+#: Entries without throws: they name a player (RULES.md 4).
+PLAYER_KINDS = ("choose_opener", "join", "leave")
+
+
 @dataclass
 class RoundBlock:
+    """One entry of the form (RULES.md 4): ``kind`` (services.KINDS), its throw rows, and
+    for the seed actions ``who`` (member id: taker, opener, who joins or leaves),
+    ``after`` (member id a joining player sits after) and ``covered`` (the covered dice of
+    Deckel nehmen, as typed)."""
+
     rows: list[Row] = field(default_factory=list)
     error: str = ""
     summary: dict | None = None  # after a check: loser, moved, source, stock, deckel
     schock_aus_before: int = 0  # evening's Schock-Aus before this round (live feedback)
+    kind: str = "round"
+    who: str = ""
+    after: str = ""
+    covered: str = ""
+
+    @property
+    def thrown(self) -> bool:
+        """The entry has throw rows (a round, an Ausscheidung step, Deckel nehmen)."""
+        return self.kind not in PLAYER_KINDS
+
+    @property
+    def empty(self) -> bool:
+        return not self.rows and not self.who
 
 
 @dataclass
@@ -151,7 +174,13 @@ class RoundsEntry:
         rounds = []
         count = _int(data.get("rounds"), 1, MAX_ROUNDS)
         for i in range(count):
-            block = RoundBlock()
+            kind = data.get(f"r{i}_kind", "round")
+            block = RoundBlock(
+                kind=kind if kind in KINDS else "round",
+                who=data.get(f"r{i}_who", "").strip(),
+                after=data.get(f"r{i}_after", "").strip(),
+                covered=data.get(f"r{i}_covered", "").strip(),
+            )
             for j in range(_int(data.get(f"r{i}_n"), 0, MAX_ROWS)):
                 p = f"r{i}_{j}_"
                 block.rows.append(
@@ -169,22 +198,31 @@ class RoundsEntry:
     def drop_empty(self) -> None:
         """Forget empty rows and rounds (the secretary left them blank)."""
         for block in self.rounds:
-            block.rows = [r for r in block.rows if not r.empty]
-        self.rounds = [b for b in self.rounds if b.rows]
+            # Deckel nehmen: the rows after the taker keep their players (the seating).
+            keep = block.kind == "deckel_nehmen"
+            block.rows = [r for r in block.rows if not r.empty or (keep and r.player_id)]
+        self.rounds = [b for b in self.rounds if not b.empty]
 
     def inputs(self, people: dict[int, Member]) -> list[RoundInput] | None:
         """The rounds as service input; None when a row cannot be read (its ``error`` is
         set). ``people``: the evening's present people by id."""
         result, ok = [], True
         for block in self.rounds:
-            throws = []
+            throws, seated = [], []
             for row in block.rows:
+                if block.kind == "deckel_nehmen" and row.empty:
+                    seated += [m for m in [_member(row.player_id, people)] if m is not None]
+                    continue
                 thrown = _row_input(row, people)
                 if thrown is None:
                     ok = False
                 else:
                     throws.append(thrown)
-            result.append(RoundInput(throws=throws))
+            entry = _block_input(block, throws, people, seated)
+            if entry is None:
+                ok = False
+            else:
+                result.append(entry)
         return result if ok else None
 
     def attach_error(self, field_name: str | None, message: str) -> None:
@@ -202,27 +240,86 @@ class RoundsEntry:
                 return
         self.error = message
 
-    def add_round(self, order: list[Member]) -> None:
+    def add_round(self, order: list[Member], kind: str = "round") -> None:
         if len(self.rounds) < MAX_ROUNDS:
-            self.rounds.append(_block(order))
+            self.rounds.append(_block(order, kind))
 
     def show_play(
-        self, played: list[PlayedRound], *, schock_aus_after: int, next_order: list[Member] | None
+        self,
+        played: list[PlayedRound],
+        *,
+        schock_aus_after: int,
+        next_order: list[Member] | None,
+        tied: list[Member] | None = None,
     ) -> None:
-        """Show each played round's result beside its rows; with ``next_order`` (the game
-        goes on) add the next round's empty rows in that throwing order."""
+        """Show each played entry's result beside its rows; with ``next_order`` (the game
+        goes on) add the next round's empty rows in that throwing order, or with ``tied``
+        the re-throw of the Ausscheidung's tied players (RULES.md 4)."""
         for block, shown in zip(self.rounds, played, strict=True):
             block.schock_aus_before = shown.schock_aus_before
             block.summary = shown.summary
-            for row, result in zip(block.rows, shown.results, strict=True):
-                row.result = result
-        if next_order is not None:
+            for row in block.rows:
+                row.result = shown.results.get(whole_number(row.player_id) or 0)
+        if tied:
+            self.add_round(tied, "ausscheidung")
+        elif next_order is not None:
             self.add_round(next_order)
-            self.rounds[-1].schock_aus_before = schock_aus_after
+        else:
+            return
+        self.rounds[-1].schock_aus_before = schock_aus_after
 
 
-def _block(order: list[Member]) -> RoundBlock:
-    return RoundBlock(rows=[Row(player_id=str(m.pk)) for m in order])
+def offered_kinds(rules: RuleSet) -> list[tuple[str, str]]:
+    """The kinds of entry the page offers under ``rules`` (RULES.md 4: each seed action
+    only where its flag is on), as (kind, label); empty when there is only the round."""
+    kinds = [("round", _("Round"))]
+    if rules.ausscheidung:
+        kinds.append(("ausscheidung", _("Ausscheidung")))
+    if rules.deckel_nehmen:
+        kinds.append(("deckel_nehmen", _("Deckel nehmen")))
+    if rules.opener_choice:
+        kinds.append(("choose_opener", _("Opener of the second half")))
+    if rules.einwuerfeln:
+        kinds += [("join", _("A player joins")), ("leave", _("A player leaves"))]
+    return kinds if len(kinds) > 1 else []
+
+
+def _block(order: list[Member], kind: str = "round") -> RoundBlock:
+    rows = [Row(player_id=str(m.pk)) for m in order] if kind not in PLAYER_KINDS else []
+    return RoundBlock(rows=rows, kind=kind)
+
+
+def _member(value: str, people: dict[int, Member]) -> Member | None:
+    number = whole_number(value)
+    return None if number is None else people.get(number)
+
+
+def _block_input(
+    block: RoundBlock,
+    throws: list[ThrowInput],
+    people: dict[int, Member],
+    seated: list[Member],
+) -> RoundInput | None:
+    """The block as the service's RoundInput (RULES.md 4); ``seated``: the players of a
+    Deckel-nehmen block's empty rows (those after the taker, and the taker). None when its
+    player cannot be read (``block.error`` set). The rules decide whether it may happen."""
+    if block.kind in ("round", "ausscheidung"):
+        return RoundInput(throws=throws, kind=block.kind)
+    player = _member(block.who, people)
+    if player is None:
+        block.error = _("Choose a player who was present.")
+        return None
+    covered = parse_dice(block.covered) if block.kind == "deckel_nehmen" else None
+    after = _member(block.after, people) if block.kind == "join" else None
+    not_thrown = [m for m in seated if m != player]
+    return RoundInput(
+        throws=throws,
+        kind=block.kind,
+        player=player,
+        after=after,
+        covered=covered,
+        not_thrown=not_thrown,
+    )
 
 
 def _int(value: str | None, low: int, high: int) -> int:

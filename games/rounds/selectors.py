@@ -20,17 +20,17 @@ from django.db.models import Count, Prefetch, QuerySet
 from games.evenings.models import Evening, Game, SchockAus
 from games.evenings.selectors import next_game_number
 from games.evenings.services import next_vorleger
-from games.rounds.feedback import CATEGORY_LABELS, describe_throw, round_summary
+from games.rounds.feedback import CATEGORY_LABELS, describe_throw, rounds_played
 from games.rounds.models import Round, RoundThrow
-from games.rounds.services import evening_game_context
-from games.rules import PRESETS, Category, RuleSet, RuleViolation, Throw
-from games.rules.engine import Game as EngineGame
+from games.rounds.services import RoundInput, ThrowInput, evening_game_context, rounds_replay
+from games.rules import PRESETS, Category, RuleSet, Throw
 from games.rules.odds import (
     attempt_category_odds,
     odds_rows,
     turn_category_odds,
     turn_schock_aus_probability,
 )
+from league.club.errors import BooksError
 from league.club.models import Member, Season
 from league.club.statutes import season_rules
 
@@ -108,7 +108,9 @@ def game_rounds_detail(*, game: Game) -> GameRounds:
     """
     rules = season_rules(game.evening.season)
     rounds = list(
-        Round.objects.filter(game=game).select_related("vorleger", "loser").order_by("number")
+        Round.objects.filter(game=game)
+        .select_related("vorleger", "loser", "player", "after")
+        .order_by("number")
     )
     throws = defaultdict(list)
     for t in (
@@ -137,37 +139,49 @@ def game_rounds_detail(*, game: Game) -> GameRounds:
     return detail
 
 
+def _stored_inputs(detail: GameRounds) -> list[RoundInput]:
+    """The stored entries as the service's input (RULES.md 4): final throws, kind, player,
+    after, covered dice."""
+    return [
+        RoundInput(
+            kind=r.row.kind,
+            throws=[
+                ThrowInput(
+                    player=t.row.player,
+                    dice=t.row.dice,
+                    attempts=t.row.attempts,
+                    natural=t.row.natural,
+                )
+                for t in r.throws
+            ],
+            player=r.row.player,
+            after=r.row.after,
+            covered=r.row.covered,
+        )
+        for r in detail.rounds
+    ]
+
+
 def _replay(detail: GameRounds, rules: RuleSet) -> None:
-    if not detail.rounds or not detail.rounds[0].throws:
+    """Each stored entry's summary (``rounds_played``), replayed through the engine with
+    the Muss-Regel off; ``mismatch`` when the replay is refused or no longer gives the
+    game's loser and Schock-Aus."""
+    if not detail.rounds:
         return
     plain = dataclasses.replace(rules, muss_regel=False)
-    people = {}
-    for r in detail.rounds:
-        for t in r.throws:
-            people[str(t.row.player_id)] = t.row.player
-    first = detail.rounds[0].throws
     try:
-        engine = EngineGame(
-            [str(t.row.player_id) for t in first], plain, str(first[0].row.player_id)
-        )
-        for r in detail.rounds:
-            outcome = engine.play_round(
-                [
-                    (str(t.row.player_id), Throw(t.row.dice, t.row.attempts, t.row.natural))
-                    for t in r.throws
-                ]
-            )
-            r.summary = round_summary(outcome, people.__getitem__)
-    except RuleViolation:
-        for r in detail.rounds:
-            r.summary = None
+        play = rounds_replay(rounds=_stored_inputs(detail), rules=plain)
+    except BooksError:
         detail.mismatch = True
         return
+    played, _seen = rounds_played(play)
+    for r, shown in zip(detail.rounds, played, strict=True):
+        r.summary = shown.summary
     recorded = list(
         detail.game.schock_aus.order_by("position").values_list("thrower_id", flat=True)
     )
-    replayed = [int(k) for k in engine.schock_aus]
-    loser = int(engine.loser) if engine.finished else None
+    replayed = [m.pk for m in play.schock_aus]
+    loser = play.loser.pk if play.loser else None
     detail.mismatch = loser != detail.game.loser_id or replayed != recorded
 
 

@@ -18,14 +18,25 @@ from django.views.decorators.http import require_GET
 from games.evenings.models import Evening, Game
 from games.evenings.selectors import present_people
 from games.rounds.feedback import muss_regel_for, rounds_played, throw_feedback
-from games.rounds.forms import NotationError, RoundsEntry, notation_message, throw_query
+from games.rounds.forms import (
+    NotationError,
+    RoundsEntry,
+    notation_message,
+    offered_kinds,
+    throw_query,
+)
 from games.rounds.selectors import (
     game_rounds_detail,
     odds_overview,
     rounds_entry_start,
     season_schock_aus_stats,
 )
-from games.rounds.services import evening_game_context, game_record_rounds, game_rounds_play
+from games.rounds.services import (
+    RoundsPlay,
+    evening_game_context,
+    game_record_rounds,
+    game_rounds_play,
+)
 from games.rules import PRESETS, RuleSet
 from league.club.access import member_for_user, member_required, secretary_required
 from league.club.errors import BooksError
@@ -48,9 +59,12 @@ def _evening(request: HttpRequest, evening_id: int) -> Evening:
     )
 
 
-def _check(entry: RoundsEntry, evening: Evening, people: dict) -> object | None:
-    """Play the typed rounds (nothing is written); show the result or the error beside
-    rows and rounds. Returns the engine's play, or None when something was refused."""
+def _check(
+    entry: RoundsEntry, evening: Evening, people: dict, *, add_next: bool = True
+) -> RoundsPlay | None:
+    """Play the typed rounds and actions (nothing is written); show the result or the
+    error beside rows and rounds, and (``add_next``) the next round's rows. Returns the
+    engine's play, or None when something was refused."""
     entry.drop_empty()
     if not entry.rounds:
         entry.error = _("Enter at least one round.")
@@ -67,7 +81,10 @@ def _check(entry: RoundsEntry, evening: Evening, people: dict) -> object | None:
         return None
     played, seen = rounds_played(play)
     entry.show_play(
-        played, schock_aus_after=seen, next_order=None if play.finished else play.next_order
+        played,
+        schock_aus_after=seen,
+        next_order=None if play.finished or not add_next else play.next_order,
+        tied=play.tied if add_next else None,
     )
     return play
 
@@ -98,11 +115,35 @@ def _save(request: HttpRequest, entry: RoundsEntry, evening: Evening, people: di
 
 
 def _initial(evening: Evening, people: list[Member]) -> RoundsEntry:
-    """The form of the evening's next game: its number, the first round's rows."""
+    """The form of the evening's next game: its number, the first round's rows (the
+    Ausscheidung everyone throws where the season's rule set has it, RULES.md 4)."""
     start = rounds_entry_start(evening=evening, people=people)
     entry = RoundsEntry.initial(number=start.number, order=start.order, version=evening.version)
     entry.rounds[0].schock_aus_before = start.schock_aus_before
+    if season_rules(evening.season).ausscheidung:
+        entry.rounds[0].kind = "ausscheidung"
     return entry
+
+
+def _change_kind(entry: RoundsEntry, evening: Evening, people_list: list[Member], kind: str):
+    """The last entry becomes ``kind`` (RULES.md 4): an untyped last round is replaced,
+    a typed one kept and the new entry added after it; the entries before are checked.
+    Returns the engine's play of the entries before, or None."""
+    people = {m.pk: m for m in people_list}
+    last = entry.rounds[-1] if entry.rounds else None
+    if last is not None and all(r.empty for r in last.rows) and not last.who:
+        entry.rounds.pop()
+    play = _check(entry, evening, people, add_next=False) if entry.rounds else None
+    if not entry.rounds:
+        entry.rounds = []
+    if play is not None and play.tied:
+        order = play.tied
+    elif play is not None:
+        order = play.next_order
+    else:
+        order = rounds_entry_start(evening=evening, people=people_list).order
+    entry.add_round(order, kind)
+    return play
 
 
 def _posted(request: HttpRequest, evening: Evening, people_list: list[Member]):
@@ -111,6 +152,9 @@ def _posted(request: HttpRequest, evening: Evening, people_list: list[Member]):
     people = {m.pk: m for m in people_list}
     entry = RoundsEntry.from_post(request.POST)
     action = request.POST.get("action", "check")
+    kinds = dict(offered_kinds(season_rules(evening.season)))
+    if action.startswith("kind_") and action[5:] in kinds:
+        return entry, _change_kind(entry, evening, people_list, action[5:]), None
     entry.drop_empty()
     if action == "drop" and entry.rounds:
         entry.rounds.pop()
@@ -148,6 +192,7 @@ def game_rounds_entry(request: HttpRequest, evening_id: int) -> HttpResponse:
         "rules": season_rules(evening.season),
         "last_game": evening_game_context(evening=evening, number=entry.number or 1)[1],
         "attempt_choices": ["1", "2", "3"],
+        "kinds": offered_kinds(season_rules(evening.season)),
     }
     return render(request, "games/rounds_entry.html", context)
 
