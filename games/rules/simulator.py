@@ -39,10 +39,11 @@ parameters live in ONE place, the frozen dataclass ``Strategy`` (``DEFAULT_STRAT
   rounds while the stock holds Deckel, else at the second half's start; nobody leaves
   (leaving without Deckel changes nothing a simulation measures).
 
-Speed: the hot path rolls the dice of one attempt with a single ``random()`` call and reads
-everything else from tables built once per rule set and strategy (``StrategyTables``); the
-Deckel flow runs on plain ints, not on ``engine.Game`` (tests replay simulated games
-through the engine, with ``SimulatedGame.replay_items``, to show both agree).
+Speed: the hot path (``_play_round``, one call per round) rolls the dice of one attempt
+with a single ``random()`` call and reads everything else from tables built once per rule
+set and strategy (``StrategyTables``, ``_turn_keys``); the Deckel flow (``_play_part``)
+runs on plain ints, not on ``engine.Game`` (tests replay simulated games through the
+engine, with ``SimulatedGame.replay_items``, to show both agree).
 bench/bench_simulator.py prints the games per second. ``record=True`` also keeps every
 round with every turn as ``Attempt`` objects; the dice are the same, so a seed plays the
 same games either way.
@@ -60,7 +61,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import NamedTuple
+from typing import NamedTuple, TypeAlias
 
 from .engine import (
     FINAL,
@@ -272,7 +273,7 @@ def _take_deckel_key(rules: RuleSet, strategy: Strategy) -> int:
     if not (rules.deckel_nehmen and strategy.take_deckel_against <= 6):
         return _NO_WORST
     schock = Throw((1, 1, strategy.take_deckel_against))
-    # A worst throw of one attempt: key = strength * 4 + bonus[1] (see _play_part).
+    # A worst throw of one attempt: key = strength * 4 + bonus[1] (see _turn_keys).
     return _strength(schock, rules) * 4 + (2 if rules.fewer_attempts_win_ties else 0)
 
 
@@ -544,6 +545,79 @@ def _ausscheidung(
         seats = tied
 
 
+#: The hot path's per-rule-set tables: ``_turn_keys`` and the ``StrategyTables`` columns
+#: ``worth``, ``schock_aus``, ``forced``, ``next_kept``, ``stand_from``.
+_Columns: TypeAlias = tuple[
+    tuple[tuple[int, ...], ...],
+    tuple[int, ...],
+    tuple[bool, ...],
+    tuple[bool, ...],
+    tuple[int, ...],
+    tuple[int, ...],
+]
+#: A game's constants on the hot path: ``take_deckel_key`` and whether it is ever reached
+#: (``deckel_nehmen``), the rule set's ``max_attempts`` and ``muss_regel``, and the game's
+#: ``_Part.rng_random``, ``.recorder`` and ``.schock_aus``.
+_Constants: TypeAlias = tuple[
+    int, bool, int, bool, Callable[[], float], "_Recorder | None", list[int]
+]
+#: ``_turn_keys`` per ``StrategyTables`` object, by id; each entry keeps its tables alive,
+#: so no other object can take the id while it is cached.
+_TURN_KEYS: dict[int, tuple[StrategyTables, tuple[tuple[int, ...], ...]]] = {}
+
+
+def _turn_keys(tables: StrategyTables) -> tuple[tuple[int, ...], ...]:
+    """A turn's key by attempts used ``k`` (1..3) and roll ``index`` (see ``_BASE``):
+    ``keys[k][index] = strength[index] * 4 + bonus[k]``, ``bonus = (0, 2, 1, 0)`` where
+    fewer attempts win ties, else zeros (RULES.md 2). Keys compare like ``round_key``
+    without the position: the later thrower loses a full tie. Built once per tables: the
+    hot path reads a key on nearly every attempt, and a precomputed one allocates nothing.
+    """
+    cached = _TURN_KEYS.get(id(tables))
+    if cached is not None and cached[0] is tables:
+        return cached[1]
+    # Tie-break on attempts folded into the key: key = strength * 4 + (3 - attempts).
+    bonus = (0, 2, 1, 0) if tables.fewer_attempts_win_ties else (0, 0, 0, 0)
+    keys = tuple(tuple(s * 4 + b for s in tables.strength) for b in bonus)
+    _TURN_KEYS[id(tables)] = (tables, keys)
+    return keys
+
+
+def _hot_path(tables: StrategyTables, part: _Part) -> tuple[_Columns, _Constants]:
+    """Bind what ``_play_round`` reads on every turn, once per part, as plain tuples (they
+    unpack fastest: a NamedTuple here cost the simulator several per cent)."""
+    columns = (
+        _turn_keys(tables),
+        tables.worth,
+        tables.schock_aus,
+        tables.forced,
+        tables.next_kept,
+        tables.stand_from,
+    )
+    rules = part.rules
+    take_key = tables.take_deckel_key
+    constants = (
+        take_key,
+        take_key != _NO_WORST,
+        rules.max_attempts,
+        rules.muss_regel,
+        part.rng_random,
+        part.recorder,
+        part.schock_aus,
+    )
+    return columns, constants
+
+
+def _muss_now(part: _Part) -> bool:
+    """Whether the Muss-Regel applies to the next turn (``muss_regel_applies``, RULES.md 3
+    and 5), counting the evening's Schock-Aus before the game and the game's so far."""
+    return muss_regel_applies(
+        schock_aus_so_far=part.schock_aus_before + len(part.schock_aus),
+        last_game=part.last_game,
+        rules=part.rules,
+    )
+
+
 def _play_part(
     tables: StrategyTables,
     part: _Part,
@@ -555,137 +629,44 @@ def _play_part(
 
     ``seats`` are seat indices in seating order, ``vorleger`` one of them. Appends the
     Schock-Aus throwers' seats to ``part.schock_aus``. Returns ``(loser seat, rounds)``.
+    Each round is ``_play_round``; the Deckel flow (RULES.md 4) is inline, on the hot path.
     """
-    rules = part.rules
-    rng_random = part.rng_random
-    recorder = part.recorder
-    schock_aus = part.schock_aus
-    rolled_strength = tables.strength
-    worth_of = tables.worth
-    is_schock_aus = tables.schock_aus
-    forced = tables.forced
-    next_kept = tables.next_kept
-    stand_from = tables.stand_from
-    take_key = tables.take_deckel_key
-    # Tie-break on attempts folded into the key: key = strength * 4 + (3 - attempts).
-    bonus = (0, 2, 1, 0) if tables.fewer_attempts_win_ties else (0, 0, 0, 0)
-    max_attempts = rules.max_attempts
-    total = rules.deckel_total
-    muss_possible = rules.muss_regel
-
-    def muss_now() -> bool:
-        return muss_possible and muss_regel_applies(
-            schock_aus_so_far=part.schock_aus_before + len(schock_aus),
-            last_game=part.last_game,
-            rules=rules,
-        )
-
+    columns, constants = _hot_path(tables, part)
+    total = part.rules.deckel_total
     deckel = dict.fromkeys(seats, 0)
     if part.joiner is not None:
         deckel[part.joiner] = 0
     active = list(seats)
     stock = total
-    rounds = 0
-
-    vorleger_rounds = vorleger_lost = 0
-    can_take = take_key != _NO_WORST
+    rounds = vorleger_rounds = vorleger_lost = 0
     if ausscheidung:
-        start = active.index(vorleger)
-        loser, winner, worth, thrown = _ausscheidung(tables, part, active[start:] + active[:start])
-        rounds += 1
-        if thrown:
-            return loser, rounds
-        # The stock is full before the first round: Aufnahme.
-        moved = worth if worth < stock else stock
-        stock -= moved
-        deckel[loser] += moved
-        if not stock:
-            active = [s for s in active if deckel[s]]
-        if deckel[loser] == total:
+        rounds = 1
+        loser, stock, active, over = _open_with_ausscheidung(tables, part, deckel, active, vorleger)
+        if over:
             return loser, rounds
         vorleger = loser
-    muss = muss_possible and muss_now()
+    muss = part.rules.muss_regel and _muss_now(part)
     while True:
         if part.joiner is not None and not part.joined and rounds == part.join_after and stock:
-            # einwuerfeln: the late player takes its seat with no Deckel.
-            part.joined = True
-            active = sorted(active + [part.joiner])
-            if recorder is not None:
-                names = recorder.names
-                recorder.action(Join(names[part.joiner], after=names[part.joiner - 1]))
+            active = _join_late(part, active)
         rounds += 1
         start = active.index(vorleger)
         order = active[start:] + active[:start]
-        cap = max_attempts
-        best = -1
-        worst = _NO_WORST
-        winner = loser = order[0]
-        winner_worth = 0
-        round_schock_aus: list[int] | None = None
-        taker: int | None = None
-        first = True
-        for seat in order:
-            if can_take and not first and cap == 1 and worst >= take_key and not round_schock_aus:
-                # deckel_nehmen: the covered throw is not worth uncovering (Strategy).
-                taker = loser = seat
-                break
-            kept = 0
-            k = 0
-            path: list[int] | None = [] if recorder is not None else None
-            while True:
-                k += 1
-                index = _BASE[kept] + int(rng_random() * _SIZE[kept])
-                if path is not None:
-                    path.append(index)
-                if k == cap or is_schock_aus[index]:
-                    break
-                if muss and forced[index]:
-                    kept = next_kept[index]
-                    continue
-                if first:
-                    if stand_from[index] <= k:
-                        break
-                elif rolled_strength[index] * 4 + bonus[k] > worst:
-                    break
-                kept = next_kept[index]
-            key = rolled_strength[index] * 4 + bonus[k]
-            if recorder is not None and path is not None:
-                recorder.turn(seat, path, k, cap, muss)
-            if key > best:
-                best = key
-                winner = seat
-                winner_worth = worth_of[index]
-            if key <= worst:
-                worst = key
-                loser = seat
-            if is_schock_aus[index]:
-                if round_schock_aus is None:
-                    round_schock_aus = [seat]
-                else:
-                    round_schock_aus.append(seat)
-                schock_aus.append(seat)
-                if muss_possible:
-                    muss = muss_now()
-            if first:
-                cap = k
-                first = False
+        winner, loser, worth, schock_aus, muss = _play_round(columns, constants, part, order, muss)
         vorleger_rounds += 1
         if loser == order[0]:
             vorleger_lost += 1
-        if recorder is not None:
-            kind = "round" if taker is None else "deckel_nehmen"
-            recorder.end_round(winner, loser, round_schock_aus or [], kind, taker)
-        if round_schock_aus is not None:
+        if schock_aus:
             # RULES.md 4.4: all 13 Deckel go to the round's loser; the part is over.
             break
-        if stock:
-            moved = winner_worth if winner_worth < stock else stock
+        if stock:  # Aufnahme
+            moved = worth if worth < stock else stock
             stock -= moved
             deckel[loser] += moved
             if not stock:
                 active = [s for s in active if deckel[s]]
-        else:
-            moved = winner_worth if winner_worth < deckel[winner] else deckel[winner]
+        else:  # Ablegen
+            moved = worth if worth < deckel[winner] else deckel[winner]
             deckel[winner] -= moved
             deckel[loser] += moved
             if not deckel[winner]:
@@ -696,6 +677,112 @@ def _play_part(
     part.vorleger_rounds += vorleger_rounds
     part.vorleger_lost += vorleger_lost
     return loser, rounds
+
+
+def _open_with_ausscheidung(
+    tables: StrategyTables, part: _Part, deckel: dict[int, int], active: list[int], vorleger: int
+) -> tuple[int, int, list[int], bool]:
+    """The Ausscheidung before a part's first round (RULES.md 4, ``ausscheidung``), from
+    ``vorleger`` clockwise over ``active``, and its Aufnahme from the full stock.
+
+    ``deckel`` (seat -> Deckel) changes in place. Returns ``(loser, stock, active, over)``:
+    the Ausscheidung's loser (the first round's Vorleger), the stock and active seats
+    after it, and whether the part is over (a Schock-Aus was thrown in it, or the loser
+    took every Deckel).
+    """
+    stock = part.rules.deckel_total
+    start = active.index(vorleger)
+    loser, _best, worth, thrown = _ausscheidung(tables, part, active[start:] + active[:start])
+    if thrown:
+        return loser, stock, active, True
+    # The stock is full before the first round: Aufnahme.
+    moved = worth if worth < stock else stock
+    stock -= moved
+    deckel[loser] += moved
+    if not stock:
+        active = [s for s in active if deckel[s]]
+    return loser, stock, active, deckel[loser] == part.rules.deckel_total
+
+
+def _join_late(part: _Part, active: list[int]) -> list[int]:
+    """``einwuerfeln``: the late player ``part.joiner`` takes its seat with no Deckel
+    (RULES.md 4; module docstring). Returns the new active seats, in seating order."""
+    joiner = _mark_joined(part)
+    return sorted(active + [joiner])
+
+
+def _mark_joined(part: _Part) -> int:
+    """The late player ``part.joiner`` has joined (``einwuerfeln``); a ``Join`` after the
+    seat before it is recorded. Returns its seat."""
+    joiner = part.joiner
+    assert joiner is not None
+    part.joined = True
+    if part.recorder is not None:
+        names = part.recorder.names
+        part.recorder.action(Join(names[joiner], after=names[joiner - 1]))
+    return joiner
+
+
+def _play_round(
+    columns: _Columns, constants: _Constants, part: _Part, order: list[int], muss: bool
+) -> tuple[int, int, int, int, bool]:
+    """One round over ``order`` (seats, Vorleger first) by the plain strategy (RULES.md 2, 3;
+    module docstring), the simulator's hot path; ``muss``: the Muss-Regel applies now.
+
+    Returns ``(winner, loser, worth, schock_aus, muss)``: best and worst seat (a taker of
+    the Deckel loses), the best throw's Deckel, the number of Schock-Aus thrown (appended
+    to ``part.schock_aus``) and ``muss`` for the next round."""
+    keys, worth_of, is_schock_aus, forced, next_kept, stand_from = columns
+    take_key, can_take, cap, muss_possible, rng_random, recorder, thrown = constants
+    base, size = _BASE, _SIZE  # locals are faster than globals, on every attempt
+    best, worst = -1, _NO_WORST
+    winner = loser = order[0]
+    winner_worth = schock_aus = 0
+    taker: int | None = None
+    first = True
+    for seat in order:
+        if can_take and not first and cap == 1 and worst >= take_key and not schock_aus:
+            taker = loser = seat  # deckel_nehmen: the covered throw stays covered (Strategy)
+            break
+        kept = k = 0
+        path: list[int] | None = [] if recorder is not None else None
+        while True:
+            k += 1
+            index = base[kept] + int(rng_random() * size[kept])
+            if path is not None:
+                path.append(index)
+            if k == cap or is_schock_aus[index]:
+                break
+            if muss and forced[index]:
+                kept = next_kept[index]
+                continue
+            if first:
+                if stand_from[index] <= k:
+                    break
+            elif keys[k][index] > worst:
+                break
+            kept = next_kept[index]
+        key = keys[k][index]
+        if recorder is not None and path is not None:
+            recorder.turn(seat, path, k, cap, muss)
+        if key > best:
+            best = key
+            winner = seat
+            winner_worth = worth_of[index]
+        if key <= worst:
+            worst = key
+            loser = seat
+        if is_schock_aus[index]:
+            schock_aus += 1
+            thrown.append(seat)
+            muss = muss_possible and _muss_now(part)
+        if first:
+            cap = k
+            first = False
+    if recorder is not None:
+        kind = "round" if taker is None else "deckel_nehmen"
+        recorder.end_round(winner, loser, thrown[len(thrown) - schock_aus :], kind, taker)
+    return winner, loser, winner_worth, schock_aus, muss
 
 
 def simulate_game(
@@ -730,6 +817,30 @@ def simulate_game(
         RuleViolation: ``too_few_players``, ``duplicate_player``, ``unknown_player``.
     """
     names = tuple(players)
+    vorleger = _check_table(names, vorleger)
+    tables = strategy_tables(rules, strategy)
+    seats = tuple(range(len(names)))
+    first = names.index(vorleger)
+    recorder = _Recorder(tables, names) if record else None
+    part = _Part(rules, rng.random, schock_aus_so_far, last_game, [], recorder)
+    joiner = _seat_late_joiner(part, strategy, seats, first)
+    starting = seats if joiner is None else tuple(s for s in seats if s != joiner)
+    if rules.format != "halves":
+        loser, rounds = _play_phase(tables, part, GAME, starting, first)
+        halves: tuple[int | None, int | None, bool] = (None, None, False)
+    else:
+        loser, rounds, halves = _play_halves(tables, part, strategy, seats, starting, first)
+    return _simulated_game(names, vorleger, part, loser, rounds, halves, starting)
+
+
+def _check_table(names: tuple[str, ...], vorleger: str | None) -> str:
+    """Check a game's players and Vorleger (RULES.md 4) and return the Vorleger (default:
+    the first player); part of ``simulate_game``.
+
+    Raises:
+        RuleViolation, in this order: ``too_few_players``, ``duplicate_player``,
+        ``unknown_player`` (a Vorleger who does not play).
+    """
     if len(names) < 2:
         raise RuleViolation("too_few_players", "Ein Spiel braucht mindestens zwei Spieler.")
     if len(set(names)) != len(names):
@@ -740,69 +851,108 @@ def simulate_game(
         raise RuleViolation(
             "unknown_player", f"Der Vorleger {vorleger} spielt dieses Spiel nicht mit."
         )
-    tables = strategy_tables(rules, strategy)
-    seats = tuple(range(len(names)))
-    first = names.index(vorleger)
-    recorder = _Recorder(tables, names) if record else None
-    part = _Part(rules, rng.random, schock_aus_so_far, last_game, [], recorder)
-    joiner = None
-    if rules.einwuerfeln and strategy.join_after_rounds is not None and len(names) >= 3:
-        # The last seat joins late (the one before it when it opens the game): seat >= 1,
-        # so it always has a player before it to sit after.
-        joiner = seats[-1] if seats[-1] != first else seats[-2]
-        part.joiner = joiner
-        part.join_after = strategy.join_after_rounds
-    starting = seats if joiner is None else tuple(s for s in seats if s != joiner)
-    single = rules.format != "halves"
+    return vorleger
 
-    def play(phase: str, part_seats: Sequence[int], opener: int) -> tuple[int, int]:
-        if recorder is not None:
-            recorder.phase = phase
-        return _play_part(
-            tables, part, part_seats, opener, rules.ausscheidung and phase in (GAME, FIRST_HALF)
-        )
 
-    loser, rounds = play(GAME if single else FIRST_HALF, starting, first)
-    schock_aus = part.schock_aus
-    first_loser = second_loser = None
-    blattschuss = False
-    if not single:
-        first_loser = loser
-        if joiner is not None and not part.joined:
-            part.joined = True
-            if recorder is not None:
-                recorder.action(Join(names[joiner], after=names[joiner - 1]))
-        second_seats = seats if joiner is None or part.joined else starting
-        opener = first_loser
-        if rules.opener_choice and strategy.name_opener == "left":
-            opener = second_seats[(second_seats.index(first_loser) + 1) % len(second_seats)]
-            if recorder is not None:
-                recorder.action(ChooseOpener(names[opener]))
-        # Decision (engine): the first half's loser opens the second half unless it names
-        # another (opener_choice), and it opens the final.
-        part.joiner = None
-        second_loser, rounds_2 = play(SECOND_HALF, second_seats, opener)
-        rounds += rounds_2
-        blattschuss = first_loser == second_loser
-        if blattschuss:
-            loser = first_loser
-        else:
-            finalists = tuple(sorted((first_loser, second_loser)))
-            loser, rounds_3 = play(FINAL, finalists, first_loser)
-            rounds += rounds_3
-    joined_late = joiner is not None and part.joined
-    everyone = seats if joiner is None or joined_late else starting
+def _seat_late_joiner(
+    part: _Part, strategy: Strategy, seats: tuple[int, ...], first: int
+) -> int | None:
+    """``einwuerfeln`` (RULES.md 4; module docstring): the seat that joins late, set on
+    ``part`` with the rounds it waits, or None (the rule set does not play it, the strategy
+    joins nobody late, or fewer than three players).
+
+    The last seat joins late, the one before it when it opens the game (``first``): seat
+    >= 1, so it always has a player before it to sit after.
+    """
+    if not (part.rules.einwuerfeln and strategy.join_after_rounds is not None):
+        return None
+    if len(seats) < 3:
+        return None
+    joiner = seats[-1] if seats[-1] != first else seats[-2]
+    part.joiner = joiner
+    part.join_after = strategy.join_after_rounds
+    return joiner
+
+
+def _play_phase(
+    tables: StrategyTables, part: _Part, phase: str, seats: Sequence[int], opener: int
+) -> tuple[int, int]:
+    """Play the game or a half or the final (``phase``, as ``engine.Game.phase``) over
+    ``seats`` from ``opener``, with the Ausscheidung first where the rule set plays it
+    (the game's or first half's only; RULES.md 4). Returns ``(loser seat, rounds)``."""
+    if part.recorder is not None:
+        part.recorder.phase = phase
+    ausscheidung = part.rules.ausscheidung and phase in (GAME, FIRST_HALF)
+    return _play_part(tables, part, seats, opener, ausscheidung)
+
+
+def _play_halves(
+    tables: StrategyTables,
+    part: _Part,
+    strategy: Strategy,
+    seats: tuple[int, ...],
+    starting: tuple[int, ...],
+    first: int,
+) -> tuple[int, int, tuple[int | None, int | None, bool]]:
+    """Play a game of the halves format (RULES.md 4): first half from ``first`` over
+    ``starting``, second half over every seat (a late joiner sits down now at the latest),
+    and the final of the two half losers unless one lost both (Blattschuss).
+
+    Returns ``(loser, rounds, (first half loser, second half loser, blattschuss))``.
+    """
+    first_loser, rounds = _play_phase(tables, part, FIRST_HALF, starting, first)
+    if part.joiner is not None and not part.joined:
+        _mark_joined(part)
+    second_seats = seats if part.joiner is None or part.joined else starting
+    opener = first_loser
+    if part.rules.opener_choice and strategy.name_opener == "left":
+        opener = second_seats[(second_seats.index(first_loser) + 1) % len(second_seats)]
+        if part.recorder is not None:
+            part.recorder.action(ChooseOpener(part.recorder.names[opener]))
+    # Decision (engine): the first half's loser opens the second half unless it names
+    # another (opener_choice), and it opens the final.
+    part.joiner = None
+    second_loser, rounds_2 = _play_phase(tables, part, SECOND_HALF, second_seats, opener)
+    rounds += rounds_2
+    blattschuss = first_loser == second_loser
+    if blattschuss:
+        loser = first_loser
+    else:
+        finalists = tuple(sorted((first_loser, second_loser)))
+        loser, rounds_3 = _play_phase(tables, part, FINAL, finalists, first_loser)
+        rounds += rounds_3
+    return loser, rounds, (first_loser, second_loser, blattschuss)
+
+
+def _simulated_game(
+    names: tuple[str, ...],
+    vorleger: str,
+    part: _Part,
+    loser: int,
+    rounds: int,
+    halves: tuple[int | None, int | None, bool],
+    starting: tuple[int, ...],
+) -> SimulatedGame:
+    """The ``SimulatedGame`` of a game played (``simulate_game``): seats back to names.
+
+    ``halves`` = (first half loser, second half loser, blattschuss), None and False for
+    the single format; ``starting`` the seats at the table at the start. A late joiner
+    who never sat down is left out of ``players``.
+    """
+    recorder = part.recorder
+    first_loser, second_loser, blattschuss = halves
+    late = len(starting) < len(names)
     return SimulatedGame(
-        players=names if everyone is seats else tuple(names[s] for s in everyone),
+        players=tuple(names[s] for s in starting) if late and not part.joined else names,
         vorleger=vorleger,
         loser=names[loser],
-        schock_aus=tuple(names[s] for s in schock_aus),
+        schock_aus=tuple(names[s] for s in part.schock_aus),
         round_count=rounds,
         rounds=() if recorder is None else recorder.rounds,
         first_half_loser=None if first_loser is None else names[first_loser],
         second_half_loser=None if second_loser is None else names[second_loser],
         blattschuss=blattschuss,
-        starting_players=None if joiner is None else tuple(names[s] for s in starting),
+        starting_players=tuple(names[s] for s in starting) if late else None,
         events=() if recorder is None else tuple(recorder.events),
         vorleger_rounds=part.vorleger_rounds,
         vorleger_lost=part.vorleger_lost,
