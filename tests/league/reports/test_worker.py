@@ -29,7 +29,7 @@ from league.standings.selectors import season_standings
 from schockclub.celery import app
 from tests.sample import enter_sample_evening
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]  # the checkout: tests/league/reports/ -> ../../..
 REDIS_URL = os.environ.get("REDIS_URL", "")
 
 pytestmark = [
