@@ -26,9 +26,10 @@ from league.club.serializers import (
     MemberSerializer,
     MeSerializer,
     SeasonCreateSerializer,
+    SeasonRulesSerializer,
     SeasonSerializer,
 )
-from league.club.services import member_create, season_create
+from league.club.services import member_create, season_create, season_update
 
 
 @schema.CLUB_VIEWSET
@@ -48,7 +49,8 @@ class ClubViewSet(ClubScopedMixin, viewsets.ReadOnlyModelViewSet):
 @schema.SEASON_VIEWSET
 @extend_schema(tags=["Seasons"])
 class SeasonViewSet(ClubScopedMixin, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
-    """The club's seasons (standings and Runden: league.standings.api.SeasonViewSet)."""
+    """The club's seasons (standings and Runden: league.standings.api.SeasonViewSet); the
+    secretary creates them and changes their rule set (PATCH)."""
 
     serializer_class = SeasonSerializer
     filterset_class = SeasonFilter
@@ -63,6 +65,13 @@ class SeasonViewSet(ClubScopedMixin, mixins.CreateModelMixin, viewsets.ReadOnlyM
         data.is_valid(raise_exception=True)
         season = season_create(club=request_club(request), **data.validated_data)
         return Response(SeasonSerializer(season).data, status=status.HTTP_201_CREATED)
+
+    def partial_update(self, request, *args, **kwargs):
+        season = self.get_object()  # another club's season: 404; a member: 403
+        data = SeasonRulesSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        season = season_update(season=season, **data.validated_data)
+        return Response(SeasonSerializer(season).data)
 
 
 @schema.MEMBER_VIEWSET

@@ -49,6 +49,9 @@ class Club(models.Model):
 class Season(models.Model):
     """A championship period of a club (RULES.md section 5), with its rule set and Mark value.
 
+    `rules` holds the rule set's flags as data (RULES.md 6: "a season stores the flags it
+    was played with"); `rule_preset` names the preset they were composed from.
+
     `mark_value` is the money one Mark is worth in `currency`: 1.00 DM up to and including
     2001, 0.50 EUR from 2002 (league.club.statutes.Statutes.mark_value).
     """
@@ -60,6 +63,10 @@ class Season(models.Model):
     rule_preset = models.CharField(
         _("rule set"), max_length=20, choices=RULE_PRESET_CHOICES, default="club"
     )
+    # The flags the season is played with (games.rules.RuleSet.to_dict()); `rule_preset`
+    # stays the preset they started from ("Grundlage"). Empty: the preset's flags
+    # (league.club.statutes.season_rules is the one reader).
+    rules = models.JSONField(_("rules"), default=dict, blank=True)
     mark_value = models.DecimalField(_("value of one Mark"), max_digits=6, decimal_places=2)
     currency = models.CharField(_("currency"), max_length=3, choices=Currency.choices)
     data_version = models.PositiveIntegerField(

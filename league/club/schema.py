@@ -14,6 +14,7 @@ from league.club.serializers import (
     MemberSerializer,
     MeSerializer,
     SeasonCreateSerializer,
+    SeasonRulesSerializer,
     SeasonSerializer,
 )
 
@@ -27,9 +28,47 @@ SEASON_EXAMPLE = {
     "starts_on": "2026-01-01",
     "ends_on": "2026-12-31",
     "rule_preset": "club",
+    "rules": {
+        "general_beats_schock_doof": True,
+        "generals_ranked": True,
+        "strassen_ranked": True,
+        "fewer_attempts_win_ties": True,
+        "koenigswurf": False,
+        "keep_only_ones": True,
+        "muss_regel": True,
+        "format": "single",
+        "deckel_total": 13,
+        "max_attempts": 3,
+        "ausscheidung": False,
+        "deckel_nehmen": False,
+        "opener_choice": False,
+        "einwuerfeln": False,
+        "umwandlung": True,
+        "jule": False,
+        "collected_strasse_counts": False,
+        "collected_general_counts": False,
+        "natural_wins_ties": False,
+        "keep_sixes": False,
+        "name": "club",
+    },
+    "rules_preset": "club",
     "mark_value": "0.50",
     "currency": "EUR",
     "data_version": 27,
+}
+
+# The club's rules plus Jule, collected Straße and 15 Deckel: a composition of its own.
+COMPOSED_SEASON_EXAMPLE = {
+    **SEASON_EXAMPLE,
+    "rules": {
+        **SEASON_EXAMPLE["rules"],
+        "jule": True,
+        "collected_strasse_counts": True,
+        "deckel_total": 15,
+        "name": "custom",
+    },
+    "rules_preset": None,
+    "data_version": 28,
 }
 
 
@@ -75,7 +114,9 @@ SEASON_VIEWSET = extend_schema_view(
     ),
     retrieve=extend_schema(
         summary="A season",
-        description="One season of the club: rule preset, Mark value and currency.",
+        description="One season of the club: its rule set (`rules`, every flag of RULES.md "
+        "6; `rules_preset` the preset it equals or null for the club's own composition; "
+        "`rule_preset` the preset it started from), Mark value and currency.",
         responses={200: SeasonSerializer, **error_responses()},
         examples=[api_example("Season", SEASON_EXAMPLE, response_only=True)],
     ),
@@ -83,12 +124,23 @@ SEASON_VIEWSET = extend_schema_view(
         summary="Create a season",
         description="Secretary only. Creates the season of `year` (a calendar year unless "
         "`starts_on`/`ends_on` are given) with the club's rule preset unless another is "
-        "named. The Mark is worth 1.00 DM up to 2001 and 0.50 EUR from 2002 (RULES.md 5). "
-        "A year the club has already: 409 `season_exists`.",
+        'named; `rules` changes flags of that preset (e.g. `{"jule": true}`), a flag the '
+        "rules do not know or a wrong value is a 400 `invalid_rule_set`. The Mark is worth "
+        "1.00 DM up to 2001 and 0.50 EUR from 2002 (RULES.md 5). A year the "
+        "club has already: 409 `season_exists`.",
         request=SeasonCreateSerializer,
         responses={201: SeasonSerializer, **error_responses(400, 403, 409)},
         examples=[
             api_example("New season", {"year": 2027}, request_only=True),
+            api_example(
+                "New season with rules of its own",
+                {
+                    "year": 2027,
+                    "rule_preset": "club",
+                    "rules": {"jule": True, "collected_strasse_counts": True, "deckel_total": 15},
+                },
+                request_only=True,
+            ),
             api_example(
                 "Created",
                 {
@@ -102,6 +154,25 @@ SEASON_VIEWSET = extend_schema_view(
                 response_only=True,
                 status_codes=["201"],
             ),
+        ],
+    ),
+    partial_update=extend_schema(
+        summary="Change a season's rule set",
+        description="Secretary only (a member: 403; another club's season: 404). `rules` "
+        "changes flags of the season's rule set (RULES.md 6); with `rule_preset` the season "
+        "starts from that preset instead (and without `rules` plays it as it is). A flag "
+        "the rules do not know, or a wrong value: 400 `invalid_rule_set`. The books' figures "
+        "stay (points and Marks count games, not throws); the season's `data_version` moves, "
+        "so ETags and caches follow.",
+        request=SeasonRulesSerializer,
+        responses={200: SeasonSerializer, **error_responses(400, 403)},
+        examples=[
+            api_example(
+                "Add Jule, collected Straße, 15 Deckel",
+                {"rules": {"jule": True, "collected_strasse_counts": True, "deckel_total": 15}},
+                request_only=True,
+            ),
+            api_example("Composed", COMPOSED_SEASON_EXAMPLE, response_only=True),
         ],
     ),
 )

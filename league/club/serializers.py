@@ -8,9 +8,12 @@ season's currency (e.g. "15.50" with currency "EUR"); Marks are integers.
 from typing import Any
 
 from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from games.rules import preset_name
 from league.club.models import RULE_PRESET_CHOICES, Club, Member, Season
+from league.club.statutes import season_rules
 
 # Money in the API: a decimal of up to 12 digits with cents (Decimal, never float).
 MONEY: dict[str, Any] = {"max_digits": 12, "decimal_places": 2}
@@ -26,9 +29,31 @@ class ClubSerializer(serializers.ModelSerializer):
 
 
 class SeasonSerializer(serializers.ModelSerializer):
-    """A season with its rule preset and the value of one Mark in its currency."""
+    """A season with its rule set and the value of one Mark in its currency.
+
+    `rules` are the flags the season plays (``RuleSet.to_dict()``, RULES.md 6);
+    `rules_preset` the preset they equal, or null for a club's own composition;
+    `rule_preset` the preset the season started from (its "Grundlage")."""
 
     mark_value = serializers.DecimalField(max_digits=6, decimal_places=2, read_only=True)
+    rules = serializers.SerializerMethodField()
+    rules_preset = serializers.SerializerMethodField()
+
+    @extend_schema_field(
+        {
+            "type": "object",
+            "additionalProperties": {
+                "oneOf": [{"type": "boolean"}, {"type": "integer"}, {"type": "string"}]
+            },
+            "description": "Every flag of the season's rule set (RULES.md 6), by name.",
+        }
+    )
+    def get_rules(self, season: Season) -> dict[str, object]:
+        return season_rules(season).to_dict()
+
+    @extend_schema_field(serializers.ChoiceField(choices=RULE_PRESET_CHOICES, allow_null=True))
+    def get_rules_preset(self, season: Season) -> str | None:
+        return preset_name(season_rules(season))
 
     class Meta:
         model = Season
@@ -39,6 +64,8 @@ class SeasonSerializer(serializers.ModelSerializer):
             "starts_on",
             "ends_on",
             "rule_preset",
+            "rules",
+            "rules_preset",
             "mark_value",
             "currency",
             "data_version",
@@ -53,6 +80,11 @@ class SeasonCreateSerializer(serializers.Serializer):
 
     year = serializers.IntegerField(min_value=1900, max_value=2200)
     rule_preset = serializers.ChoiceField(choices=RULE_PRESET_CHOICES, required=False)
+    rules = serializers.DictField(
+        required=False,
+        help_text='Flags laid over the preset (RULES.md 6), e.g. {"jule": true}; '
+        "bad flags: 400 `invalid_rule_set`.",
+    )
     starts_on = serializers.DateField(required=False)
     ends_on = serializers.DateField(required=False)
 
@@ -63,6 +95,18 @@ class SeasonCreateSerializer(serializers.Serializer):
                 {"ends_on": _("The last day lies before the first day.")}, code="dates_reversed"
             )
         return attrs
+
+
+class SeasonRulesSerializer(serializers.Serializer):
+    """Input of a season's rule change (PATCH): flags laid over the season's rules, or over
+    `rule_preset` when one is named (a new Grundlage)."""
+
+    rule_preset = serializers.ChoiceField(choices=RULE_PRESET_CHOICES, required=False)
+    rules = serializers.DictField(
+        required=False,
+        help_text='Flags to change (RULES.md 6), e.g. {"deckel_total": 15}; bad flags: '
+        "400 `invalid_rule_set`.",
+    )
 
 
 class MemberSerializer(serializers.ModelSerializer):

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import lru_cache
 from typing import TYPE_CHECKING, TypeVar
 
 from games.rules import PRESETS, RuleSet, RundeOwed, runden_owed
@@ -20,7 +21,7 @@ from games.rules import PRESETS, RuleSet, RundeOwed, runden_owed
 if TYPE_CHECKING:
     from league.club.models import Season
 
-__all__ = ["CLUB_STATUTES", "Statutes", "season_rules", "season_statutes"]
+__all__ = ["CLUB_STATUTES", "Statutes", "preset_rules", "season_rules", "season_statutes"]
 
 T = TypeVar("T")
 
@@ -88,6 +89,28 @@ def season_statutes(season: Season | None = None) -> Statutes:
 
 
 def season_rules(season: Season) -> RuleSet:
-    """The rule set a season is played with (RULES.md 6): its preset, the club's rules for
-    a name the rules module does not know. The one place that maps a season to its rules."""
-    return PRESETS.get(season.rule_preset, PRESETS["club"])
+    """The rule set a season is played with (RULES.md 6): the flags it stores
+    (``season.rules``, ``RuleSet.from_dict``); when it stores none, its preset, and the
+    club's rules for a name the rules module does not know. The one place that maps a
+    season to its rules.
+
+    Raises RuleViolation (code ``invalid_rule_set``) for stored flags the rules module
+    refuses; every writer validates them first (``league.club.services``)."""
+    if season.rules:
+        try:
+            return _stored_rules(tuple(sorted(season.rules.items())))
+        except TypeError:  # an unhashable value: from_dict names what is wrong
+            return RuleSet.from_dict(season.rules)
+    return preset_rules(season.rule_preset)
+
+
+@lru_cache(maxsize=128)
+def _stored_rules(items: tuple[tuple[str, object], ...]) -> RuleSet:
+    # One RuleSet per stored rule set: games.rules caches its lookup tables on the
+    # instance, so every request of a season plays with the same, warmed-up object.
+    return RuleSet.from_dict(dict(items))
+
+
+def preset_rules(preset: str | None) -> RuleSet:
+    """The rule set of a preset name (RULES.md 6), the club's rules for an unknown one."""
+    return PRESETS.get(preset or "club", PRESETS["club"])

@@ -13,6 +13,7 @@ from games.evenings.services import (
     game_update,
 )
 from league.club.errors import BooksError
+from league.club.services import season_update
 from tests.factories import ClubFactory, MemberFactory, SeasonFactory
 
 pytestmark = pytest.mark.django_db
@@ -197,9 +198,7 @@ def test_one_person_twice_in_a_single_format_games_schock_aus_is_refused(evening
 
 
 def test_a_halves_game_allows_one_schock_aus_per_half_and_final(club):
-    season = club.seasons.get(year=2026)
-    season.rule_preset = "regelwerk2019"
-    season.save()
+    season_update(season=club.seasons.get(year=2026), rule_preset="regelwerk2019")
     evening = evening_create(
         club=club,
         date=DAY,

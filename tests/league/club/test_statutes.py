@@ -41,6 +41,7 @@ def test_the_runden_are_first_every_fifth_and_last():
 def test_an_unknown_preset_name_plays_the_club_rules():
     class Season:
         rule_preset = "no-such-preset"
+        rules: dict = {}
 
     assert season_rules(Season()).name == "club"
 
