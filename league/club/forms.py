@@ -1,13 +1,22 @@
-"""The secretary's form for a new season (issue 2 item 6): without one, no evening of its
-dates can be entered."""
+"""The secretary's forms for a season (issue 2 item 6, issue 11 item 3): a new season
+(without one, no evening of its dates can be entered) and a season's rule set, chosen from
+a preset (the "Grundlage") and then changed flag by flag."""
 
 from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games.rules import FLAGS, RuleSet
+from games.rules.ruleset import MAX_DECKEL
 from league.club.errors import BooksError
 from league.club.models import RULE_PRESET_CHOICES, Club, Season
-from league.club.services import season_create
+from league.club.services import season_create, season_update
+from league.club.statutes import preset_rules, season_rules
+
+FORMAT_CHOICES = [
+    ("single", _("One game (single)")),
+    ("halves", _("Two halves and a final (halves)")),
+]
 
 
 class BooksErrorMixin:
@@ -28,7 +37,50 @@ class BooksErrorMixin:
             self.add_error(None, exc.message)
 
 
-class SeasonForm(BooksErrorMixin, forms.Form):
+def _flag_field(name: str, value: object, label: str, help_text: str) -> forms.Field:
+    """The form field of one rule-set flag: a checkbox, a number or the format select."""
+    if isinstance(value, bool):
+        return forms.BooleanField(label=label, help_text=help_text, required=False)
+    if name == "format":
+        return forms.ChoiceField(label=label, help_text=help_text, choices=FORMAT_CHOICES)
+    top = 3 if name == "max_attempts" else MAX_DECKEL
+    return forms.IntegerField(label=label, help_text=help_text, min_value=1, max_value=top)
+
+
+class RuleFlagsMixin:
+    """The Grundlage (`rule_preset`) and one field per flag of ``games.rules.FLAGS``, with
+    its German label and explanation. ``flag_names`` lists them in page order; ``flags``
+    gives the cleaned flags (name -> value) for the services, which validate them."""
+
+    flag_names = [flag.name for flag in FLAGS]
+
+    def add_flag_fields(self, *, preset: str, rules: RuleSet) -> None:
+        self.fields["rule_preset"] = forms.ChoiceField(
+            label=_("Based on"),
+            choices=RULE_PRESET_CHOICES,
+            initial=preset,
+            help_text=_("The preset the rules start from; change any rule below."),
+        )
+        for flag in FLAGS:
+            value = getattr(rules, flag.name)
+            field = _flag_field(flag.name, value, flag.label, flag.explanation)
+            field.initial = value
+            field.flag = flag  # the template shows its group and example
+            self.fields[flag.name] = field
+
+    def flag_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.flag_names]
+
+    def flags(self) -> dict[str, object]:
+        return {name: self.cleaned_data[name] for name in self.flag_names}
+
+
+def preset_initial(preset: str) -> dict[str, object]:
+    """Initial values of the flag fields for a preset (the "apply preset" button)."""
+    return {"rule_preset": preset, **preset_rules(preset).to_dict()}
+
+
+class SeasonForm(RuleFlagsMixin, BooksErrorMixin, forms.Form):
     """Year, and optionally other first/last days and another rule set than the club's.
     Calls `season_create` (Mark value and currency follow from the year, RULES.md 5)."""
 
@@ -45,13 +97,12 @@ class SeasonForm(BooksErrorMixin, forms.Form):
         widget=forms.DateInput(attrs={"type": "date"}),
         help_text=_("Empty: 31 December."),
     )
-    rule_preset = forms.ChoiceField(label=_("Rule set"), choices=RULE_PRESET_CHOICES)
 
     def __init__(self, *args, club: Club, **kwargs):
         super().__init__(*args, **kwargs)
         self.club = club
         self.fields["year"].initial = timezone.localdate().year
-        self.fields["rule_preset"].initial = club.rule_preset
+        self.add_flag_fields(preset=club.rule_preset, rules=preset_rules(club.rule_preset))
 
     def clean(self):
         data = super().clean()
@@ -68,8 +119,31 @@ class SeasonForm(BooksErrorMixin, forms.Form):
                 club=self.club,
                 year=data["year"],
                 rule_preset=data["rule_preset"],
+                rules=self.flags(),
                 starts_on=data["starts_on"],
                 ends_on=data["ends_on"],
+            )
+        except BooksError as exc:
+            self.add_books_error(exc)
+            return None
+
+
+class SeasonRulesForm(RuleFlagsMixin, BooksErrorMixin, forms.Form):
+    """An existing season's rule set: Grundlage and flags, as the season plays them now.
+    Calls `season_update` (the books' figures stay; caches and ETags follow)."""
+
+    def __init__(self, *args, season: Season, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.season = season
+        self.add_flag_fields(preset=season.rule_preset, rules=season_rules(season))
+
+    def save(self) -> Season | None:
+        """Store the rule set; None (and the error on the form) when refused."""
+        try:
+            return season_update(
+                season=self.season,
+                rule_preset=self.cleaned_data["rule_preset"],
+                rules=self.flags(),
             )
         except BooksError as exc:
             self.add_books_error(exc)

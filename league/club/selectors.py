@@ -2,12 +2,17 @@
 names (the one place that reads whole numbers from a query string; the API's helpers in
 league/club/api_common.py use it too)."""
 
+from dataclasses import dataclass
+
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
+from games.rules import RuleSet, preset_name
+from games.rules.flags import FlagInfo, describe
 from league.club.models import Club, Member, Season
+from league.club.statutes import preset_rules, season_rules
 
 ID_MAX = 2**63 - 1
 """The largest id the database stores (a signed 64-bit integer)."""
@@ -90,3 +95,59 @@ def club_people(*, club: Club) -> QuerySet[Member]:
 def club_member_by_id(*, club: Club, member_id: int) -> Member | None:
     """The club's person with this id; None for an unknown id or another club's person."""
     return Member.objects.filter(club=club, pk=member_id).first()
+
+
+@dataclass(frozen=True)
+class RuleLine:
+    """One flag of a season's rule set as the rules page shows it: the flag's German text
+    (``games.rules.FLAGS``), its value here, and its value in the season's Grundlage."""
+
+    flag: FlagInfo
+    value: bool | int | str
+    basis_value: bool | int | str
+
+    @property
+    def is_bool(self) -> bool:
+        return isinstance(self.value, bool)
+
+    @property
+    def differs(self) -> bool:
+        return self.value != self.basis_value
+
+
+@dataclass(frozen=True)
+class SeasonRulesOverview:
+    """A season's rule set for the rules page: ``rules``, the preset it equals
+    (``preset``, None for the club's own composition), the preset it started from
+    (``basis``, the season's ``rule_preset``), and every flag in page order (``lines``)."""
+
+    season: Season
+    rules: RuleSet
+    preset: str | None
+    basis: str
+    lines: list[RuleLine]
+
+    @property
+    def differences(self) -> list[RuleLine]:
+        return [line for line in self.lines if line.differs]
+
+    def group(self, name: str) -> list[RuleLine]:
+        return [line for line in self.lines if line.flag.group == name]
+
+
+def season_rules_overview(*, season: Season) -> SeasonRulesOverview:
+    """The season's rule set flag by flag (RULES.md 6), with its Grundlage's values beside
+    (``season_rules``; no query beyond the season)."""
+    rules = season_rules(season)
+    basis = preset_rules(season.rule_preset)
+    lines = [
+        RuleLine(flag=flag, value=value, basis_value=getattr(basis, flag.name))
+        for flag, value in describe(rules)
+    ]
+    return SeasonRulesOverview(
+        season=season,
+        rules=rules,
+        preset=preset_name(rules),
+        basis=season.rule_preset,
+        lines=lines,
+    )
