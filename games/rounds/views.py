@@ -28,6 +28,7 @@ from games.rounds.forms import (
 from games.rounds.selectors import (
     game_rounds_detail,
     odds_overview,
+    odds_simulation,
     rounds_entry_start,
     season_schock_aus_stats,
 )
@@ -43,7 +44,7 @@ from league.club.errors import BooksError
 from league.club.models import RULE_PRESET_CHOICES, Member
 from league.club.selectors import (
     VERSION_MAX,
-    club_latest_season,
+    club_current_season,
     club_seasons,
     query_year,
     whole_number,
@@ -244,21 +245,28 @@ def throw_evaluate(request: HttpRequest) -> JsonResponse:
 
 @login_required
 def odds(request: HttpRequest) -> HttpResponse:
-    """ "Wahrscheinlichkeiten": exact odds per rule set (any logged-in user). ``?regeln=``
-    chooses the preset; default the user's club's latest season's, else the club's."""
-    preset = request.GET.get("regeln")
+    """ "Wahrscheinlichkeiten" (any logged-in user): exact odds and what the simulator
+    measures, for a season's rule set (``?saison=YYYY``, default the club's current season;
+    an unknown year is a 404) or a preset (``?preset=`` or ``?regeln=``; the club's rules
+    without a club)."""
+    member = member_for_user(request.user)
+    seasons = list(club_seasons(club=member.club)) if member else []
+    preset = request.GET.get("preset") or request.GET.get("regeln")
+    season = None
     if preset not in PRESETS:
-        member = member_for_user(request.user)
-        season = club_latest_season(club=member.club) if member else None
-        preset = season.rule_preset if season and season.rule_preset in PRESETS else "club"
-    return render(
-        request,
-        "games/odds.html",
-        {
-            "odds": odds_overview(preset=preset),
-            "presets": [(k, v) for k, v in RULE_PRESET_CHOICES if k in PRESETS],
-        },
-    )
+        preset, year = "club", query_year(request)
+        season = next((s for s in seasons if s.year == year), None)
+        if season is None and request.GET.get("saison"):
+            raise Http404
+        season = season or (club_current_season(club=member.club) if member else None)
+    overview = odds_overview(preset=preset, season=season)
+    context = {
+        "odds": overview,
+        "simulation": odds_simulation(rules=overview.rules),
+        "seasons": seasons,
+        "presets": [(k, v) for k, v in RULE_PRESET_CHOICES if k in PRESETS],
+    }
+    return render(request, "games/odds.html", context)
 
 
 @member_required

@@ -1,14 +1,25 @@
 """The odds page ("Wahrscheinlichkeiten") and the members' Schock-Aus statistics
 (issue 3 item 5)."""
 
+import dataclasses
+import datetime
 from fractions import Fraction
 
 import pytest
+from django.core.cache import cache
 from django.urls import reverse
 
-from games.rounds.selectors import odds_overview, season_schock_aus_stats
+from games.rounds.selectors import (
+    ODDS_SIMULATED_GAMES,
+    ODDS_SIMULATION_SEED,
+    odds_overview,
+    odds_simulation,
+    season_schock_aus_stats,
+)
 from games.rules import PRESETS
 from games.rules.odds import attempt_odds, turn_schock_aus_probability
+from games.rules.simulator import simulate_statistics
+from league.club.services import season_create
 from tests.factories import ClubFactory, MemberFactory, UserFactory
 from tests.games.rounds.test_services import _evening
 
@@ -54,6 +65,11 @@ def test_the_odds_page_shows_a_full_turns_schock_aus_exactly(logged_in):
 def test_the_odds_page_switches_rule_set(logged_in):
     response = logged_in.get(reverse("odds"), {"regeln": "stammtisch"})
     assert response.context["odds"].preset == "stammtisch"
+
+
+def test_a_login_without_a_club_sees_the_club_rules(client):
+    client.force_login(UserFactory())
+    assert client.get(reverse("odds")).context["odds"].rules == PRESETS["club"]
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
@@ -156,3 +172,84 @@ def test_the_statistics_take_a_fixed_number_of_queries(
     evening, _ = _evening(sample_evening)
     with django_assert_max_num_queries(5):
         season_schock_aus_stats(season=evening.season)
+
+
+# -- the season's rule set and the simulator (issue 11 items 4 and 5) ----------------------------
+
+COMPOSED = dataclasses.replace(
+    PRESETS["club"], jule=True, collected_strasse_counts=True, deckel_total=15
+)
+
+
+@pytest.fixture
+def member_client(client):
+    club = ClubFactory(name="Heimclub")
+    season_create(club=club, year=2025, rule_preset="app")
+    season_create(club=club, year=datetime.date.today().year, rules=COMPOSED)
+    client.force_login(MemberFactory(club=club, user=UserFactory()).user)
+    return client
+
+
+def test_the_odds_page_follows_the_current_seasons_composed_rules(member_client):
+    odds = member_client.get(reverse("odds")).context["odds"]
+    assert (odds.rules, odds.preset) == (COMPOSED, None)
+    assert odds.throws[1].label == "Jule"  # only a rule set with Jule ranks it
+
+
+def test_the_odds_page_shows_an_earlier_seasons_rules(member_client):
+    odds = member_client.get(reverse("odds"), {"saison": "2025"}).context["odds"]
+    assert (odds.rules, odds.preset, odds.season.year) == (PRESETS["app"], "app", 2025)
+
+
+def test_a_preset_can_still_be_chosen(member_client):
+    odds = member_client.get(reverse("odds"), {"preset": "stammtisch"}).context["odds"]
+    assert (odds.rules, odds.season) == (PRESETS["stammtisch"], None)
+
+
+def test_an_unknown_season_is_not_found(member_client):
+    assert member_client.get(reverse("odds"), {"saison": "1990"}).status_code == 404
+
+
+def test_a_collected_strasse_turns_up_in_the_odds_of_a_season_that_counts_it(member_client):
+    odds = member_client.get(reverse("odds")).context["odds"]
+    collected = next(c for c in odds.categories if c.label == "Straße")
+    plain = odds_overview(preset="club").categories
+    assert (
+        collected.turn.probability > next(c for c in plain if c.label == "Straße").turn.probability
+    )
+
+
+def test_the_odds_page_shows_what_the_simulator_measures_with_and_without_muss_regel(
+    member_client,
+):
+    response = member_client.get(reverse("odds"))
+    simulation = response.context["simulation"]
+    stats = simulate_statistics(
+        COMPOSED, ODDS_SIMULATED_GAMES, seed=ODDS_SIMULATION_SEED, players=6
+    )
+    assert simulation.with_muss_regel.vorleger_loss_rate == stats.with_muss_regel.vorleger_loss_rate
+    assert simulation.without_muss_regel.rounds_per_game == stats.without_muss_regel.rounds_per_game
+    assert simulation.with_muss_regel.games == ODDS_SIMULATED_GAMES == 2000
+    page = response.content.decode()
+    percent = f"{float(stats.with_muss_regel.vorleger_loss_rate) * 100:.1f}".replace(".", ",")
+    assert f"{percent} %" in page
+    assert "Ohne Muss-Regel" in page
+
+
+def test_a_rule_set_without_muss_regel_is_simulated_with_it_for_comparison():
+    simulation = odds_simulation(rules=PRESETS["app"])
+    assert simulation.plays_muss_regel is False
+    assert simulation.with_muss_regel != simulation.without_muss_regel
+
+
+def test_the_simulation_is_computed_once_per_rule_set(monkeypatch):
+    cache.clear()
+    first = odds_simulation(rules=COMPOSED)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("simulated again")
+
+    monkeypatch.setattr("games.rounds.selectors.simulate_statistics", refuse)
+    assert odds_simulation(rules=dataclasses.replace(COMPOSED, name="ours")) == first
+    with pytest.raises(AssertionError):
+        odds_simulation(rules=dataclasses.replace(COMPOSED, jule=False))
