@@ -234,6 +234,7 @@ def test_the_odds_page_shows_what_the_simulator_measures_with_and_without_muss_r
     percent = f"{float(stats.with_muss_regel.vorleger_loss_rate) * 100:.1f}".replace(".", ",")
     assert f"{percent} %" in page
     assert "Ohne Muss-Regel" in page
+    assert '<td class="num">2.000</td>' in page  # games simulated, German style
 
 
 def test_a_rule_set_without_muss_regel_is_simulated_with_it_for_comparison():
