@@ -2,6 +2,8 @@
 (without one, no evening of its dates can be entered) and a season's rule set, chosen from
 a preset (the "Grundlage") and then changed flag by flag."""
 
+from typing import TYPE_CHECKING
+
 from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -19,7 +21,13 @@ FORMAT_CHOICES = [
 ]
 
 
-class BooksErrorMixin:
+if TYPE_CHECKING:  # for the type checker only: the mixins live on a Form
+    _FormBase = forms.Form
+else:
+    _FormBase = object
+
+
+class BooksErrorMixin(_FormBase):
     """Puts a `BooksError` on the form: on the field it names when the form has one, under
     `form.errors[<name>]` for the parts a page shows as a group (e.g. "attendance"), else
     as a non-field error."""
@@ -47,7 +55,7 @@ def _flag_field(name: str, value: object, label: str, help_text: str) -> forms.F
     return forms.IntegerField(label=label, help_text=help_text, min_value=1, max_value=top)
 
 
-class RuleFlagsMixin:
+class RuleFlagsMixin(_FormBase):
     """The Grundlage (`rule_preset`) and one field per flag of ``games.rules.FLAGS``, with
     its German label and explanation. ``flag_names`` lists them in page order; ``flags``
     gives the cleaned flags (name -> value) for the services, which validate them."""
@@ -65,13 +73,25 @@ class RuleFlagsMixin:
             value = getattr(rules, flag.name)
             field = _flag_field(flag.name, value, flag.label, flag.explanation)
             field.initial = value
-            field.flag = flag  # the template shows its group and example
+            field.flag = flag  # type: ignore[attr-defined]  # the template shows its example
+            field.required = field.required and self.flags_posted()
             self.fields[flag.name] = field
 
     def flag_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in self.flag_names]
 
-    def flags(self) -> dict[str, object]:
+    def flags_posted(self) -> bool:
+        """Whether the flags came with the form: a browser always sends the numbers and
+        the format; a post without them (a script, an old page) means the Grundlage as it
+        is."""
+        return not self.is_bound or any(
+            name in self.data for name in ("format", "deckel_total", "max_attempts")
+        )
+
+    def flags(self) -> dict[str, object] | None:
+        """The flags as cleaned, or None when none were posted (the Grundlage's)."""
+        if not self.flags_posted():
+            return None
         return {name: self.cleaned_data[name] for name in self.flag_names}
 
 

@@ -48,7 +48,7 @@ class SeasonSerializer(serializers.ModelSerializer):
             "description": "Every flag of the season's rule set (RULES.md 6), by name.",
         }
     )
-    def get_rules(self, season: Season) -> dict[str, object]:
+    def get_rules(self, season: Season) -> dict[str, bool | int | str]:
         return season_rules(season).to_dict()
 
     @extend_schema_field(serializers.ChoiceField(choices=RULE_PRESET_CHOICES, allow_null=True))

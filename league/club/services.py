@@ -20,7 +20,7 @@ from league.club.statutes import preset_rules, season_rules, season_statutes
 RulesInput = RuleSet | Mapping[str, object]
 
 
-def season_rules_data(*, rules: RulesInput, basis: RuleSet) -> dict[str, object]:
+def season_rules_data(*, rules: RulesInput, basis: RuleSet) -> dict[str, bool | int | str]:
     """The flags a season stores for `rules` (RULES.md 6): a RuleSet as it is, a mapping
     laid over `basis` and read strictly (``RuleSet.from_dict``). The stored ``name`` is the
     preset the flags equal, else "custom".

@@ -25,7 +25,7 @@ RULE_GROUPS = [
 ]
 
 
-def _preset_flags() -> dict[str, dict[str, object]]:
+def _preset_flags() -> dict[str, dict[str, bool | int | str]]:
     """Every preset's flags, for the form's script that fills them in when the Grundlage
     changes (without script: the "apply preset" button)."""
     return {name: rules.to_dict() for name, rules in PRESETS.items()}

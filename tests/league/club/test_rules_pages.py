@@ -74,6 +74,13 @@ def test_a_new_season_is_composed_flag_by_flag(client, club):
     assert (season.rule_preset, season_rules(season)) == ("club", COMPOSED)
 
 
+def test_a_post_without_flags_plays_the_chosen_preset_as_it_is(client, club):
+    _login(client, club, secretary=True)
+    response = client.post(reverse("season_create"), {"year": "2027", "rule_preset": "app"})
+    assert response.status_code == 302
+    assert season_rules(Season.objects.get(club=club, year=2027)) == PRESETS["app"]
+
+
 def test_taking_over_a_preset_fills_in_its_flags_without_saving(client, club):
     _login(client, club, secretary=True)
     post = {"year": "2027", "rule_preset": "regelwerk2019", "apply_preset": "1"}
