@@ -326,8 +326,9 @@ def _start_game(
     k = full[0] if full else thrown[0]
     joined = {_key(r.player) for r in rounds[:k] if r.kind == "join" and r.player is not None}
     seated = [t.player for t in rounds[k].throws]
-    if not full and rounds[k].kind == "deckel_nehmen" and rounds[k].player is not None:
-        seated += [rounds[k].player, *rounds[k].not_thrown]
+    taker = rounds[k].player
+    if not full and rounds[k].kind == "deckel_nehmen" and taker is not None:
+        seated += [taker, *rounds[k].not_thrown]
     seats = [_key(m) for m in seated if _key(m) not in joined]
     opener = _key(rounds[thrown[0]].throws[0].player)
     if opener in seats:
