@@ -24,11 +24,12 @@ run: $(VENV)/.installed
 test: $(VENV)/.installed
 	$(PY) -m pytest -n auto
 
-## lint: ruff, the layer contract (import-linter)
+## lint: ruff, the layer contract (import-linter), types (mypy; strict on rules and services)
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
+	$(VENV)/bin/mypy
 
 format: $(VENV)/.installed
 	$(VENV)/bin/ruff format .

@@ -78,7 +78,7 @@ class RoundOutcomeSerializer(serializers.Serializer):
     loser = serializers.IntegerField()
     deckel = serializers.IntegerField()
     moved = serializers.IntegerField()
-    source = serializers.CharField()
+    source = serializers.CharField()  # type: ignore[assignment]  # the public field name
     schock_aus = serializers.ListField(child=serializers.IntegerField())
     muss_regel = serializers.ListField(child=serializers.BooleanField())
     went_out = serializers.ListField(child=serializers.IntegerField())
@@ -190,7 +190,7 @@ class RulesEvaluationSerializer(serializers.Serializer):
     category = serializers.ChoiceField(choices=[c.value for c in Category])
     value = serializers.IntegerField()
     deckel = serializers.IntegerField()
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # the public field name
     dice = serializers.ListField(child=serializers.IntegerField(), min_length=3, max_length=3)
     attempts = serializers.IntegerField()
     natural = serializers.BooleanField()
@@ -204,7 +204,7 @@ class ThrowEntrySerializer(serializers.Serializer):
     dice = serializers.ListField(child=serializers.IntegerField(), required=False, max_length=10)
     attempts = serializers.IntegerField(required=False, min_value=-99, max_value=99)
     natural = serializers.BooleanField(default=True)
-    turn = AttemptSerializer(many=True, required=False, max_length=10)
+    turn = AttemptSerializer(many=True, required=False, max_length=10)  # type: ignore[call-arg]
 
 
 class RoundEntrySerializer(serializers.Serializer):
@@ -239,7 +239,7 @@ class GameRoundsWriteSerializer(serializers.Serializer):
     evening = serializers.IntegerField(min_value=1)
     number = serializers.IntegerField(min_value=1, max_value=9999, required=False)
     evening_version = serializers.IntegerField(required=False, min_value=1, max_value=999_999_999)
-    rounds = RoundEntrySerializer(many=True, max_length=500)
+    rounds = RoundEntrySerializer(many=True, max_length=500)  # type: ignore[call-arg]
 
 
 def round_inputs(rounds: list[dict]) -> list[RoundInput]:

@@ -39,7 +39,7 @@ from games.rounds.services import (
     game_rounds_play,
 )
 from games.rules import PRESETS, RuleSet
-from league.club.access import member_for_user, member_required, secretary_required
+from league.club.access import ClubRequest, member_for_user, member_required, secretary_required
 from league.club.errors import BooksError
 from league.club.models import RULE_PRESET_CHOICES, Member
 from league.club.selectors import (
@@ -52,7 +52,7 @@ from league.club.selectors import (
 from league.club.statutes import season_rules
 
 
-def _evening(request: HttpRequest, evening_id: int) -> Evening:
+def _evening(request: ClubRequest, evening_id: int) -> Evening:
     return get_object_or_404(
         Evening.objects.select_related("season", "club", "secretary"),
         pk=evening_id,
@@ -92,10 +92,13 @@ def _check(
 
 def _save(request: HttpRequest, entry: RoundsEntry, evening: Evening, people: dict):
     """Record the checked rounds; the redirect to the stored game, or None (errors shown)."""
+    rounds = entry.inputs(people)
+    if rounds is None:  # a row could not be read: its error is on the page
+        return None
     try:
         game = game_record_rounds(
             evening=evening,
-            rounds=entry.inputs(people),
+            rounds=rounds,
             number=entry.number,
             expected_evening_version=whole_number(entry.version, maximum=VERSION_MAX) or None,
         )
@@ -173,7 +176,7 @@ def _posted(request: HttpRequest, evening: Evening, people_list: list[Member]):
 
 
 @secretary_required
-def game_rounds_entry(request: HttpRequest, evening_id: int) -> HttpResponse:
+def game_rounds_entry(request: ClubRequest, evening_id: int) -> HttpResponse:
     """Enter a game round by round (secretary). Buttons: check the rounds and add the
     next one (works without JavaScript), drop the last round, save the game."""
     evening = _evening(request, evening_id)
@@ -199,7 +202,7 @@ def game_rounds_entry(request: HttpRequest, evening_id: int) -> HttpResponse:
 
 
 @member_required
-def game_rounds(request: HttpRequest, game_id: int) -> HttpResponse:
+def game_rounds(request: ClubRequest, game_id: int) -> HttpResponse:
     """A stored game's rounds (members of the club)."""
     game = get_object_or_404(
         Game.objects.select_related("evening__season", "loser", "vorleger"),
@@ -209,7 +212,7 @@ def game_rounds(request: HttpRequest, game_id: int) -> HttpResponse:
     return render(request, "games/rounds_detail.html", {"detail": game_rounds_detail(game=game)})
 
 
-def _feedback_rules(request: HttpRequest) -> tuple[RuleSet, bool]:
+def _feedback_rules(request: ClubRequest) -> tuple[RuleSet, bool]:
     """The rule set and whether the Muss-Regel applies, for the live feedback: the
     evening's season's (``evening`` + ``schock_aus`` + ``last_game``), else ``preset`` +
     ``muss`` ("1"); the club preset by default."""
@@ -229,7 +232,7 @@ def _feedback_rules(request: HttpRequest) -> tuple[RuleSet, bool]:
 
 @member_required
 @require_GET
-def throw_evaluate(request: HttpRequest) -> JsonResponse:
+def throw_evaluate(request: ClubRequest) -> JsonResponse:
     """Live feedback on a throw (JSON): GET ``dice``, ``attempts``, ``natural`` or ``turn``
     (the entry form's notation), ``max_attempts`` (the Vorleger's), and either ``evening``
     + ``schock_aus`` (the evening's Schock-Aus before this turn) + ``last_game``, or
@@ -270,7 +273,7 @@ def odds(request: HttpRequest) -> HttpResponse:
 
 
 @member_required
-def schock_aus_stats(request: HttpRequest) -> HttpResponse:
+def schock_aus_stats(request: ClubRequest) -> HttpResponse:
     """Schock-Aus thrown against expected, per person of a season (``?saison=<year>``,
     default the club's latest season)."""
     seasons = list(club_seasons(club=request.club))

@@ -16,7 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from league.club import schema
-from league.club.api_common import ClubScopedMixin, request_club, request_member
+from league.club.api_common import ClubScopedMixin, club_of, request_member
 from league.club.errors import BooksError
 from league.club.filters import MemberFilter, SeasonFilter
 from league.club.models import Club, Member, Season
@@ -63,7 +63,7 @@ class SeasonViewSet(ClubScopedMixin, mixins.CreateModelMixin, viewsets.ReadOnlyM
     def create(self, request, *args, **kwargs):
         data = SeasonCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        season = season_create(club=request_club(request), **data.validated_data)
+        season = season_create(club=club_of(request), **data.validated_data)
         return Response(SeasonSerializer(season).data, status=status.HTTP_201_CREATED)
 
     def partial_update(self, request, *args, **kwargs):
@@ -90,7 +90,7 @@ class MemberViewSet(ClubScopedMixin, mixins.CreateModelMixin, viewsets.ReadOnlyM
     def create(self, request, *args, **kwargs):
         data = MemberCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        member = member_create(club=request_club(request), **data.validated_data)
+        member = member_create(club=club_of(request), **data.validated_data)
         return Response(MemberSerializer(member).data, status=status.HTTP_201_CREATED)
 
 

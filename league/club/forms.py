@@ -40,7 +40,7 @@ class BooksErrorMixin(_FormBase):
         if name in self.fields and not self.fields[name].widget.is_hidden:
             self.add_error(name, exc.message)
         elif name in self.group_errors:
-            self._errors.setdefault(name, self.error_class()).append(exc.message)
+            self.errors.setdefault(name, self.error_class()).append(exc.message)
         else:
             self.add_error(None, exc.message)
 
@@ -125,7 +125,7 @@ class SeasonForm(RuleFlagsMixin, BooksErrorMixin, forms.Form):
         self.add_flag_fields(preset=club.rule_preset, rules=preset_rules(club.rule_preset))
 
     def clean(self):
-        data = super().clean()
+        data = super().clean() or {}
         starts, ends = data.get("starts_on"), data.get("ends_on")
         if starts and ends and ends < starts:
             self.add_error("ends_on", _("The last day lies before the first day."))

@@ -3,6 +3,8 @@ descriptions and examples of clubs, seasons, members, the login token and "who a
 drf-spectacular decorators the viewsets wear. Nothing here runs on a request.
 """
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers
 from rest_framework.authtoken.serializers import AuthTokenSerializer
@@ -21,7 +23,7 @@ from league.club.serializers import (
 CLUB_EXAMPLE = {"id": 1, "name": "Schockclub Sample", "rule_preset": "club"}
 
 
-SEASON_EXAMPLE = {
+SEASON_EXAMPLE: dict[str, Any] = {
     "id": 48,
     "club": 1,
     "year": 2026,
@@ -58,7 +60,7 @@ SEASON_EXAMPLE = {
 }
 
 # The club's rules plus Jule, collected Straße and 15 Deckel: a composition of its own.
-COMPOSED_SEASON_EXAMPLE = {
+COMPOSED_SEASON_EXAMPLE: dict[str, Any] = {
     **SEASON_EXAMPLE,
     "rules": {
         **SEASON_EXAMPLE["rules"],

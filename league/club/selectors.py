@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from games.rules import RuleSet, preset_name
 from games.rules.flags import FlagInfo, describe
+from league.club.access import ClubRequest
 from league.club.models import Club, Member, Season
 from league.club.statutes import preset_rules, season_rules
 
@@ -67,7 +68,7 @@ def query_year(request: HttpRequest, name: str = "saison") -> int | None:
     return whole_number(request.GET.get(name), maximum=YEAR_MAX)
 
 
-def season_from_query(request: HttpRequest, *, default_current: bool = False) -> Season | None:
+def season_from_query(request: ClubRequest, *, default_current: bool = False) -> Season | None:
     """The club's season named by ?saison=YYYY (404 if unknown or unreadable); None for
     ?saison=alle or no parameter, unless `default_current`: then the season of today (else
     the latest)."""
