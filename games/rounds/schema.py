@@ -6,7 +6,7 @@ descriptions and examples. Nothing here runs on a request.
 
 from drf_spectacular.utils import extend_schema, extend_schema_view
 
-from games.evenings.api import GAME_EXAMPLE
+from games.evenings.schema import GAME_EXAMPLE
 from games.evenings.serializers import GameSerializer
 from games.rounds.serializers import (
     GameRoundsWriteSerializer,
