@@ -20,17 +20,13 @@ A refusal of a service (`BooksError`) rolls the whole change back and shows on t
 the input kept; a refused delete or action shows as a message.
 """
 
-from typing import Any, cast
+from typing import cast
 
 from django import forms
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.contrib.admin.widgets import FilteredSelectMultiple
-from django.core.exceptions import PermissionDenied
-from django.db import transaction
-from django.http import HttpResponseRedirect
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
-from simple_history.admin import SimpleHistoryAdmin
 
 from games.evenings.models import Attendance, Evening, Game, SchockAus
 from games.evenings.services import (
@@ -42,74 +38,10 @@ from games.evenings.services import (
     game_update,
 )
 from games.rounds.models import Round, RoundThrow
-from league.club.errors import BooksError
+from league.club.admin_base import BooksAdmin, adopt
 from league.club.models import Member
 from league.runden.models import RundeGiven
 from league.runden.services import runde_mark_given, runde_unmark
-
-
-def _refused_form(form_class: type[forms.ModelForm], refusal: BooksError) -> type[forms.ModelForm]:
-    """`form_class` showing a service's refusal: on the field it names, else on top."""
-
-    def clean(form: forms.ModelForm) -> dict[str, Any] | None:
-        data = form_class.clean(form)
-        form.add_error(refusal.field if refusal.field in form.fields else None, refusal.message)
-        return data
-
-    return type(f"Refused{form_class.__name__}", (form_class,), {"clean": clean})
-
-
-def _adopt(obj, saved) -> None:
-    """Make the admin's unsaved instance the row the service stored (the answer and the
-    admin's log name it)."""
-    for f in saved._meta.concrete_fields:
-        setattr(obj, f.attname, getattr(saved, f.attname))
-    obj._state.adding = False
-    obj._state.fields_cache = {}
-
-
-class BooksAdmin(SimpleHistoryAdmin):
-    """Base of the admins of the books: writes go through the services (subclasses call
-    them in `save_model` / `delete_model`); a refusal rolls back and shows; no "revert"."""
-
-    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
-        try:
-            return super().changeform_view(request, object_id, form_url, extra_context)
-        except BooksError as refusal:
-            # The admin's transaction was rolled back: show the same input again, refused.
-            request.books_refusal = refusal
-            return super().changeform_view(request, object_id, form_url, extra_context)
-
-    def get_form(self, request, obj=None, change=False, **kwargs):
-        form = super().get_form(request, obj, change, **kwargs)
-        refusal = getattr(request, "books_refusal", None)
-        return form if refusal is None else _refused_form(form, refusal)
-
-    def delete_view(self, request, object_id, extra_context=None):
-        try:
-            return super().delete_view(request, object_id, extra_context)
-        except BooksError as refusal:
-            self.message_user(request, refusal.message, messages.ERROR)
-            opts = self.model._meta
-            url = reverse(f"admin:{opts.app_label}_{opts.model_name}_change", args=[object_id])
-            return HttpResponseRedirect(url)
-
-    def changelist_view(self, request, extra_context=None):
-        # An action ("delete selected", ...) runs in one transaction: all or nothing.
-        try:
-            with transaction.atomic():
-                return super().changelist_view(request, extra_context)
-        except BooksError as refusal:
-            self.message_user(request, refusal.message, messages.ERROR)
-            return HttpResponseRedirect(request.get_full_path())
-
-    def revert_disabled(self, request, obj=None):
-        return True
-
-    def history_form_view(self, request, object_id, version_id, extra_context=None):
-        if request.method == "POST":  # a revert would write the row past the services
-            raise PermissionDenied
-        return super().history_form_view(request, object_id, version_id, extra_context)
 
 
 class ReadOnlyAdmin(BooksAdmin):
@@ -201,7 +133,7 @@ class EveningAdmin(BooksAdmin):
             saved = evening_update(evening=obj, **fields, **form.attendance())
         else:
             saved = evening_create(club=data["club"], **fields, **form.attendance())
-        _adopt(obj, saved)
+        adopt(obj, saved)
 
     def delete_model(self, request, obj):
         evening_delete(evening=obj, with_games=True)
@@ -282,7 +214,7 @@ class GameAdmin(BooksAdmin):
             saved = game_update(game=form.instance, schock_aus_throwers=throwers, **people)
         else:
             saved = game_record(evening=data["evening"], schock_aus_throwers=throwers, **people)
-        _adopt(form.instance, saved)
+        adopt(form.instance, saved)
 
     def delete_model(self, request, obj):
         game_delete(game=obj)
@@ -372,7 +304,7 @@ class RundeGivenAdmin(BooksAdmin):
             note=data["note"],
             recorded_by=request.user,
         )
-        _adopt(obj, saved)
+        adopt(obj, saved)
 
     def delete_model(self, request, obj):
         runde_unmark(schock_aus=obj.schock_aus)

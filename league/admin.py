@@ -15,8 +15,6 @@ A refusal of a service (`BooksError`) rolls the change back and shows on the for
 input kept.
 """
 
-from typing import Any
-
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
@@ -24,47 +22,13 @@ from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
+from league.club.admin_base import BooksAdmin, adopt
 from league.club.errors import BooksError
 from league.club.models import Club, Member, Season
 from league.club.services import member_create, member_update, season_create, season_update
 from league.ledger.models import LedgerEntry, Payment
 from league.ledger.services import payment_cancel, payment_record
 from league.reports.models import ReportBuild
-
-
-def _adopt(obj, saved) -> None:
-    """Make the admin's unsaved instance the row the service stored (the answer and the
-    admin's log name it)."""
-    for f in saved._meta.concrete_fields:
-        setattr(obj, f.attname, getattr(saved, f.attname))
-    obj._state.adding = False
-    obj._state.fields_cache = {}
-
-
-class RefusalOnTheForm(admin.ModelAdmin):
-    """A service's refusal (`BooksError`) in `save_model`: the admin's transaction is rolled
-    back and the same input is shown again with the refusal on the field it names."""
-
-    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
-        try:
-            return super().changeform_view(request, object_id, form_url, extra_context)
-        except BooksError as refusal:
-            request.books_refusal = refusal
-            return super().changeform_view(request, object_id, form_url, extra_context)
-
-    def get_form(self, request, obj=None, change=False, **kwargs):
-        form_class = super().get_form(request, obj, change, **kwargs)
-        refusal: BooksError | None = getattr(request, "books_refusal", None)
-        if refusal is None:
-            return form_class
-        message, field = refusal.message, refusal.field
-
-        def clean(form: forms.ModelForm) -> dict[str, Any] | None:
-            data = form_class.clean(form)
-            form.add_error(field if field in form.fields else None, message)
-            return data
-
-        return type(f"Refused{form_class.__name__}", (form_class,), {"clean": clean})
 
 
 @admin.register(Club)
@@ -74,7 +38,7 @@ class ClubAdmin(SimpleHistoryAdmin):
 
 
 @admin.register(Season)
-class SeasonAdmin(RefusalOnTheForm, SimpleHistoryAdmin):
+class SeasonAdmin(BooksAdmin):
     list_display = (
         "club",
         "year",
@@ -116,7 +80,7 @@ class SeasonAdmin(RefusalOnTheForm, SimpleHistoryAdmin):
             saved = season_update(season=obj, mark_value=data["mark_value"], **fields)
         else:
             saved = season_create(club=data["club"], year=data["year"], **fields)
-        _adopt(obj, saved)
+        adopt(obj, saved)
 
     def has_delete_permission(self, request, obj=None):
         # A season's books are kept for ever (RULES.md 5); the report's data version is
@@ -125,7 +89,7 @@ class SeasonAdmin(RefusalOnTheForm, SimpleHistoryAdmin):
 
 
 @admin.register(Member)
-class MemberAdmin(RefusalOnTheForm, SimpleHistoryAdmin):
+class MemberAdmin(BooksAdmin):
     list_display = ("name", "club", "kind", "active", "is_secretary", "user")
     list_filter = ("club", "kind", "active", "is_secretary")
     search_fields = ("name", "user__username")
@@ -151,7 +115,7 @@ class MemberAdmin(RefusalOnTheForm, SimpleHistoryAdmin):
         if "user" in form.changed_data or not change:
             saved.user = data["user"]
             saved.save(update_fields=["user"])
-        _adopt(obj, saved)
+        adopt(obj, saved)
 
     def has_delete_permission(self, request, obj=None):
         # Every lost game and Schock-Aus of a person is kept for ever (RULES.md 5).
@@ -206,7 +170,7 @@ class PaymentAddForm(forms.ModelForm):
 
 
 @admin.register(Payment)
-class PaymentAdmin(RefusalOnTheForm, SimpleHistoryAdmin):
+class PaymentAdmin(BooksAdmin):
     """Recorded through `payment_record`, corrected by reversal (`payment_cancel`, the
     action "cancel"), never edited or deleted (RULES.md 5)."""
 
@@ -285,7 +249,7 @@ class PaymentAdmin(RefusalOnTheForm, SimpleHistoryAdmin):
             season=data["season"],
             created_by=request.user,
         )
-        _adopt(obj, saved)
+        adopt(obj, saved)
 
     @admin.action(
         description=_("Cancel the selected payments (by reversal)"), permissions=["cancel"]
