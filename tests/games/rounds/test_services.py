@@ -12,9 +12,9 @@ from games.rounds.services import RoundInput, ThrowInput, game_record_rounds, ga
 from games.rules import PRESETS, RuleViolation, Throw, validate_throw
 from league.club.errors import BooksError
 from league.club.models import Member
-from league.club.services import season_get_or_create
+from league.club.services import season_get_or_create, season_update
 from league.standings.selectors import season_standings
-from tests.games.rounds.sample import game_20_rounds
+from tests.games.rounds.sample import EARLIER_ROUNDS, game_20_rounds
 from tests.sample import sample_club
 
 pytestmark = pytest.mark.django_db
@@ -332,3 +332,33 @@ def test_the_samples_literal_record_of_annas_655_as_collected_is_refused(sample_
     with pytest.raises(RuleViolation) as refused:
         validate_throw(literal, PRESETS["club"])
     assert refused.value.code == "collected_without_one"
+
+
+def _first_round_of_game_20(evening, people, *, composed: bool):
+    """Game 20's first round, opened by Erik with a natural 4-2-1, in the sample's season
+    played with the club's rules, or with the club's rules plus Jule and 15 Deckel."""
+    if composed:
+        season_update(
+            season=evening.season,
+            rules={**PRESETS["club"].to_dict(), "jule": True, "deckel_total": 15},
+        )
+    evening.refresh_from_db()
+    order = [(n, d) for n, d in EARLIER_ROUNDS[0]]
+    throws = [
+        ThrowInput(
+            player=people[name], dice=(4, 2, 1) if i == 0 else dice, attempts=1, natural=True
+        )
+        for i, (name, dice) in enumerate(order)
+    ]
+    return game_rounds_play(
+        evening=evening, number=20, rounds=[RoundInput(throws=throws)], require_finished=False
+    )
+
+
+def test_a_composed_season_plays_its_rounds_by_its_own_flags(table):
+    evening, people = table
+    club = _first_round_of_game_20(evening, people, composed=False)
+    composed = _first_round_of_game_20(evening, people, composed=True)
+    # club rules: 4-2-1 is the Hausnummer 421; with Jule it is worth 7 Deckel of 15.
+    assert club.outcomes[0].deckel != 7
+    assert (composed.outcomes[0].deckel, composed.stock) == (7, 15 - 7)
