@@ -9,6 +9,7 @@ from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 
+from games.rules import PRESETS
 from league.club.api_common import api_example, error_responses
 from league.club.serializers import (
     ClubSerializer,
@@ -30,29 +31,7 @@ SEASON_EXAMPLE: dict[str, Any] = {
     "starts_on": "2026-01-01",
     "ends_on": "2026-12-31",
     "rule_preset": "club",
-    "rules": {
-        "general_beats_schock_doof": True,
-        "generals_ranked": True,
-        "strassen_ranked": True,
-        "fewer_attempts_win_ties": True,
-        "koenigswurf": False,
-        "keep_only_ones": True,
-        "muss_regel": True,
-        "format": "single",
-        "deckel_total": 13,
-        "max_attempts": 3,
-        "ausscheidung": False,
-        "deckel_nehmen": False,
-        "opener_choice": False,
-        "einwuerfeln": False,
-        "umwandlung": True,
-        "jule": False,
-        "collected_strasse_counts": False,
-        "collected_general_counts": False,
-        "natural_wins_ties": False,
-        "keep_sixes": False,
-        "name": "club",
-    },
+    "rules": PRESETS["club"].to_dict(),  # the flags as the season stores them
     "rules_preset": "club",
     "mark_value": "0.50",
     "currency": "EUR",
