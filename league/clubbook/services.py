@@ -55,6 +55,7 @@ from league.club.books import CLUB_BOOK_IMPORT as IMPORT_REASON
 from league.club.books import books_changed
 from league.club.models import Club, Member, Season
 from league.club.services import season_get_or_create
+from league.club.spreadsheet import has_control_character, spreadsheet_cell, spreadsheet_text
 from league.club.statutes import season_statutes
 from league.ledger.models import LedgerEntry
 from league.ledger.services import (
@@ -263,7 +264,17 @@ def _read_rows(
                 )
             )
             continue
-        rows.append((start, [f.strip() for f in row]))
+        if any(has_control_character(f) for f in row):
+            errors.append(
+                RowError(
+                    file,
+                    start,
+                    "control_character",
+                    _("The line holds a control character (e.g. a tab or a NUL byte)."),
+                )
+            )
+            continue
+        rows.append((start, [spreadsheet_text(f.strip()) for f in row]))
     return rows
 
 
@@ -1051,7 +1062,7 @@ def _csv_bytes(header: list[str], rows: list[list[str]]) -> bytes:
     out = io.StringIO(newline="")
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(header)
-    writer.writerows(rows)
+    writer.writerows([spreadsheet_cell(cell) for cell in row] for row in rows)
     return out.getvalue().encode("utf-8")
 
 

@@ -16,6 +16,7 @@ from django.utils.translation import pgettext
 
 from league.club.models import Season
 from league.club.money import round_money
+from league.club.spreadsheet import spreadsheet_cell
 from league.reports.services import season_chronicle, season_dues
 from league.standings.selectors import season_standings
 
@@ -31,7 +32,7 @@ def _csv(header: list[str], rows: list[list]) -> str:
     buf = io.StringIO()
     writer = csv.writer(buf, delimiter=";", lineterminator="\r\n")
     writer.writerow(header)
-    writer.writerows(rows)
+    writer.writerows([spreadsheet_cell(cell) for cell in row] for row in rows)
     return BOM + buf.getvalue()
 
 
