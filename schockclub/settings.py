@@ -179,7 +179,7 @@ REST_FRAMEWORK = {
         "rest_framework.filters.OrderingFilter",
     ],
     # JSON only: the API is strict; the token endpoint keeps its form parsers.
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["league.club.parsers.BoundedJSONParser"],
     "DEFAULT_PAGINATION_CLASS": "league.club.api_common.ApiPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "league.club.api_common.api_exception_handler",

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -20,6 +21,7 @@ from league.club.api_common import ClubScopedMixin, club_of, request_member
 from league.club.errors import BooksError
 from league.club.filters import MemberFilter, SeasonFilter
 from league.club.models import Club, Member, Season
+from league.club.parsers import BoundedJSONParser
 from league.club.serializers import (
     ClubSerializer,
     MemberCreateSerializer,
@@ -97,6 +99,9 @@ class MemberViewSet(ClubScopedMixin, mixins.CreateModelMixin, viewsets.ReadOnlyM
 @extend_schema(tags=["Club and login"])
 class TokenView(ObtainAuthToken):
     """POST /api/v1/auth/token/: exchange username and password for the login's token."""
+
+    # DRF's token view brings its own parsers; its JSON one is bounded like every other.
+    parser_classes = (FormParser, MultiPartParser, BoundedJSONParser)
 
     @schema.TOKEN_POST
     def post(self, request, *args, **kwargs):
