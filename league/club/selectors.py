@@ -3,6 +3,7 @@ names (the one place that reads whole numbers from a query string; the API's hel
 league/club/api_common.py use it too)."""
 
 from dataclasses import dataclass
+from typing import overload
 
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest
@@ -36,9 +37,17 @@ def whole_number(raw: str | None, *, maximum: int = ID_MAX) -> int | None:
     return value if value <= maximum else None
 
 
+@overload
+def club_season(club: Club, year: int) -> Season: ...
+@overload
+def club_season(club: Club, year: None = None) -> Season | None: ...
+@overload
+def club_season(club: Club, year: int | None) -> Season | None: ...
+
+
 def club_season(club: Club, year: int | None = None) -> Season | None:
-    """The club's season of `year`; without a year the season of today, else the latest
-    one; None when the club has no season yet. An unknown year is a 404."""
+    """The club's season of `year` (never None: an unknown year is a 404); without a year
+    the season of today, else the latest one, None when the club has no season yet."""
     seasons = Season.objects.filter(club=club)
     if year is not None:
         return get_object_or_404(seasons, year=year)

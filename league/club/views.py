@@ -60,8 +60,6 @@ def season_new(request: ClubRequest) -> HttpResponse:
 def season_rules_edit(request: ClubRequest, year: int) -> HttpResponse:
     """Change a season's rule set (the secretary's): Grundlage and flags."""
     season = club_season(request.club, year)
-    if season is None:
-        raise Http404
     if request.method == "POST" and "apply_preset" in request.POST:
         form = _applied(request, SeasonRulesForm, season=season)
     else:
@@ -78,8 +76,6 @@ def season_rules_page(request: ClubRequest, year: int) -> HttpResponse:
     """The season's rule set in German: every flag, its explanation and an example, and the
     preset it equals (or how it differs from its Grundlage)."""
     season = club_season(request.club, year)
-    if season is None:
-        raise Http404
     overview = season_rules_overview(season=season)
     names = dict(RULE_PRESET_CHOICES)
     context = {

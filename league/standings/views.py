@@ -36,8 +36,6 @@ def home(request: ClubRequest) -> HttpResponse:
 def standings(request: ClubRequest, year: int) -> HttpResponse:
     """The season's table (shared places, guests apart, totals) and its evenings."""
     season = club_season(request.club, year)
-    if season is None:  # a year is given: club_season answers 404 for an unknown one
-        raise Http404
     context = {
         "season": season,
         "seasons": club_seasons(club=request.club),
@@ -64,8 +62,6 @@ def dues(request: ClubRequest, year: int, member_id: int) -> HttpResponse:
     if person != request.member and not request.member.is_secretary:
         raise PermissionDenied
     season = club_season(request.club, year)
-    if season is None:
-        raise Http404
     dues = member_dues(member=person, season=season)
     context = {
         "season": season,
