@@ -198,6 +198,27 @@ def season_get_or_create(*, club: Club, year: int) -> Season:
     return season or season_create(club=club, year=year)
 
 
+def _free_name(*, club_id: int, name: str, person_id: int | None = None) -> str:
+    """`name` with its white space folded, when no other person of the club has it.
+
+    Raises BooksError `name_required` or `member_exists` (409).
+    """
+    name = " ".join(name.split())
+    if not name:
+        raise BooksError("name_required", _("Please enter a name."), field="name")
+    others = Member.objects.filter(club_id=club_id, name=name)
+    if person_id is not None:
+        others = others.exclude(pk=person_id)
+    if others.exists():
+        raise BooksError(
+            "member_exists",
+            _("%(name)s exists already.") % {"name": name},
+            field="name",
+            status=409,
+        )
+    return name
+
+
 @transaction.atomic
 def member_create(
     *, club: Club, name: str, kind: str = Member.Kind.MEMBER, is_secretary: bool = False
@@ -206,16 +227,7 @@ def member_create(
 
     Raises BooksError `name_required` or `member_exists` (409).
     """
-    name = " ".join(name.split())
-    if not name:
-        raise BooksError("name_required", _("Please enter a name."), field="name")
-    if Member.objects.filter(club=club, name=name).exists():
-        raise BooksError(
-            "member_exists",
-            _("%(name)s exists already.") % {"name": name},
-            field="name",
-            status=409,
-        )
+    name = _free_name(club_id=club.pk, name=name)
     return Member.objects.create(club=club, name=name, kind=kind, is_secretary=is_secretary)
 
 
@@ -239,17 +251,7 @@ def member_update(
     member = Member.objects.select_for_update().get(pk=member.pk)
     changed: list[str] = []
     if name is not None:
-        name = " ".join(name.split())
-        if not name:
-            raise BooksError("name_required", _("Please enter a name."), field="name")
-        taken = Member.objects.filter(club_id=member.club_id, name=name).exclude(pk=member.pk)
-        if taken.exists():
-            raise BooksError(
-                "member_exists",
-                _("%(name)s exists already.") % {"name": name},
-                field="name",
-                status=409,
-            )
+        name = _free_name(club_id=member.club_id, name=name, person_id=member.pk)
         changed += ["name"] if name != member.name else []
         member.name = name
     if kind is not None:
