@@ -1,0 +1,41 @@
+"""manage.py club_restore FILE
+
+Loads a club backup (written by club_backup) into this database, all or nothing: every row
+as it was, primary keys kept, logins matched by username. Refuses, naming the conflict,
+when the club, a person's login or a row's number is there already, and refuses files of
+another format or version and damaged files (league/backup/services.py).
+"""
+
+import time
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext as _
+
+from league.backup.services import club_restore
+from league.club.errors import BooksError
+
+
+class Command(BaseCommand):
+    help = "Restore one club from a backup file (all or nothing)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", type=Path, help="The backup file written by club_backup.")
+
+    def handle(self, *args, **options):
+        path: Path = options["file"]
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise CommandError(f"{path}: {exc.strerror or exc}") from exc
+        start = time.perf_counter()
+        try:
+            result = club_restore(data=data)
+        except BooksError as exc:
+            raise CommandError(f"{exc.message} {_('Nothing was restored.')}") from exc
+        rows = sum(result.counts.values())
+        self.stdout.write(
+            f"{result.club.name}: {rows:,} rows restored in {time.perf_counter() - start:.1f} s; "
+            f"logins created: {', '.join(result.users_created) or '-'}; "
+            f"existing logins used as authors: {', '.join(result.users_existing) or '-'}"
+        )
