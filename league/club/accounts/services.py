@@ -1,0 +1,74 @@
+"""Writes of a login's API tokens and password (issue 13 item 3, issue 12 item 2).
+
+Tokens are django-rest-knox's `AuthToken` rows: only a SHA-512 digest of the token is
+stored, beside its first 15 characters (`token_key`, the token's public id). A token
+expires `SCHOCKCLUB_TOKEN_DAYS` days (settings.REST_KNOX["TOKEN_TTL"], 30 by default) after
+it was issued. Logging out (page or API) and changing or resetting the password revoke the
+tokens.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import password_validation
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from knox.models import AuthToken
+from knox.settings import knox_settings
+
+from league.club.errors import BooksError
+
+
+def api_token_create(*, user: User) -> tuple[AuthToken, str]:
+    """Issue a new API token for `user`: (its row, the token string, shown only now).
+
+    The login's tokens that have expired are removed first (until then an expired token is
+    answered 401 `token_expired`, not `invalid_token`)."""
+    with transaction.atomic():
+        AuthToken.objects.filter(user=user, expiry__lt=timezone.now()).delete()
+        issued: tuple[AuthToken, str] = AuthToken.objects.create(
+            user=user, expiry=knox_settings.TOKEN_TTL
+        )
+        return issued
+
+
+def api_tokens_revoke(*, user: User) -> int:
+    """Revoke every API token of `user` (logout everywhere, a password change or reset);
+    how many there were."""
+    deleted: int = AuthToken.objects.filter(user=user).delete()[0]
+    return deleted
+
+
+def api_token_revoke(*, user: User, key: str) -> None:
+    """Revoke the token of `user` whose public id (`token_key`) is `key`.
+
+    Raises BooksError `token_not_found` (404) when `user` has no such token: another
+    login's token does not exist for them."""
+    deleted, _per_model = AuthToken.objects.filter(user=user, token_key=key).delete()
+    if not deleted:
+        raise BooksError("token_not_found", _("No such login."), status=404)
+
+
+def password_change(*, user: User, old_password: str, new_password: str) -> None:
+    """Change the password of `user` (the API's password change; the pages use Django's
+    PasswordChangeForm and then api_tokens_revoke) and revoke all of the login's API tokens.
+
+    Raises BooksError `wrong_password` (field old_password) when the old password is wrong,
+    `invalid_password` (field new_password, Django's validators' German messages) when the
+    new one is too short, too common, all digits or too like the login's name."""
+    if not user.check_password(old_password):
+        raise BooksError(
+            "wrong_password",
+            _("Your old password was entered incorrectly. Please enter it again."),
+            field="old_password",
+        )
+    try:
+        password_validation.validate_password(new_password, user)
+    except ValidationError as exc:
+        raise BooksError("invalid_password", " ".join(exc.messages), field="new_password") from exc
+    with transaction.atomic():
+        user.set_password(new_password)
+        user.save(update_fields=["password"])
+        api_tokens_revoke(user=user)

@@ -1,0 +1,91 @@
+"""Pages of a login (issue 12 item 2, issue 13 item 3): log out, change the password, reset
+a forgotten one by e-mail (Django's views with our German templates under
+templates/registration/), and "Meine Anmeldungen": the login's API tokens, each revocable.
+
+Logging out, changing and resetting the password revoke every API token of the login
+(league.club.accounts.services.api_tokens_revoke); the password change keeps the session
+(Django's PasswordChangeView calls update_session_auth_hash).
+"""
+
+from typing import cast
+
+from django.contrib import messages
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse_lazy
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from league.club.accounts.selectors import api_tokens_of
+from league.club.accounts.services import api_token_revoke, api_tokens_revoke
+from league.club.errors import BooksError
+
+
+class LogoutView(auth_views.LogoutView):
+    """POST /logout/: end the session and revoke the login's API tokens."""
+
+    def post(self, request, *args, **kwargs):
+        if request.user.is_authenticated:
+            api_tokens_revoke(user=request.user)
+        return super().post(request, *args, **kwargs)
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """/passwort/: the old password and the new one twice (Django's validators); the
+    session stays, the API tokens go."""
+
+    success_url = reverse_lazy("password_change_done")
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        api_tokens_revoke(user=form.user)
+        return response
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """/passwort/vergessen/: an e-mail with a one-day link to every active login with that
+    address (and, so as not to tell who has a login, the same answer for any address)."""
+
+    success_url = reverse_lazy("password_reset_done")
+    email_template_name = "registration/password_reset_email.txt"
+    subject_template_name = "registration/password_reset_subject.txt"
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """/passwort/neu/<uid>/<token>/: the new password twice; the API tokens go."""
+
+    success_url = reverse_lazy("password_reset_complete")
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        api_tokens_revoke(user=form.user)
+        return response
+
+
+@login_required
+def my_logins(request: HttpRequest) -> HttpResponse:
+    """/anmeldungen/ "Meine Anmeldungen": the login's API tokens (apps and scripts), when
+    issued and until when they hold, each with a button to revoke it."""
+    tokens = api_tokens_of(user=cast(User, request.user))  # login_required: not anonymous
+    return render(request, "registration/my_logins.html", {"tokens": tokens})
+
+
+@login_required
+@require_POST
+def my_login_revoke(request: HttpRequest, key: str) -> HttpResponse:
+    """POST /anmeldungen/<id>/widerrufen/: revoke one token ("alle": every token)."""
+    user = cast(User, request.user)  # login_required: not anonymous
+    if key == "alle":
+        api_tokens_revoke(user=user)
+        messages.success(request, _("All API logins were revoked."))
+    else:
+        try:
+            api_token_revoke(user=user, key=key)
+        except BooksError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, _("The API login was revoked."))
+    return redirect("my_logins")

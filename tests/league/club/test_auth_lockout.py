@@ -1,0 +1,158 @@
+"""Lockout after repeated failed logins (issue 13 item 3, django-axes with
+league/club/accounts/lockout.py): per login name AND address, after AXES_FAILURE_LIMIT
+failures (5) for AXES_COOLOFF_TIME (15 minutes), on the login page (429, German page) and
+the API's token endpoint (429, `locked_out`), logged.
+
+Axes stays on in the tests. Its attempts are rows in the database, so each test's rollback
+starts the next one with a clean slate: no other test is locked out by these."""
+
+import datetime
+import logging
+
+import pytest
+import time_machine
+from axes.models import AccessAttempt
+from django.conf import settings as django_settings
+from django.test import Client
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "geheim-123"
+
+
+@pytest.fixture
+def bernd():
+    return UserFactory(username="bernd")
+
+
+def _page_login(password: str, username: str = "bernd", address: str = "10.0.0.1"):
+    return Client(HTTP_ACCEPT_LANGUAGE="de", REMOTE_ADDR=address).post(
+        "/login/", {"username": username, "password": password}
+    )
+
+
+def _api_login(password: str, username: str = "bernd", address: str = "10.0.0.1"):
+    return APIClient(HTTP_ACCEPT_LANGUAGE="de", REMOTE_ADDR=address).post(
+        "/api/v1/auth/token/", {"username": username, "password": password}, format="json"
+    )
+
+
+def test_the_limit_and_cool_off_default_to_five_and_fifteen_minutes():
+    assert django_settings.AXES_ENABLED
+    assert django_settings.AXES_FAILURE_LIMIT == 5
+    assert django_settings.AXES_COOLOFF_TIME == datetime.timedelta(minutes=15)
+    assert django_settings.AXES_LOCKOUT_PARAMETERS == [["username", "ip_address"]]
+
+
+def test_four_wrong_passwords_on_the_page_are_still_answered_with_the_form(bernd):
+    for _attempt in range(4):
+        response = _page_login("falsch")
+        assert response.status_code == 200
+    assert _page_login(PASSWORD).status_code == 302
+
+
+def test_the_fifth_wrong_password_locks_the_page_login_with_a_german_429(bernd):
+    for _attempt in range(4):
+        _page_login("falsch")
+    response = _page_login("falsch")
+    page = response.content.decode()
+    assert response.status_code == 429
+    assert "Zu viele fehlgeschlagene Anmeldungen" in page
+    assert "15 Minuten" in page
+    assert response["Retry-After"] == "900"
+
+
+def test_a_locked_login_is_refused_even_with_the_right_password(bernd):
+    for _attempt in range(5):
+        _page_login("falsch")
+    assert _page_login(PASSWORD).status_code == 429
+
+
+def test_the_lockout_is_per_name_and_address(bernd):
+    UserFactory(username="anna")
+    for _attempt in range(5):
+        _page_login("falsch")
+    assert _page_login(PASSWORD, address="10.0.0.2").status_code == 302
+    assert _page_login(PASSWORD, username="anna").status_code == 302
+
+
+def test_after_the_cool_off_the_right_password_works_again(bernd):
+    for _attempt in range(5):
+        _page_login("falsch")
+    with time_machine.travel(timezone.now() + datetime.timedelta(minutes=16)):
+        assert _page_login(PASSWORD).status_code == 302
+
+
+def test_the_token_endpoint_locks_out_with_429_locked_out(bernd):
+    for _attempt in range(4):
+        response = _api_login("falsch")
+        assert (response.status_code, response.json()["code"]) == (400, "authorization")
+    response = _api_login("falsch")
+    body = response.json()
+    assert response.status_code == 429
+    assert body["code"] == "locked_out"
+    assert "Zu viele fehlgeschlagene Anmeldungen" in body["message"]
+    assert response["Retry-After"] == "900"
+    right = _api_login(PASSWORD)
+    assert (right.status_code, right.json()["code"]) == (429, "locked_out")
+
+
+def test_page_and_api_failures_count_together(bernd):
+    for _attempt in range(3):
+        _page_login("falsch")
+    _api_login("falsch")
+    assert _api_login("falsch").status_code == 429
+
+
+def test_failures_are_in_axes_access_log(bernd):
+    for _attempt in range(2):
+        _page_login("falsch")
+    attempt = AccessAttempt.objects.get(username="bernd")
+    assert (attempt.ip_address, attempt.failures_since_start) == ("10.0.0.1", 2)
+
+
+def test_a_lockout_is_logged(bernd, caplog):
+    with caplog.at_level(logging.WARNING, logger="league.club.accounts"):
+        for _attempt in range(5):
+            _api_login("falsch")
+    locked = [r for r in caplog.records if r.name == "league.club.accounts"]
+    assert len(locked) == 1
+    assert "'bernd'" in locked[0].getMessage()
+    assert "10.0.0.1" in locked[0].getMessage()
+
+
+def test_a_successful_login_clears_the_earlier_failures(bernd):
+    for _attempt in range(4):
+        _page_login("falsch")
+    assert _page_login(PASSWORD).status_code == 302
+    for _attempt in range(4):
+        assert _page_login("falsch").status_code == 200
+
+
+def test_a_forged_forwarded_for_header_does_not_escape_the_lockout(bernd):
+    for attempt in range(5):
+        response = Client(REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR=f"6.6.6.{attempt}").post(
+            "/login/", {"username": "bernd", "password": "falsch"}
+        )
+    assert response.status_code == 429
+
+
+def test_behind_our_proxy_the_address_it_appended_counts(bernd, settings):
+    settings.AXES_IPWARE_PROXY_COUNT = 1
+    settings.AXES_IPWARE_PROXY_ORDER = "right-most"
+    settings.AXES_IPWARE_META_PRECEDENCE_ORDER = ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR")
+
+    def login(client_address: str, password: str = "falsch"):
+        return Client(
+            REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR=f"6.6.6.6, {client_address}"
+        ).post("/login/", {"username": "bernd", "password": password})
+
+    for _attempt in range(5):
+        login("203.0.113.7")
+    assert login("203.0.113.7", PASSWORD).status_code == 429
+    assert login("198.51.100.2", PASSWORD).status_code == 302
+    assert AccessAttempt.objects.get(username="bernd").ip_address == "203.0.113.7"
