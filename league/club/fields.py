@@ -1,0 +1,137 @@
+"""Numbers and money as the API and the pages read them: ASCII digits only, bounded.
+
+Python's own parsers are generous: int() and Decimal() read "1_000", the digits of other
+scripts ("١٢", "１２") and surrounding whitespace, Decimal() also "1E2", "NaN" and
+"Infinity"; DRF's and Django's number fields pass their input to them. A number the books
+take is written in ASCII digits: a string must match `-?[0-9]+` (whole numbers) or
+`-?[0-9]+([.,][0-9]{1,2})?` (money, a point or the German comma before the cents), and it
+is bounded (a whole number by the database's 64-bit integer unless the field says less).
+A JSON number that is integral (12, 12.0) is a whole number; money is always a string, so
+no float reaches the books. Query parameters are read by league.club.selectors.whole_number.
+
+Refusals: 400 with the stable codes `invalid_number` / `invalid_amount` (German message),
+DRF's `min_value` / `max_value` for a number out of bounds. Source: issue 13 item 1.
+"""
+
+import re
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils import formats
+from django.utils.translation import gettext_lazy as _
+from rest_framework import serializers
+
+__all__ = [
+    "INTEGER_MAX",
+    "MoneyField",
+    "MoneyFormField",
+    "StrictIntegerField",
+    "StrictIntegerFormField",
+    "parse_whole_number",
+]
+
+INTEGER_MAX = 2**63 - 1
+"""The largest whole number the database stores (a signed 64-bit integer)."""
+
+_WHOLE = re.compile(r"-?[0-9]+")
+_MONEY = re.compile(r"-?[0-9]+(?:[.,][0-9]{1,2})?")
+_TEXT_MAX = 24  # characters: more than any bounded number needs, less than int()'s limit
+
+
+def parse_whole_number(data: object) -> int | None:
+    """`data` as a whole number: an int (not a bool), an integral float (a JSON number such
+    as 12.0) or a string of ASCII digits with an optional minus; None for anything else
+    ("1E2", "1_000", "١٢", " 12", "12.5", true). Not bounded: the caller checks the range."""
+    if isinstance(data, bool):
+        return None
+    if isinstance(data, int):
+        return data
+    if isinstance(data, float):
+        return int(data) if data.is_integer() else None
+    if isinstance(data, str) and len(data) <= _TEXT_MAX and _WHOLE.fullmatch(data):
+        return int(data)
+    return None
+
+
+class StrictIntegerField(serializers.IntegerField):
+    """A DRF IntegerField that takes only what `parse_whole_number` reads, bounded by the
+    database's integer unless `min_value` / `max_value` say less. Refusal: `invalid_number`."""
+
+    default_error_messages = {
+        "invalid_number": _("Send a whole number in ASCII digits, e.g. 12."),
+    }
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("min_value", -INTEGER_MAX)
+        kwargs.setdefault("max_value", INTEGER_MAX)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> int:
+        value = parse_whole_number(data)
+        if value is None or abs(value) > INTEGER_MAX:
+            self.fail("invalid_number")
+        return value
+
+
+class MoneyField(serializers.DecimalField):
+    """A money amount given as a decimal string in ASCII digits with at most two decimal
+    places ("15.50", "15,50", "15"): a JSON number is refused (`amount_not_string`), so no
+    float ever reaches the books; "1E2", "1_000", "١٥" or " 15" are `invalid_amount`. The
+    bounds (`min_value`, `max_value`, Decimal) give DRF's `min_value` / `max_value`."""
+
+    default_error_messages = {
+        "amount_not_string": _('Send the amount as a string with a decimal point, e.g. "15.50".'),
+        "invalid_amount": _(
+            'The amount must be written in digits with at most two decimal places, e.g. "15.50".'
+        ),
+    }
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("max_digits", 10)
+        kwargs.setdefault("decimal_places", 2)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> Decimal:
+        if not isinstance(data, str):
+            self.fail("amount_not_string")
+        if len(data) > _TEXT_MAX or not _MONEY.fullmatch(data):
+            self.fail("invalid_amount")
+        return super().to_internal_value(data.replace(",", "."))
+
+
+class StrictIntegerFormField(forms.IntegerField):
+    """Django's IntegerField for query filters and forms, reading only ASCII digits with an
+    optional minus (`parse_whole_number` of the text), bounded by the database's integer
+    unless `min_value` / `max_value` say less. Refusal: Django's `invalid`."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("min_value", -INTEGER_MAX)
+        kwargs.setdefault("max_value", INTEGER_MAX)
+        super().__init__(**kwargs)
+
+    def to_python(self, value: Any) -> int | None:
+        if value in self.empty_values:
+            return None
+        number = parse_whole_number(str(value))
+        if number is None:
+            raise ValidationError(self.error_messages["invalid"], code="invalid")
+        return number
+
+
+class MoneyFormField(forms.DecimalField):
+    """Django's DecimalField for money on a page: digits with at most two decimal places,
+    the German comma (and a point between thousands, "1.234,50") when localized; "1E2",
+    "1_000" or digits of other scripts are refused as Django's `invalid`. Give `min_value`
+    and `max_value` as Decimal (a float minimum such as 0.01 refuses Decimal("0.01"))."""
+
+    def to_python(self, value: Any) -> Decimal | None:  # type: ignore[override]  # stubs: IntegerField
+        if value in self.empty_values:
+            return None
+        text = str(value).strip()
+        if self.localize:
+            text = formats.sanitize_separators(text)
+        if len(text) > _TEXT_MAX or not _MONEY.fullmatch(text):
+            raise ValidationError(self.error_messages["invalid"], code="invalid")
+        return Decimal(text.replace(",", "."))

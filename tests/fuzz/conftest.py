@@ -1,0 +1,101 @@
+"""The fuzzers' data: the demo club (league/management/commands/demo.py: its members,
+guests, logins, payments and simulated evenings of two seasons), built once for the whole
+tests/fuzz package inside a transaction that is rolled back at its end, so every other
+test still starts from an empty database.
+
+The demo is trimmed to its first EVENINGS_PER_SEASON evenings of each season: the full
+demo (about 48 evenings) takes minutes on a busy machine, and the fuzzers need the shapes
+(seasons in both states, paid and open dues, Schock-Aus with Runden, guests, logins), not
+the volume."""
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import pytest
+from django.core.cache import caches
+from django.core.management import call_command
+from django.core.signals import request_finished, request_started
+from django.core.wsgi import get_wsgi_application
+from django.db import close_old_connections, transaction
+from rest_framework.test import APIClient
+
+from league.club.accounts.services import api_token_create
+from league.club.models import Club, Member
+from league.management.commands import demo
+
+EVENINGS_PER_SEASON = 4
+
+
+@dataclass(frozen=True)
+class Demo:
+    """The demo club, its secretary's and member's logins (user objects)."""
+
+    club: Club
+    secretary: Member
+    member: Member
+
+
+@pytest.fixture(scope="package")
+def demo_club(django_db_setup, django_db_blocker) -> Iterator[Demo]:
+    """The trimmed demo club, rolled back after the last test of tests/fuzz."""
+    fridays = demo.club_fridays
+    with django_db_blocker.unblock():
+        atomic = transaction.atomic()
+        atomic.__enter__()
+        try:
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setattr(
+                    demo,
+                    "club_fridays",
+                    lambda year, until: fridays(year, until)[:EVENINGS_PER_SEASON],
+                )
+                call_command("demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
+            club = Club.objects.get(name=demo.CLUB)
+            yield Demo(
+                club=club,
+                secretary=Member.objects.get(club=club, name=demo.SECRETARY),
+                member=Member.objects.get(club=club, name="Anna Becker"),
+            )
+        finally:
+            transaction.set_rollback(True)
+            atomic.__exit__(None, None, None)
+            for cache in caches.all():
+                cache.clear()
+
+
+@pytest.fixture
+def wsgi_app() -> Iterator[object]:
+    """Django's WSGI application for schemathesis to call in-process.
+
+    The raw WSGI app closes the database connection at every request's start and end
+    (close_old_connections); inside the test's transaction that would close it for good on
+    PostgreSQL. Django's own test client detaches it in the same way."""
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        yield get_wsgi_application()
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
+
+
+@pytest.fixture
+def raw_api_schema(demo_club, db) -> dict:
+    """The OpenAPI document as the demo secretary is served it."""
+    client = APIClient()
+    client.force_authenticate(demo_club.secretary.user)
+    response = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    assert response.status_code == 200
+    return response.json()
+
+
+@pytest.fixture
+def secretary_headers(demo_club, db) -> Callable[[], dict[str, str]]:
+    """A function giving the Authorization header of a fresh API token of the demo
+    secretary: one per request, since the fuzzers also revoke tokens (DELETE
+    /api/v1/auth/tokens/{id}/) and log out."""
+
+    def headers() -> dict[str, str]:
+        return {"Authorization": f"Token {api_token_create(user=demo_club.secretary.user)[1]}"}
+
+    return headers
