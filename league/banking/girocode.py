@@ -1,0 +1,105 @@
+"""The EPC GiroCode (SEPA credit transfer QR code, EPC069-12 version 002) of a member's
+open amount (issue 14 item 2), drawn by ``segno.helpers.make_epc_qr``.
+
+A code exists only when the club has a bank account, the season is kept in EUR (a DM season
+cannot be paid by SEPA) and the member owes money in it (the ledger's balance,
+``league.ledger.services.member_balance``; nothing open or a credit: no code).
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.db.models import Sum
+
+from league.banking.models import ClubBankAccount
+from league.club.models import Member, Season
+from league.club.money import round_money
+from league.ledger.services import member_balance
+
+#: The EPC limit of the unstructured remittance text.
+REFERENCE_MAX = 140
+
+
+@dataclass(frozen=True)
+class GiroCode:
+    """What a GiroCode carries: the club account's ``holder``, ``iban``, ``bic`` (may be
+    empty), the ``amount`` in EUR (Decimal, > 0) and the remittance ``reference`` naming
+    member and season, e.g. "Kasse Anna Becker 2026 (Nr. 3)"."""
+
+    holder: str
+    iban: str
+    bic: str
+    amount: Decimal
+    reference: str
+
+
+def girocode_reference(*, member: Member, season: Season) -> str:
+    """The transfer's reference: club kitty, season year, member name and id (the id makes
+    a bank line found again even when the name is spelt otherwise). At most 140
+    characters: a long name is cut, the year and id are kept."""
+    tail = f" {season.year} (Nr. {member.pk})"
+    head = f"Kasse {member.name}"
+    room = REFERENCE_MAX - len(tail)
+    return " ".join((head[:room] + tail).split())
+
+
+def member_girocode(*, member: Member, season: Season) -> GiroCode | None:
+    """The GiroCode of ``member``'s open amount in ``season``, or None: no club bank account,
+    a season not in EUR, or nothing open (balance <= 0). Two queries."""
+    account = ClubBankAccount.objects.filter(club_id=member.club_id).first()
+    if account is None or season.currency != "EUR":
+        return None
+    amount = member_balance(member=member, season=season)
+    return girocode_of(account=account, member=member, season=season, amount=amount)
+
+
+def girocode_of(
+    *, account: ClubBankAccount | None, member: Member, season: Season, amount: Decimal
+) -> GiroCode | None:
+    """The GiroCode for ``amount`` (EUR, the member's balance in ``season``) to ``account``;
+    None without an account, for a season not in EUR or of another club, or for an amount
+    <= 0. No queries."""
+    if account is None or season.currency != "EUR" or season.club_id != member.club_id:
+        return None
+    if amount <= 0:
+        return None
+    return GiroCode(
+        holder=account.holder,
+        iban=account.iban,
+        bic=account.bic,
+        amount=amount,
+        reference=girocode_reference(member=member, season=season),
+    )
+
+
+def girocode_png(code: GiroCode, *, scale: int = 6) -> bytes:
+    """The code as a PNG (black on white, quiet zone of 4 modules, ``scale`` px per module).
+    The payload is segno's EPC text: BCD, 002, charset, SCT, BIC, holder, IBAN, EUR amount,
+    purpose, reference (empty), text (our reference)."""
+    from segno.helpers import make_epc_qr
+
+    qr = make_epc_qr(
+        name=code.holder,
+        iban=code.iban,
+        amount=code.amount,
+        text=code.reference,
+        bic=code.bic or None,
+    )
+    buf = io.BytesIO()
+    qr.save(buf, kind="png", scale=scale, border=4)
+    return buf.getvalue()
+
+
+def member_open_seasons(*, member: Member) -> list[tuple[Season, Decimal]]:
+    """The EUR seasons in which ``member`` owes money (balance > 0), newest first, with the
+    amount (Decimal EUR, cents). One query."""
+    seasons = (
+        Season.objects.filter(club_id=member.club_id, currency="EUR", ledger_entries__member=member)
+        .annotate(open_amount=Sum("ledger_entries__amount"))
+        .filter(open_amount__gt=0)
+        .order_by("-year")
+    )
+    return [(season, round_money(season.open_amount)) for season in seasons]

@@ -1,0 +1,87 @@
+"""The club's bank account (issue 14 item 2): where members pay the kitty by transfer.
+
+Audited (django-simple-history): who changed holder, IBAN or BIC and when.
+"""
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+from league.club.models import Club
+
+
+class ClubBankAccount(models.Model):
+    """The one bank account of a club: ``holder`` (at most 70 characters, the EPC limit),
+    ``iban`` (stored compact, upper case, validated with schwifty), ``bic`` (8 or 11
+    characters, may be empty: a SEPA transfer in the EEA needs none)."""
+
+    club = models.OneToOneField(Club, on_delete=models.PROTECT, related_name="bank_account")
+    holder = models.CharField(_("account holder"), max_length=70)
+    iban = models.CharField(_("IBAN"), max_length=34)
+    bic = models.CharField(_("BIC"), max_length=11, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("club bank account")
+        verbose_name_plural = _("club bank accounts")
+
+    def __str__(self) -> str:
+        return f"{self.holder} {self.iban}"
+
+
+class BankStatementLine(models.Model):
+    """A line of an uploaded bank statement booked as a payment (issue 14 item 2).
+
+    ``line_hash`` (sha256 of the club and the line's normalised fields: date, value date,
+    name, reference, amount) is unique per club: the same bank line is never booked twice,
+    whether the statement is uploaded again or two secretaries confirm at once.
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="bank_lines")
+    line_hash = models.CharField(max_length=64)
+    booked_on = models.DateField(_("booking date"))
+    name = models.CharField(_("name"), max_length=200, blank=True)
+    reference = models.CharField(_("reference"), max_length=400, blank=True)
+    amount = models.DecimalField(_("amount"), max_digits=10, decimal_places=2)
+    payment = models.OneToOneField(
+        "league.Payment", on_delete=models.PROTECT, related_name="bank_line"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("bank statement line")
+        verbose_name_plural = _("bank statement lines")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "line_hash"], name="bank_line_unique_hash_per_club"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.booked_on} {self.amount} {self.name}"
+
+
+class PaymentReminder(models.Model):
+    """A payment reminder e-mailed to a member for ``month`` (its first day): at most one
+    per member and month (unique), so a task run twice, or by two workers, mails once."""
+
+    member = models.ForeignKey(
+        "league.Member", on_delete=models.CASCADE, related_name="payment_reminders_sent"
+    )
+    month = models.DateField(_("month"))
+    amount = models.DecimalField(_("amount"), max_digits=12, decimal_places=2)
+    sent_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("payment reminder")
+        verbose_name_plural = _("payment reminders")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["member", "month"], name="payment_reminder_once_a_month"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.member} {self.month:%m.%Y}"

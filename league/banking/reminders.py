@@ -1,0 +1,89 @@
+"""Monthly payment reminders (issue 14 item 2): an e-mail to every member who owes more
+than ``REMINDER_THRESHOLD`` EUR, with the GiroCode of each open season attached as a PNG.
+
+Once a month per member (PaymentReminder's unique member and month: a second run, or two
+workers, send nothing more); members who opted out (``Member.payment_reminders`` off),
+guests, and people without a login e-mail get none. The e-mail goes through Django's
+backend (the console unless EMAIL_HOST is set, settings.py).
+"""
+
+from __future__ import annotations
+
+import datetime
+from decimal import Decimal
+
+from django.core.mail import EmailMessage
+from django.db import IntegrityError, transaction
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from league.banking.girocode import girocode_of, girocode_png, member_open_seasons
+from league.banking.models import ClubBankAccount, PaymentReminder
+from league.club.models import Member
+
+#: The open amount (EUR, all seasons together) above which a member is reminded.
+REMINDER_THRESHOLD = Decimal("5.00")
+
+
+def payment_reminders_send(*, today: datetime.date) -> int:
+    """Send this month's reminders (``today``: the club's date, Europe/Berlin); returns how
+    many e-mails were sent. A failed e-mail is not recorded, so the next run tries again."""
+    month = today.replace(day=1)
+    accounts = {a.club_id: a for a in ClubBankAccount.objects.all()}
+    members = (
+        Member.objects.filter(
+            kind=Member.Kind.MEMBER,
+            payment_reminders=True,
+            user__isnull=False,
+            club_id__in=accounts,
+        )
+        .exclude(user__email="")
+        .exclude(payment_reminders_sent__month=month)
+        .select_related("user", "club")
+    )
+    sent = 0
+    for member in members:
+        open_seasons = member_open_seasons(member=member)
+        total = sum((amount for _season, amount in open_seasons), Decimal("0"))
+        if total <= REMINDER_THRESHOLD:
+            continue
+        try:
+            with transaction.atomic():
+                PaymentReminder.objects.create(member=member, month=month, amount=total)
+                _mail(member, accounts[member.club_id], open_seasons, total)
+        except IntegrityError:
+            continue  # another run reminded this member this month
+        sent += 1
+    return sent
+
+
+def _mail(member: Member, account: ClubBankAccount, open_seasons, total: Decimal) -> None:
+    with translation.override("de"):
+        lines = [
+            _("Hello %(name)s,") % {"name": member.name},
+            "",
+            _("%(club)s: you still owe %(total)s EUR to the kitty.")
+            % {"club": member.club.name, "total": f"{total:.2f}".replace(".", ",")},
+        ]
+        for season, amount in open_seasons:
+            lines.append(
+                _("Season %(year)s: %(amount)s EUR")
+                % {"year": season.year, "amount": f"{amount:.2f}".replace(".", ",")}
+            )
+        lines += [
+            "",
+            _("Scan the attached GiroCode with your banking app to pay."),
+            f"{account.holder} · {account.iban}",
+            "",
+            _("You can turn these reminders off on your GiroCode page."),
+        ]
+        message = EmailMessage(
+            subject=_("Schockclub: open amount"),
+            body="\n".join(lines),
+            to=[member.user.email] if member.user else [],
+        )
+    for season, amount in open_seasons:
+        code = girocode_of(account=account, member=member, season=season, amount=amount)
+        if code is not None:
+            message.attach(f"girocode-{season.year}.png", girocode_png(code), "image/png")
+    message.send()

@@ -1,0 +1,62 @@
+"""Writes of the club's bank account (issue 14 item 2). Not the books: no Marks or money
+move, so no books-changed event; the change is audited by django-simple-history (the
+request's user through its middleware)."""
+
+from __future__ import annotations
+
+import unicodedata
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+from schwifty import BIC, IBAN
+from schwifty.exceptions import SchwiftyException
+
+from league.banking.models import ClubBankAccount
+from league.club.errors import BooksError
+from league.club.models import Club
+
+
+def _clean_text(value: str, *, field: str, maximum: int) -> str:
+    text = " ".join(value.split())
+    if not text or len(text) > maximum:
+        raise BooksError(
+            "invalid_holder",
+            _("Enter the account holder (at most %(max)s characters).") % {"max": maximum},
+            field=field,
+        )
+    if any(unicodedata.category(c).startswith("C") for c in text):
+        raise BooksError("invalid_holder", _("The account holder has invalid characters."))
+    return text
+
+
+def club_bank_account_set(*, club: Club, holder: str, iban: str, bic: str = "") -> ClubBankAccount:
+    """Set the club's bank account: ``holder`` (1 to 70 characters, no control characters),
+    ``iban`` (any spacing and case; stored compact; checksum, length and bank code checked
+    by schwifty), ``bic`` (empty, or 8/11 characters checked by schwifty). Returns the row.
+
+    Raises BooksError: invalid_holder, invalid_iban, invalid_bic (field named, German
+    message); nothing is saved then.
+    """
+    holder = _clean_text(holder, field="holder", maximum=70)
+    try:
+        iban_compact = IBAN(iban).compact
+    except (SchwiftyException, ValueError, TypeError) as exc:
+        raise BooksError("invalid_iban", _("This IBAN is not valid."), field="iban") from exc
+    bic_compact = ""
+    if bic.strip():
+        try:
+            bic_compact = BIC(bic).compact
+        except (SchwiftyException, ValueError, TypeError) as exc:
+            raise BooksError("invalid_bic", _("This BIC is not valid."), field="bic") from exc
+    with transaction.atomic():
+        account, _created = ClubBankAccount.objects.select_for_update().get_or_create(
+            club=club, defaults={"holder": holder, "iban": iban_compact, "bic": bic_compact}
+        )
+        if not _created and (account.holder, account.iban, account.bic) != (
+            holder,
+            iban_compact,
+            bic_compact,
+        ):
+            account.holder, account.iban, account.bic = holder, iban_compact, bic_compact
+            account.save()
+    return account

@@ -1,0 +1,11 @@
+"""Money-in pages (issue 14 item 2)."""
+
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("verein/bankkonto/", views.club_bank_account, name="club_bank_account"),
+    path("verein/bankimport/", views.bank_import, name="bank_import"),
+    path("marken/girocode/", views.my_girocodes, name="my_girocodes"),
+]

@@ -1,0 +1,146 @@
+"""Pages of money in (issue 14 item 2):
+
+- ``verein/bankkonto/``  the club's bank account (secretary; audited);
+- ``verein/bankimport/`` a bank statement CSV: proposed payments, confirmed by the secretary;
+- ``marken/girocode/``    the logged-in person's GiroCodes, one per EUR season with an open
+  amount (the images come from ``GET /api/v1/members/{id}/girocode.png``).
+"""
+
+from __future__ import annotations
+
+import datetime
+from decimal import Decimal
+
+from django.contrib import messages
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from league.banking.bank_import import (
+    MAX_BYTES,
+    BankLine,
+    bank_lines_book,
+    bank_lines_match,
+    parse_bank_csv,
+)
+from league.banking.forms import BankStatementUploadForm, ClubBankAccountForm
+from league.banking.girocode import girocode_reference, member_open_seasons
+from league.banking.models import ClubBankAccount
+from league.banking.services import club_bank_account_set
+from league.club.access import ClubRequest, member_required, secretary_required
+from league.club.errors import BooksError
+
+
+@secretary_required
+def club_bank_account(request: ClubRequest) -> HttpResponse:
+    """Show and change the club's bank account (holder, IBAN, BIC)."""
+    account = ClubBankAccount.objects.filter(club=request.club).first()
+    initial = (
+        {"holder": account.holder, "iban": account.iban, "bic": account.bic} if account else {}
+    )
+    form = ClubBankAccountForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            club_bank_account_set(club=request.club, **form.cleaned_data)
+        except BooksError as exc:
+            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+        else:
+            messages.success(request, _("The bank account is saved."))
+            return redirect("club_bank_account")
+    history = account.history.select_related("history_user")[:10] if account else []
+    context = {"form": form, "account": account, "history": history}
+    return render(request, "league/banking/bank_account.html", context)
+
+
+@member_required
+def my_girocodes(request: ClubRequest) -> HttpResponse:
+    """The logged-in person's open EUR amounts, each with its GiroCode."""
+    member = request.member
+    if request.method == "POST":
+        # The member's own opt-out of the monthly reminders (not the books: no audit of
+        # money; Member's history records the change).
+        member.payment_reminders = request.POST.get("reminders") == "on"
+        member.save(update_fields=["payment_reminders"])
+        messages.success(request, _("Your reminder setting is saved."))
+        return redirect("my_girocodes")
+    account = ClubBankAccount.objects.filter(club=request.club).first()
+    rows = [
+        {
+            "season": season,
+            "amount": amount,
+            "reference": girocode_reference(member=member, season=season),
+        }
+        for season, amount in member_open_seasons(member=member)
+    ]
+    context = {"member": member, "account": account, "rows": rows}
+    return render(request, "league/banking/girocodes.html", context)
+
+
+_SESSION_KEY = "bank_import_lines"
+
+
+def _to_session(lines: list[BankLine]) -> list[dict]:
+    return [
+        {
+            "line": x.line,
+            "booked_on": x.booked_on.isoformat(),
+            "value_on": x.value_on.isoformat() if x.value_on else None,
+            "name": x.name,
+            "reference": x.reference,
+            "amount": str(x.amount),
+            "line_hash": x.line_hash,
+        }
+        for x in lines
+    ]
+
+
+def _from_session(rows: list[dict]) -> list[BankLine]:
+    return [
+        BankLine(
+            line=r["line"],
+            booked_on=datetime.date.fromisoformat(r["booked_on"]),
+            value_on=datetime.date.fromisoformat(r["value_on"]) if r["value_on"] else None,
+            name=r["name"],
+            reference=r["reference"],
+            amount=Decimal(r["amount"]),
+            line_hash=r["line_hash"],
+        )
+        for r in rows
+    ]
+
+
+@secretary_required
+def bank_import(request: ClubRequest) -> HttpResponse:
+    """Upload a bank statement CSV, see the proposed payments, confirm some: they are
+    booked (bank transfer) through the ledger's payment service, each bank line once."""
+    form = BankStatementUploadForm()
+    proposals = None
+    if request.method == "POST" and request.POST.get("action") == "confirm":
+        lines = _from_session(request.session.get(_SESSION_KEY, []))
+        confirmed = set(request.POST.getlist("line"))
+        payments = bank_lines_book(
+            club=request.club, lines=lines, confirmed=confirmed, user=request.user
+        )
+        request.session.pop(_SESSION_KEY, None)
+        messages.success(
+            request,
+            ngettext("%(n)s payment booked.", "%(n)s payments booked.", len(payments))
+            % {"n": len(payments)},
+        )
+        return redirect("bank_import")
+    if request.method == "POST":
+        form = BankStatementUploadForm(request.POST, request.FILES)
+        if form.is_valid():
+            upload = form.cleaned_data["file"]
+            try:
+                if upload.size > MAX_BYTES:
+                    raise BooksError("file_too_large", _("The file is larger than 2 MB."))
+                lines = parse_bank_csv(club=request.club, data=upload.read(MAX_BYTES + 1))
+            except BooksError as exc:
+                form.add_error("file", exc.message)
+            else:
+                request.session[_SESSION_KEY] = _to_session(lines)
+                proposals = bank_lines_match(club=request.club, lines=lines)
+    context = {"form": form, "proposals": proposals}
+    return render(request, "league/banking/bank_import.html", context)

@@ -1,0 +1,44 @@
+"""REST API of the statistics (issue 14 item 1), read-only for every person of the club:
+
+- ``GET seasons/{id}/statistics/``  one season (other clubs' seasons: 404);
+- ``GET statistics/records/``       all seasons of the club (all-time figures and records).
+
+Selectors: league/statistics/selectors.py; OpenAPI prose: league/statistics/schema.py.
+"""
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from league.club.api_common import club_of
+from league.club.models import Season
+from league.statistics import schema
+from league.statistics.selectors import club_statistics
+from league.statistics.serializers import StatisticsSerializer
+
+
+@extend_schema(tags=["Statistics"])
+class SeasonStatisticsView(APIView):
+    """GET /api/v1/seasons/{id}/statistics/: the season's statistics and records."""
+
+    permission_classes = [IsAuthenticated]
+
+    @schema.SEASON_GET
+    def get(self, request, season_id: int):
+        club = club_of(request)
+        season = get_object_or_404(Season, pk=season_id, club=club)
+        return Response(StatisticsSerializer(club_statistics(club=club, season=season)).data)
+
+
+@extend_schema(tags=["Statistics"])
+class RecordsView(APIView):
+    """GET /api/v1/statistics/records/: the club's all-time statistics and records."""
+
+    permission_classes = [IsAuthenticated]
+
+    @schema.RECORDS_GET
+    def get(self, request):
+        club = club_of(request)
+        return Response(StatisticsSerializer(club_statistics(club=club)).data)

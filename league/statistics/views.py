@@ -1,0 +1,80 @@
+"""Pages of the statistics (issue 14 item 1), for every person of the club:
+
+- ``statistik/saisons/?saison=<year>``  one season (default: the newest season with games);
+- ``statistik/rekorde/``                all seasons: all-time figures and records;
+- ``saison/<year>/rueckblick/`` (and ``.png``)  the season's recap card (issue 14 item 5).
+
+They call ``club_statistics`` (league/statistics/selectors.py) and render; the chart is an
+SVG image (league/statistics/charts.py) in a data: URL (CSP img-src allows data:).
+"""
+
+from __future__ import annotations
+
+import base64
+
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from games.evenings.selectors import club_seasons_played
+from league.club.access import ClubRequest, member_required
+from league.club.models import Season
+from league.club.selectors import club_seasons, query_year
+from league.statistics.charts import schock_aus_chart_svg
+from league.statistics.recap import recap_lines, recap_png, season_recap
+from league.statistics.selectors import Statistics, club_statistics
+
+
+def _chart(stats: Statistics) -> str | None:
+    people = [p for p in stats.people if p.games]
+    if not people:
+        return None
+    svg = schock_aus_chart_svg(
+        names=[p.name for p in people],
+        thrown=[p.schock_aus for p in people],
+        expected=[p.expected for p in people],
+    )
+    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
+
+
+@member_required
+def season_statistics(request: ClubRequest) -> HttpResponse:
+    """A season's statistics (``?saison=<year>``; an unknown year shows the default)."""
+    seasons = list(club_seasons(club=request.club))
+    if not seasons:
+        raise Http404
+    year = query_year(request)
+    played = club_seasons_played(club=request.club)
+    default = played[0] if played else seasons[0]
+    season = next((s for s in seasons if s.year == year), default)
+    stats = club_statistics(club=request.club, season=season)
+    context = {"stats": stats, "seasons": seasons, "chart": _chart(stats)}
+    return render(request, "league/statistics/season.html", context)
+
+
+@member_required
+def records(request: ClubRequest) -> HttpResponse:
+    """The club's all-time statistics and records."""
+    stats = club_statistics(club=request.club)
+    context = {"stats": stats, "chart": _chart(stats)}
+    return render(request, "league/statistics/records.html", context)
+
+
+def _season_of(request: ClubRequest, year: int) -> Season:
+    return get_object_or_404(Season, club=request.club, year=year)
+
+
+@member_required
+def season_recap_page(request: ClubRequest, year: int) -> HttpResponse:
+    """The season's recap card as a page, with the PNG to download or share."""
+    recap = season_recap(season=_season_of(request, year))
+    context = {"recap": recap, "lines": recap_lines(recap)}
+    return render(request, "league/statistics/recap.html", context)
+
+
+@member_required
+def season_recap_image(request: ClubRequest, year: int) -> HttpResponse:
+    """The season's recap card as a PNG 1080 px wide."""
+    png = recap_png(season_recap(season=_season_of(request, year)))
+    response = HttpResponse(png, content_type="image/png")
+    response["Content-Disposition"] = f'inline; filename="saison-{year}.png"'
+    return response

@@ -1,0 +1,193 @@
+"""The club's bank account and the EPC GiroCode of a member's open amount (issue 14 item 2)."""
+
+import datetime
+from decimal import Decimal
+
+import pytest
+import segno
+
+from games.evenings.services import evening_create, game_record
+from league.banking.girocode import girocode_png, member_girocode, member_open_seasons
+from league.banking.models import ClubBankAccount
+from league.banking.services import club_bank_account_set
+from league.club.errors import BooksError
+from league.club.services import season_get_or_create
+from league.ledger.services import payment_record
+from tests.factories import ClubFactory, MemberFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+IBAN = "DE89370400440532013000"
+
+
+@pytest.fixture
+def club_books():
+    club = ClubFactory(name="Girocodeclub")
+    anna = MemberFactory(club=club, name="Anna", is_secretary=True, user=UserFactory())
+    bernd = MemberFactory(club=club, name="Bernd", user=UserFactory())
+    season = season_get_or_create(club=club, year=2026)
+    evening = evening_create(
+        club=club,
+        date=datetime.date(2026, 10, 9),
+        secretary=anna,
+        present_members=[anna, bernd],
+    )
+    for _ in range(5):  # Bernd loses 5 games: 5 Marks at 0.50 EUR = 2.50 EUR
+        game_record(evening=evening, loser=bernd)
+    return {"club": club, "anna": anna, "bernd": bernd, "season": season}
+
+
+def _epc_payload(*, holder, iban, bic, amount_text, text) -> bytes:
+    """The EPC069-12 text, written out by hand: service tag, version, charset (2 =
+    ISO-8859-1, segno's choice for Latin text), SCT, BIC, name, IBAN, amount, purpose,
+    structured reference (empty), unstructured text."""
+    lines = ["BCD", "002", "2", "SCT", bic, holder, iban, amount_text, "", "", text]
+    return "\n".join(lines).encode("iso-8859-1")
+
+
+def test_iban_is_validated_and_stored_compact(club_books):
+    account = club_bank_account_set(
+        club=club_books["club"], holder="Schockclub  Kasse", iban="de89 3704 0044 0532 0130 00"
+    )
+    assert (account.holder, account.iban, account.bic) == ("Schockclub Kasse", IBAN, "")
+
+
+@pytest.mark.parametrize(
+    ("iban", "bic", "code"),
+    [
+        ("DE89 3704 0044 0532 0130 01", "", "invalid_iban"),  # checksum
+        ("XX00", "", "invalid_iban"),
+        ("=1+1", "", "invalid_iban"),
+        (IBAN, "XXXX", "invalid_bic"),
+    ],
+)
+def test_bad_iban_or_bic_is_refused_and_nothing_saved(club_books, iban, bic, code):
+    with pytest.raises(BooksError) as refused:
+        club_bank_account_set(club=club_books["club"], holder="Kasse", iban=iban, bic=bic)
+    assert refused.value.code == code
+    assert not ClubBankAccount.objects.exists()
+
+
+def test_the_account_change_is_audited(club_books):
+    club_bank_account_set(club=club_books["club"], holder="Kasse", iban=IBAN)
+    club_bank_account_set(club=club_books["club"], holder="Neue Kasse", iban=IBAN)
+    account = ClubBankAccount.objects.get()
+    assert [h.holder for h in account.history.order_by("history_date")] == ["Kasse", "Neue Kasse"]
+
+
+def test_girocode_carries_iban_amount_and_reference(club_books):
+    club_bank_account_set(
+        club=club_books["club"], holder="Schockclub Kasse", iban=IBAN, bic="COBADEFFXXX"
+    )
+    code = member_girocode(member=club_books["bernd"], season=club_books["season"])
+    assert code.amount == Decimal("2.50")
+    bernd_id = club_books["bernd"].pk
+    assert code.reference == f"Kasse Bernd 2026 (Nr. {bernd_id})"
+    # Decode the EPC text: the code segno drew is exactly the QR code of this hand-written
+    # payload (same modules), so the payload is what a banking app reads.
+    payload = _epc_payload(
+        holder="Schockclub Kasse",
+        iban=IBAN,
+        bic="COBADEFFXXX",
+        amount_text="EUR2.5",  # segno writes the amount without trailing zeros (EPC allows it)
+        text=code.reference,
+    )
+    lines = payload.decode("iso-8859-1").split("\n")
+    assert lines[:4] == ["BCD", "002", "2", "SCT"]
+    assert lines[6] == IBAN
+    assert Decimal(lines[7].removeprefix("EUR")) == Decimal("2.50")
+    assert lines[10] == f"Kasse Bernd 2026 (Nr. {bernd_id})"
+    expected = segno.make_qr(payload, error="m", boost_error=False)
+    png = girocode_png(code, scale=1)
+    assert png == _png(expected)
+
+
+def _png(qr) -> bytes:
+    import io
+
+    buf = io.BytesIO()
+    qr.save(buf, kind="png", scale=1, border=4)
+    return buf.getvalue()
+
+
+def test_no_girocode_when_nothing_is_open(club_books):
+    club_bank_account_set(club=club_books["club"], holder="Kasse", iban=IBAN)
+    payment_record(
+        member=club_books["bernd"], amount=Decimal("2.50"), paid_on=datetime.date(2026, 10, 10)
+    )
+    assert member_girocode(member=club_books["bernd"], season=club_books["season"]) is None
+    assert member_open_seasons(member=club_books["bernd"]) == []
+
+
+def test_no_girocode_in_a_dm_season(club_books):
+    club_bank_account_set(club=club_books["club"], holder="Kasse", iban=IBAN)
+    dm = season_get_or_create(club=club_books["club"], year=1999)
+    evening = evening_create(
+        club=club_books["club"],
+        date=datetime.date(1999, 10, 8),
+        secretary=club_books["anna"],
+        present_members=[club_books["anna"], club_books["bernd"]],
+    )
+    game_record(evening=evening, loser=club_books["bernd"])
+    assert member_girocode(member=club_books["bernd"], season=dm) is None
+    assert [s.year for s, _ in member_open_seasons(member=club_books["bernd"])] == [2026]
+
+
+def test_no_girocode_without_a_bank_account(club_books):
+    assert member_girocode(member=club_books["bernd"], season=club_books["season"]) is None
+
+
+def _login(client, member):
+    client.force_login(member.user)
+    return client
+
+
+def test_member_gets_own_girocode_png(client, club_books):
+    club_bank_account_set(club=club_books["club"], holder="Kasse", iban=IBAN)
+    bernd = club_books["bernd"]
+    response = _login(client, bernd).get(f"/api/v1/members/{bernd.pk}/girocode.png")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "image/png"
+    assert response.content.startswith(b"\x89PNG")
+
+
+def test_secretary_gets_a_members_girocode_and_a_member_not_anothers(client, club_books):
+    club_bank_account_set(club=club_books["club"], holder="Kasse", iban=IBAN)
+    bernd, anna = club_books["bernd"], club_books["anna"]
+    url = f"/api/v1/members/{bernd.pk}/girocode.png?season={club_books['season'].pk}"
+    assert _login(client, anna).get(url).status_code == 200
+    other = MemberFactory(club=club_books["club"], name="Carl", user=UserFactory())
+    assert _login(client, other).get(url).status_code == 403
+
+
+def test_girocode_404_when_nothing_open_and_400_for_a_bad_season(client, club_books):
+    club_bank_account_set(club=club_books["club"], holder="Kasse", iban=IBAN)
+    anna = club_books["anna"]
+    response = _login(client, anna).get(f"/api/v1/members/{anna.pk}/girocode.png")
+    assert response.status_code == 404
+    assert response.json()["code"] == "no_girocode"
+    bad = client.get(f"/api/v1/members/{anna.pk}/girocode.png?season=1E2")
+    assert bad.status_code == 400
+
+
+def test_secretary_sets_the_bank_account_on_the_settings_page(client, club_books):
+    _login(client, club_books["anna"])
+    response = client.post(
+        "/verein/bankkonto/", {"holder": "Kasse", "iban": "DE89 3704 0044 0532 0130 00"}
+    )
+    assert response.status_code == 302
+    assert ClubBankAccount.objects.get().iban == IBAN
+    page = client.post("/verein/bankkonto/", {"holder": "Kasse", "iban": "DE00 1234"})
+    assert page.status_code == 200
+    assert "IBAN ist ungültig" in page.content.decode()
+
+
+def test_a_member_cannot_open_the_bank_account_page(client, club_books):
+    assert _login(client, club_books["bernd"]).get("/verein/bankkonto/").status_code == 403
+
+
+def test_girocode_page_shows_the_open_season(client, club_books):
+    club_bank_account_set(club=club_books["club"], holder="Kasse", iban=IBAN)
+    page = _login(client, club_books["bernd"]).get("/marken/girocode/").content.decode()
+    assert "2,50" in page
+    assert f"/api/v1/members/{club_books['bernd'].pk}/girocode.png" in page
