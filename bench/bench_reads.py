@@ -1,0 +1,164 @@
+"""The reads of a 48-season club, one user at a time: median latency and query counts.
+
+Imports the 48-season club book of bench/bench_import.py (1979 to 2026, about 1,900
+evenings and 47,000 games, every row with its history line) into a fresh test database
+(`test_<name of DATABASE_URL's database>`, created and dropped here), then measures through
+the Django test client, as the club's secretary, the median of REPEATS requests (after
+one to warm up) and the queries of the first (cold) and of a repeated (warm) request of:
+
+the trivial endpoint, the standings page and API, the evenings page, the Kasse page, the
+balances API, a member's statement (page and API, one season and all seasons), a person's
+history page and "open Runden, all seasons" (issue 15). A last column shows a repeated
+request with the ETag it got (`If-None-Match`): 304 when the page supports it.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/schock_reads_bench \\
+    REDIS_URL=redis://127.0.0.1:6379/6 .venv/bin/python bench/bench_reads.py [--keepdb]
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "schockclub.settings")
+
+REPEATS = int(os.environ.get("BENCH_REPEATS", "15"))
+# BENCH_ONLY="standings,Runden": measure only the reads whose name holds one of these words.
+ONLY = [w.strip().lower() for w in os.environ.get("BENCH_ONLY", "").split(",") if w.strip()]
+LAST = 2026
+
+
+class _Counter:
+    """Counts the queries run on the default connection (also across its reconnects)."""
+
+    def __enter__(self):
+        from django.db import connection
+
+        self.count = 0
+        self._wrapper = connection.execute_wrapper(self)
+        self._wrapper.__enter__()
+        return self
+
+    def __call__(self, execute, sql, params, many, context):
+        self.count += 1
+        return execute(sql, params, many, context)
+
+    def __exit__(self, *exc):
+        self._wrapper.__exit__(*exc)
+
+
+def _measure(client, url: str, headers: dict) -> tuple[float, int, int, int, str]:
+    """(median ms, queries cold, queries warm, status of a conditional GET, size)."""
+    with _Counter() as cold:
+        first = client.get(url, headers=headers)
+    assert first.status_code == 200, (url, first.status_code, first.content[:300])
+    with _Counter() as warm:
+        client.get(url, headers=headers)
+    times = []
+    for _ in range(REPEATS):
+        start = time.perf_counter()
+        client.get(url, headers=headers)
+        times.append((time.perf_counter() - start) * 1000)
+    conditional = 0
+    if first.get("ETag"):
+        conditional = client.get(
+            url, headers={**headers, "If-None-Match": first["ETag"]}
+        ).status_code
+    size = f"{len(first.content) / 1024:.0f} KiB"
+    return statistics.median(times), cold.count, warm.count, (conditional), size
+
+
+def run() -> None:
+    from bench_import import CLUB, club_book
+    from django.contrib.auth import get_user_model
+    from django.core.cache import cache
+    from django.db import connection
+    from django.test import Client
+
+    from league.club.models import Club, Member, Season
+    from league.clubbook.services import club_book_import
+
+    print(f"database: {connection.vendor}; cache: {cache.__class__.__name__}")
+    attendance, games, _figures = club_book()
+    start = time.perf_counter()
+    result = club_book_import(club_name=CLUB, attendance=attendance, games=games)
+    assert result.ok, result.errors[:5]
+    print(f"imported in {time.perf_counter() - start:.1f} s")
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
+    cache.clear()
+    club = Club.objects.get(name=CLUB)
+    season = Season.objects.get(club=club, year=LAST)
+    user = get_user_model().objects.create_user("bench-secretary")
+    # The person with the most ledger lines: the longest statement and history.
+    from django.db.models import Count
+
+    person = Member.objects.filter(club=club, kind="member").annotate(n=Count("ledger_entries"))
+    person = person.order_by("-n").first()
+    Member.objects.filter(pk=person.pk).update(user=user, is_secretary=True)
+    page = Client()
+    page.force_login(user)
+    page.get("/abende/")  # the session's first page sets its CSRF cookie (then ETags)
+    api, auth = page, {}  # the API by session: the kind of token belongs to the accounts
+    statement_api = f"/api/v1/members/{person.pk}/statement/"
+    reads = [
+        ("trivial API /clubs/", api, "/api/v1/clubs/", auth),
+        ("standings page", page, f"/saison/{LAST}/", {}),
+        ("standings API", api, f"/api/v1/seasons/{season.pk}/standings/", auth),
+        ("evenings page", page, "/abende/", {}),
+        ("Kasse page", page, "/kasse/", {}),
+        ("balances API (all)", api, "/api/v1/balances/", auth),
+        ("balances API (season)", api, f"/api/v1/balances/?season={season.pk}", auth),
+        ("statement page (season)", page, f"/kasse/konto/{person.pk}/?saison={LAST}", {}),
+        ("statement page (all)", page, f"/kasse/konto/{person.pk}/?saison=alle", {}),
+        ("statement API (season)", api, f"{statement_api}?season={season.pk}", auth),
+        ("statement API (default)", api, statement_api, auth),
+        ("person history page", page, f"/verlauf/person/{person.pk}/", {}),
+        ("open Runden, all seasons", page, "/runden/?saison=alle", {}),
+        ("statistics page", page, "/statistik/", {}),
+        ("Marks page", page, f"/saison/{LAST}/marken/{person.pk}/", {}),
+    ]
+    print(
+        f"{'read':<26} {'median':>9} {'x trivial':>9} {'queries':>9} {'warm':>5} "
+        f"{'If-None-Match':>13} {'size':>9}"
+    )
+    trivial = None
+    for name, client, url, headers in reads:
+        if ONLY and trivial and not any(word in name.lower() for word in ONLY):
+            continue
+        ms, cold, warm, conditional, size = _measure(client, url, headers)
+        trivial = trivial or ms
+        print(
+            f"{name:<26} {ms:7.1f} ms {ms / trivial:8.1f}x {cold:9d} {warm:5d} "
+            f"{conditional or '-':>13} {size:>9}"
+        )
+
+
+def main() -> None:
+    if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
+        print("bench_reads: skipped, set DATABASE_URL to a PostgreSQL database of your own")
+        return
+    import django
+
+    django.setup()
+    from django.db import connection
+    from django.test.utils import setup_test_environment
+
+    setup_test_environment()
+    keepdb = "--keepdb" in sys.argv
+    old_name = connection.settings_dict["NAME"]
+    connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=keepdb)
+    try:
+        run()
+    finally:
+        connection.creation.destroy_test_db(old_name, verbosity=0, keepdb=keepdb)
+
+
+if __name__ == "__main__":
+    main()

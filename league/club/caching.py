@@ -1,0 +1,268 @@
+"""Reads of the books cached by the club's data version, and conditional GETs (issue 15
+items 1 and 2).
+
+The books change only through the one books-changed event (league/club/books.py), which
+moves the season's `data_version` in the writer's transaction. Everything a page or an API
+read shows of the books is therefore a function of
+
+- the club's **books version** (`club_books_version`): every season's id, year and data
+  version and the club's people (a new person moves no season's version but shows in the
+  switchers), read in one query; and
+- what the response depends on besides: the language, the user's role and person, the
+  query parameters.
+
+`books_cached` keeps a computed read (a selector's result, a rendered fragment) in Django's
+cache (Redis with REDIS_URL, local memory otherwise) under a key of those parts: a new
+version is a new key, so nothing is ever invalidated by hand and nothing stale is read.
+`books_page` and `api_not_modified` / `api_etag` answer a repeated GET with 304 Not
+Modified when its `If-None-Match` carries the ETag of the same key.
+
+Decisions:
+- Nothing is cached inside a transaction (`connection.in_atomic_block`): a writer that
+  rolls back after `books_changed` would leave a value under a version number the next
+  commit reuses. Reads of the pages and the API run outside transactions
+  (ATOMIC_REQUESTS is off), so they are cached; a read inside a writer is computed.
+- The cache is an accelerator, never a dependency: when Redis cannot be reached the read
+  is computed (and logged once per request), the page keeps working.
+- Page ETags vary by the session's user and its CSRF cookie (the page carries a CSRF
+  token for the logout form), and are `Cache-Control: private, no-cache` with
+  `Vary: Cookie`: a browser revalidates every time, no shared cache stores a page, and a
+  member never gets another's page. API ETags vary by the token's user the same way
+  (`Vary: Authorization, Cookie`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar
+
+from django.conf import settings
+from django.contrib.messages import get_messages
+from django.core.cache import cache
+from django.db import connection
+from django.db.models import Count, IntegerField, Max, OuterRef, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.http import parse_etags
+from django.utils.translation import get_language
+from rest_framework.response import Response
+
+from league.club.models import Club, Member, Season
+
+__all__ = [
+    "BOOKS_CACHE_SECONDS",
+    "api_etag",
+    "api_not_modified",
+    "api_private",
+    "books_cache_key",
+    "books_cached",
+    "books_page",
+    "club_books_version",
+    "season_page_state",
+    "season_page_state_connect",
+]
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+BOOKS_CACHE_SECONDS = 7 * 24 * 3600
+"""How long a cached read is kept (seconds). A key never goes stale (a change is a new
+key); the timeout only returns the memory of versions nobody reads any more."""
+
+_MISSING = object()
+
+
+def _digest(parts: tuple[Any, ...]) -> str:
+    return hashlib.blake2b(repr(parts).encode("utf-8"), digest_size=16).hexdigest()
+
+
+def _aggregate(model: type[Season] | type[Member], field: str, function: type) -> Coalesce:
+    rows = (
+        model.objects.filter(club_id=OuterRef("pk"))
+        .order_by()
+        .values("club_id")
+        .annotate(v=function(field))
+        .values("v")
+    )
+    return Coalesce(Subquery(rows, output_field=IntegerField()), Value(0))
+
+
+def club_books_version(*, club: Club | int) -> str:
+    """The club's books version: a short string that changes whenever anything a page of
+    the books shows may have changed (a season's `data_version`, a season added or removed,
+    a person added). One query, whatever the number of seasons.
+
+    `data_version` only rises (league/club/books.py), so the sum over the seasons rises
+    with every change; the count and the highest id catch a season or a person added or
+    deleted. Returns "" for an unknown club.
+    """
+    club_id = club if isinstance(club, int) else club.pk
+    row = (
+        Club.objects.filter(pk=club_id)
+        .annotate(
+            v_versions=_aggregate(Season, "data_version", Sum),
+            v_seasons=_aggregate(Season, "id", Count),
+            v_last_season=_aggregate(Season, "id", Max),
+            v_years=_aggregate(Season, "year", Sum),
+            v_people=_aggregate(Member, "id", Count),
+            v_last_person=_aggregate(Member, "id", Max),
+        )
+        .values_list(
+            "v_versions", "v_seasons", "v_last_season", "v_years", "v_people", "v_last_person"
+        )
+        .first()
+    )
+    if row is None:
+        return ""
+    return f"{club_id}-" + "-".join(str(v) for v in row)
+
+
+def books_cache_key(*parts: Any) -> str:
+    """The cache key of a read: "books:" and a digest of `parts` and the active language
+    (cached values may hold translated text)."""
+    return "books:" + _digest((get_language(), *parts))
+
+
+def books_cached(*parts: Any, build: Callable[[], T], seconds: int = BOOKS_CACHE_SECONDS) -> T:
+    """`build()`'s value, from the cache when it holds one for `parts`, else computed and
+    stored. `parts` must name everything the value depends on, a books version among them
+    (`club_books_version`, or a season's `data_version`). Inside a transaction the value is
+    computed and not stored (see the module's decisions); a cache that cannot be reached is
+    skipped."""
+    if connection.in_atomic_block:
+        return build()
+    key = books_cache_key(*parts)
+    try:
+        value = cache.get(key, _MISSING)
+    except Exception:  # noqa: BLE001 - an unreachable cache must not break a page
+        logger.warning("books cache unreachable; computing %s", parts[:1], exc_info=True)
+        return build()
+    if value is not _MISSING:
+        return value
+    value = build()
+    try:
+        cache.set(key, value, seconds)
+    except Exception:  # noqa: BLE001
+        logger.warning("books cache unreachable; not storing %s", parts[:1], exc_info=True)
+    return value
+
+
+# --- state of a season page beyond its books --------------------------------------------
+
+SeasonState = Callable[[Season], str]
+_season_states: list[SeasonState] = []
+
+
+def season_page_state_connect(source: SeasonState) -> None:
+    """Connect a source of a season page's state outside its books (the season report's
+    build state, league/apps.py): its answer joins the page's ETag. Idempotent."""
+    if source not in _season_states:
+        _season_states.append(source)
+
+
+def season_page_state(*, season: Season) -> str:
+    """What the connected sources say about the season now ("" when none is connected)."""
+    return "|".join(source(season) for source in _season_states)
+
+
+# --- conditional GETs --------------------------------------------------------------------
+
+
+def _etag(*parts: Any) -> str:
+    return f'"{_digest(parts)}"'
+
+
+def _matches(request: HttpRequest, etag: str) -> bool:
+    header = request.headers.get("If-None-Match")
+    if not header:
+        return False
+    tags = parse_etags(header)
+    return "*" in tags or etag in tags or etag.removeprefix("W/") in tags
+
+
+def _has_messages(request: HttpRequest) -> bool:
+    # A pending message is shown once: that page must be rendered, not answered by 304.
+    return bool(len(get_messages(request)))
+
+
+def _private(response: HttpResponse, etag: str, *vary: str) -> HttpResponse:
+    response["ETag"] = etag
+    patch_cache_control(response, private=True, no_cache=True)
+    patch_vary_headers(response, vary)
+    return response
+
+
+PageVersion = Callable[..., Any]
+
+
+def books_page(extra: PageVersion | None = None) -> Callable[[Callable], Callable]:
+    """Page decorator (inside `member_required`): an ETag from the club's books version,
+    the user, the person and role, the CSRF cookie, the language and the full path with its
+    query; a GET whose If-None-Match carries it is answered 304 without running the view.
+    `extra(request, *args, **kwargs)` adds parts the page shows beyond the books (the
+    season report's state). A page with a message pending, or asked for without a CSRF
+    cookie, is rendered and gets no ETag.
+
+    The books version is left on the request (`request.books_version`) for the view's
+    cached reads and fragments."""
+
+    def decorator(view: Callable) -> Callable:
+        @wraps(view)
+        def wrapper(request, *args, **kwargs):
+            request.books_version = club_books_version(club=request.club)
+            if request.method not in ("GET", "HEAD"):
+                return view(request, *args, **kwargs)
+            # Read on every GET (also when no ETag follows): one query count per page.
+            state = extra(request, *args, **kwargs) if extra else ()
+            csrf_cookie = request.COOKIES.get(settings.CSRF_COOKIE_NAME, "")
+            # Without a CSRF cookie the page sets a new one (its form's token): no ETag, the
+            # browser's next request carries the cookie and gets one.
+            if not csrf_cookie or _has_messages(request):
+                return view(request, *args, **kwargs)
+            member = request.member
+            etag = _etag(
+                view.__module__,
+                view.__qualname__,
+                request.books_version,
+                request.user.pk,
+                member.pk,
+                member.is_secretary,
+                csrf_cookie,
+                get_language(),
+                request.get_full_path(),
+                state,
+            )
+            if _matches(request, etag):
+                return _private(HttpResponseNotModified(), etag, "Cookie")
+            response = view(request, *args, **kwargs)
+            if response.status_code != 200 or response.cookies:
+                return response
+            return _private(response, etag, "Cookie")
+
+        return wrapper
+
+    return decorator
+
+
+def api_etag(request, *parts: Any) -> str:
+    """The ETag of an API read: its `parts` (a books version among them), the user, the
+    language and the full path with its query."""
+    return _etag(request.user.pk, get_language(), request.get_full_path(), *parts)
+
+
+def api_not_modified(request, etag: str):
+    """A DRF 304 Response when the request's If-None-Match carries `etag`, else None."""
+    if request.method in ("GET", "HEAD") and _matches(request, etag):
+        return api_private(Response(status=304), etag)
+    return None
+
+
+def api_private(response, etag: str):
+    """Set the ETag, `Cache-Control: private, no-cache` and `Vary: Authorization, Cookie`
+    on an API response (200 or 304)."""
+    return _private(response, etag, "Authorization", "Cookie")
