@@ -22,7 +22,7 @@ run: $(VENV)/.installed
 ## test: the whole suite (SQLite and eager tasks unless DATABASE_URL / REDIS_URL are set),
 ## spread over the machine's cores (pytest-xdist)
 test: $(VENV)/.installed
-	$(PY) -m pytest -n auto
+	$(PY) -m pytest -n auto --durations=15
 
 ## lint: ruff, the layer contract (import-linter), types (mypy; strict on rules and services)
 lint: $(VENV)/.installed

@@ -145,9 +145,9 @@ def run() -> None:
     from django.contrib.auth import get_user_model
     from django.db import connection
     from django.test import Client
-    from rest_framework.authtoken.models import Token
 
     from games.evenings.models import Evening
+    from league.club.accounts.services import api_token_create
     from league.club.models import Club, Member, Season
 
     print(f"database: {connection.vendor} ({connection.settings_dict['NAME']})")
@@ -157,7 +157,7 @@ def run() -> None:
     people.update({n: Member.objects.create(club=club, name=n, kind="guest") for n in GUESTS})
     user = get_user_model().objects.create_user("bench-secretary")
     Member.objects.filter(pk=people[ROSTER[1]].pk).update(user=user, is_secretary=True)
-    client = Client(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+    client = Client(HTTP_AUTHORIZATION=f"Token {api_token_create(user=user)[1]}")
 
     results = {}
     totals = {"evenings": 0, "games": 0, "schock_aus": 0}

@@ -22,6 +22,7 @@ from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
+from league.banking.models import BankStatementLine, ClubBankAccount, PaymentReminder
 from league.club.admin_base import BooksAdmin, adopt
 from league.club.errors import BooksError
 from league.club.models import Club, Member, Season
@@ -274,3 +275,50 @@ class ReportBuildAdmin(admin.ModelAdmin):
     list_filter = ("status", "season__club")
     search_fields = ("season__club__name", "error")
     readonly_fields = ("created_at", "updated_at")
+
+
+class ReadOnlyAdmin(SimpleHistoryAdmin):
+    """Shown, never written here: the club's pages write these through their services
+    (bank account: the secretary's page; bank lines: the bank-payment matching, which books
+    the payment; reminders: the monthly task), so the admin cannot go around them."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(ClubBankAccount)
+class ClubBankAccountAdmin(ReadOnlyAdmin):
+    list_display = ("club", "holder", "iban", "bic", "updated_at")
+    search_fields = ("club__name", "holder", "iban")
+
+
+@admin.register(BankStatementLine)
+class BankStatementLineAdmin(ReadOnlyAdmin):
+    list_display = ("booked_on", "club", "name", "amount", "payment")
+    list_filter = ("club",)
+    search_fields = ("name", "reference")
+    list_select_related = ("club", "payment")
+
+
+@admin.register(PaymentReminder)
+class PaymentReminderAdmin(admin.ModelAdmin):
+    """Read-only: a reminder is a record that an e-mail went out."""
+
+    list_display = ("month", "member", "amount", "sent_at")
+    search_fields = ("member__name",)
+    list_select_related = ("member",)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

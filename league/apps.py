@@ -9,7 +9,25 @@ class LeagueConfig(AppConfig):
     def ready(self) -> None:
         # The books connect to the one books-changed event of the register (league.club.books):
         # the register sits below the books and cannot import them.
+        from games.evenings.services import evening_people_merge
+        from games.rounds.services import rounds_people_merge
         from league.club.books import books_changed_connect
-        from league.ledger.services import ledger_on_books_changed
+        from league.club.services import member_merge_connect
+        from league.ledger.services import ledger_member_merge, ledger_on_books_changed
 
         books_changed_connect(ledger_on_books_changed)
+
+        # The season page shows the season report's build state, which changes without
+        # the books (a worker finishes): it joins the page's ETag (league.club.caching).
+        from league.club.caching import season_page_state_connect
+        from league.reports.builds import report_state
+
+        def report_build_state(season) -> str:
+            state = report_state(season=season)
+            return f"{state.state}:{state.build.pk if state.build else ''}:{state.message}"
+
+        season_page_state_connect(report_build_state)
+        # A merge of a person entered twice: play first (it refuses conflicts and moves the
+        # attendance the games need), then rounds, then the ledger's lines.
+        for receiver in (evening_people_merge, rounds_people_merge, ledger_member_merge):
+            member_merge_connect(receiver)

@@ -4,18 +4,22 @@ Code imports a model from its own package (`league.club.models`, `league.ledger.
 only Django's app loading reads this module.
 """
 
+from league.banking.models import BankStatementLine, ClubBankAccount, PaymentReminder
 from league.club.models import RULE_PRESET_CHOICES, Club, Currency, Member, Season
 from league.ledger.models import LedgerEntry, Payment
 from league.reports.models import ReportBuild
 from league.runden.models import RundeGiven
 
 __all__ = [
+    "BankStatementLine",
     "RULE_PRESET_CHOICES",
     "Club",
+    "ClubBankAccount",
     "Currency",
     "LedgerEntry",
     "Member",
     "Payment",
+    "PaymentReminder",
     "ReportBuild",
     "RundeGiven",
     "Season",

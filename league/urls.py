@@ -2,12 +2,19 @@
 
 from django.urls import include, path
 
+from league.standings.home import home
+
 urlpatterns = [
+    path("", home, name="home"),
     path("", include("league.club.urls")),
+    path("", include("league.club.accounts.urls")),
     path("", include("league.standings.urls")),
     path("", include("league.ledger.urls")),
     path("", include("league.runden.urls")),
     path("", include("league.clubbook.urls")),
     path("", include("league.audit.urls")),
     path("", include("league.reports.urls")),
+    path("", include("league.sharing.urls")),
+    path("", include("league.statistics.urls")),
+    path("", include("league.banking.urls")),
 ]

@@ -10,12 +10,23 @@ from rest_framework.routers import DefaultRouter
 from games.evenings.api import EveningViewSet
 from games.rounds.api import GameViewSet, RulesEvaluateView
 from league.audit.api import HistoryView
-from league.club.api import ClubViewSet, MeView, TokenView
+from league.banking.api import MemberGiroCodeView
+from league.club.accounts.api import (
+    LogoutAllView,
+    LogoutView,
+    PasswordChangeView,
+    TokenDetailView,
+    TokenListView,
+    TokenView,
+)
+from league.club.api import ClubViewSet, MeView
 from league.clubbook.api import ClubBookExportView, ClubBookImportView
 from league.ledger.api import BalancesView, MemberStatementView, PaymentViewSet
 from league.reports.api import SeasonReportPdfView, SeasonReportView
 from league.runden.api import RundeViewSet
+from league.sharing.api import EveningShareView
 from league.standings.api import MemberViewSet, SeasonViewSet
+from league.statistics.api import RecordsView, SeasonStatisticsView
 
 router = DefaultRouter()
 router.register("clubs", ClubViewSet, basename="club")
@@ -30,6 +41,12 @@ urlpatterns: list = [
     path("me/", MeView.as_view(), name="api-me"),
     path("rules/evaluate/", RulesEvaluateView.as_view(), name="api-rules-evaluate"),
     path("auth/token/", TokenView.as_view(), name="api-token"),
+    # Logins (issue 13 item 3, league/club/accounts/api.py).
+    path("auth/logout/", LogoutView.as_view(), name="api-logout"),
+    path("auth/logout-all/", LogoutAllView.as_view(), name="api-logout-all"),
+    path("auth/tokens/", TokenListView.as_view(), name="api-tokens"),
+    path("auth/tokens/<str:id>/", TokenDetailView.as_view(), name="api-token-detail"),
+    path("auth/password/", PasswordChangeView.as_view(), name="api-password"),
     # Season report (issue 5, league/report_api.py).
     path("seasons/<int:season_id>/report/", SeasonReportView.as_view(), name="api-season-report"),
     path(
@@ -56,5 +73,20 @@ urlpatterns: list = [
         name="api-club-book-export-games",
     ),
     path("history/", HistoryView.as_view(), name="api-history"),
+    # The evening's share: text for the club's chat and the card (issue 12 item 6).
+    path("evenings/<int:evening_id>/share/", EveningShareView.as_view(), name="api-evening-share"),
+    # Statistics and records (issue 14 item 1, league/statistics/api.py).
+    path(
+        "seasons/<int:season_id>/statistics/",
+        SeasonStatisticsView.as_view(),
+        name="api-season-statistics",
+    ),
+    path("statistics/records/", RecordsView.as_view(), name="api-statistics-records"),
+    # Money in: the GiroCode of a member's open amount (issue 14 item 2).
+    path(
+        "members/<int:id>/girocode.png",
+        MemberGiroCodeView.as_view(),
+        name="api-member-girocode",
+    ),
     *router.urls,
 ]

@@ -1,12 +1,69 @@
 """The Celery app. Broker and result backend come from settings (REDIS_URL); without
-REDIS_URL tasks run eagerly in the web process (the developer default)."""
+REDIS_URL tasks run eagerly in the web process (the developer default).
 
+Every worker writes a heartbeat (the time, seconds since the epoch) into the cache every
+WORKER_HEARTBEAT_INTERVAL seconds; `/health/` reports the worker down when the last one is
+too old (schockclub/health.py, issue 13 item 4).
+"""
+
+from __future__ import annotations
+
+import logging
 import os
+import time
+from typing import Any
 
-from celery import Celery
+from celery import Celery, bootsteps
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "schockclub.settings")
+
+logger = logging.getLogger(__name__)
+
+WORKER_HEARTBEAT_KEY = "schockclub:worker-heartbeat"
+WORKER_HEARTBEAT_INTERVAL = 30.0  # seconds
 
 app = Celery("schockclub")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks(["league.reports"])
+
+
+def worker_heartbeat_write() -> None:
+    """Store the time now (epoch seconds) as the workers' last heartbeat in the cache (Redis
+    in production). A cache that cannot be reached is logged, never fatal to the worker."""
+    from django.core.cache import cache
+
+    try:
+        cache.set(WORKER_HEARTBEAT_KEY, time.time(), timeout=None)
+    except Exception:  # noqa: BLE001 - Redis down: the health check will say so
+        logger.warning("Worker heartbeat could not be written", exc_info=True)
+
+
+def worker_heartbeat_read() -> float | None:
+    """The last heartbeat of any worker (epoch seconds), or None when none was written."""
+    from django.core.cache import cache
+
+    value = cache.get(WORKER_HEARTBEAT_KEY)
+    return float(value) if value is not None else None
+
+
+class WorkerHeartbeat(bootsteps.StartStopStep):
+    """Worker bootstep: a heartbeat at start, then every WORKER_HEARTBEAT_INTERVAL seconds
+    on the worker's own timer (the main process, so a long build does not delay it)."""
+
+    requires = ("celery.worker.components:Timer",)
+
+    def __init__(self, worker: Any, **kwargs: Any) -> None:
+        super().__init__(worker, **kwargs)
+        self.tref: Any = None
+
+    def start(self, worker: Any) -> None:
+        worker_heartbeat_write()
+        self.tref = worker.timer.call_repeatedly(WORKER_HEARTBEAT_INTERVAL, worker_heartbeat_write)
+
+    def stop(self, worker: Any) -> None:
+        if self.tref is not None:
+            self.tref.cancel()
+            self.tref = None
+
+
+app.steps["worker"].add(WorkerHeartbeat)

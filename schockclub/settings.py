@@ -7,9 +7,12 @@ SECRET_KEY stops the start-up loudly.
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE as CSP_NONE
+from csp.constants import SELF as CSP_SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -61,7 +64,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",  # API tokens that expire, several per login (issue 13 item 3)
+    "axes",  # lockout after repeated failed logins (issue 13 item 3)
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI's files served by us, no CDN (issue 4)
     "django_filters",
@@ -72,6 +76,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -80,6 +85,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    # Last, as django-axes asks: turns a locked-out login into our 429 answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "schockclub.urls"
@@ -109,12 +116,86 @@ DATABASES = {
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
     )
 }
+# Connections (README "Scaling"): DATABASE_POOL_MAX_SIZE=n gives each process a psycopg
+# pool of up to n connections (PostgreSQL; Django then needs CONN_MAX_AGE 0). Behind
+# PgBouncer in transaction mode set DATABASE_PGBOUNCER=true (no server-side cursors) and
+# leave the pool off.
+DATABASE_POOL_MAX_SIZE = int(os.environ.get("DATABASE_POOL_MAX_SIZE", "0"))
+if DATABASE_POOL_MAX_SIZE and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"]["OPTIONS"] = {
+        **DATABASES["default"].get("OPTIONS", {}),
+        "pool": {
+            "min_size": int(os.environ.get("DATABASE_POOL_MIN_SIZE", "1")),
+            "max_size": DATABASE_POOL_MAX_SIZE,
+            "timeout": int(os.environ.get("DATABASE_POOL_TIMEOUT", "10")),
+        },
+    }
+if env_bool("DATABASE_PGBOUNCER", False):
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Django's four validators (issue 12 item 2); scripts and factories that call set_password
+# are not checked, the password forms (change, reset) and the API's password change are.
 AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# django-axes first: it refuses a locked-out login before any password is checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+
+# Lockout after repeated failed logins on the login page, the admin and the API's token
+# endpoint (issue 13 item 3): per login name AND address, so a wrong guess from one pub's
+# Wi-Fi does not lock the whole club out. Attempts live in the database (axes' access log
+# in the admin); the answer is league.club.accounts.lockout (429, German).
+AXES_ENABLED = env_bool("AXES_ENABLED", True)
+AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("AXES_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "league.club.accounts.lockout.lockout_response"
+AXES_HTTP_RESPONSE_CODE = 429
+# The address a login comes from: REMOTE_ADDR, unless AXES_IPWARE_PROXY_COUNT names how
+# many proxies of our own stand in front (then the address the nearest of them appended to
+# X-Forwarded-For; what a client writes there itself is never believed).
+_proxy_count = int(os.environ.get("AXES_IPWARE_PROXY_COUNT", "0"))
+if _proxy_count:
+    AXES_IPWARE_PROXY_COUNT = _proxy_count
+    AXES_IPWARE_PROXY_ORDER = "right-most"
+    AXES_IPWARE_META_PRECEDENCE_ORDER: tuple[str, ...] = ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR")
+else:
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ("REMOTE_ADDR",)
+
+# API tokens (django-rest-knox): stored hashed, several per login, expire after
+# SCHOCKCLUB_TOKEN_DAYS days (30 by default); revoked on logout and password change.
+SCHOCKCLUB_TOKEN_DAYS = int(os.environ.get("SCHOCKCLUB_TOKEN_DAYS", "30"))
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(days=SCHOCKCLUB_TOKEN_DAYS),
+    "AUTH_HEADER_PREFIX": "Token",
+}
+
+# E-mail (the password reset, issue 12 item 2): printed to the console unless EMAIL_HOST
+# names an SMTP server.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_BACKEND = os.environ.get(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend",
+)
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "schockclub@localhost")
+PASSWORD_RESET_TIMEOUT = 60 * 60 * 24  # a reset link holds for a day
 
 # The club's language for everyone, whatever a browser asks for. The pages are translated
 # through Django's i18n (English source strings, locale/de), so adding LocaleMiddleware is
@@ -130,10 +211,28 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STORAGES = {
+STORAGES: dict[str, dict] = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
+# Media (the season report PDFs) on object storage when several hosts share them (README
+# "Scaling"): MEDIA_STORAGE=s3 with django-storages (`pip install '.[s3]'`) and S3_BUCKET,
+# optionally S3_ENDPOINT_URL (MinIO, Ceph, ...), S3_REGION, S3_ACCESS_KEY, S3_SECRET_KEY.
+if os.environ.get("MEDIA_STORAGE", "filesystem") == "s3":
+    if not os.environ.get("S3_BUCKET"):
+        raise ImproperlyConfigured("MEDIA_STORAGE=s3 needs S3_BUCKET.")
+    STORAGES["default"] = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": os.environ["S3_BUCKET"],
+            "endpoint_url": os.environ.get("S3_ENDPOINT_URL") or None,
+            "region_name": os.environ.get("S3_REGION") or None,
+            "access_key": os.environ.get("S3_ACCESS_KEY") or None,
+            "secret_key": os.environ.get("S3_SECRET_KEY") or None,
+            "file_overwrite": False,
+            "querystring_auth": True,
+        },
+    }
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "media"))
 MEDIA_URL = "media/"
 
@@ -161,6 +260,33 @@ CELERY_TASK_EAGER_PROPAGATES = False
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ACKS_LATE = True
+# Payment reminders (issue 14 item 2, league/banking/tasks.py), run daily by
+# `celery -A schockclub beat`: each member is mailed at most once per month (a unique row),
+# however often the task runs.
+CELERY_IMPORTS = ["league.banking.tasks"]
+CELERY_BEAT_SCHEDULE = {
+    "payment-reminders": {
+        "task": "league.banking.tasks.send_payment_reminders",
+        "schedule": 60 * 60 * 24,  # daily: the task itself sends once per month
+    },
+}
+# Worker faults (issue 13 item 5). A task is acknowledged only when it has finished; a worker
+# process that dies (kill -9, out of memory) gives its task back instead of dropping it, and
+# a worker reserves one task at a time, so a dying worker holds no others hostage.
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A whole worker that is killed cannot give anything back: Redis hands its unacknowledged
+# task to another worker once BROKER_VISIBILITY_TIMEOUT seconds have passed since delivery,
+# looked for every 5 s. The report build's hard time limit stays below it, so a build that
+# is still running is never handed out twice. Killed mid-build, the report is ready again
+# after at most 75 + 5 s plus one build (3.5 s for 45 evenings): within two minutes.
+REPORT_BUILD_TIME_LIMIT = int(os.environ.get("REPORT_BUILD_TIME_LIMIT", "60"))
+BROKER_VISIBILITY_TIMEOUT = int(os.environ.get("BROKER_VISIBILITY_TIMEOUT", "75"))
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": BROKER_VISIBILITY_TIMEOUT,
+    "unacked_restore_interval": 5,
+    "unacked_restore_throttle": 1,
+}
 CELERY_TIMEZONE = TIME_ZONE
 # The queue tasks are sent to and `make worker` listens on (the worker test uses its own).
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "celery")
@@ -169,7 +295,7 @@ CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "celery"
 # `WWW-Authenticate: Token`; every refusal is `{code, message, field}` (league.club.api_common).
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "league.club.accounts.authentication.ExpiringTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -201,12 +327,59 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # One name per choice set (check --deploy runs drf-spectacular's schema check, issue 13).
+    "ENUM_NAME_OVERRIDES": {
+        "RulePresetEnum": "league.club.models.RULE_PRESET_CHOICES",
+        "MemberKindEnum": "league.club.models.Member.Kind",
+    },
 }
 
 # Database sessions; a malformed session cookie is no session rather than a server error.
-SESSION_ENGINE = "league.club.session_store"
+# With Redis, read through the cache and written to both (README "Scaling": any host serves
+# any session, and a Redis restart logs nobody out).
+SESSION_ENGINE = "league.club.session_store_cached" if REDIS_URL else "league.club.session_store"
 SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
+
+# Production security (issue 13 item 4): with DEBUG off, `manage.py check --deploy` is clean
+# (tests/test_deploy.py). The app runs behind a proxy that ends TLS and says so in
+# X-Forwarded-Proto; each value can be changed from the environment (.env.example).
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
+# A load balancer's probe may ask over plain http inside the network.
+SECURE_REDIRECT_EXEMPT = [r"^health/$"]
+SECURE_PROXY_SSL_HEADER = (
+    ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("SECURE_PROXY_SSL_HEADER", not DEBUG) else None
+)
+# HSTS: a year by default in production. Preload only tells browsers' preload lists they may
+# take the domain; SECURE_HSTS_PRELOAD=false leaves it out.
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0" if DEBUG else "31536000"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEBUG)
+# Origins a form may be posted from besides the host itself, e.g. https://schock.example.org
+CSRF_TRUSTED_ORIGINS = [
+    o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
+]
+# Content-Security-Policy (django-csp 4): scripts and styles only from our own files, no
+# inline script, no style attribute (templates/ carry none; tests/test_deploy.py checks).
+# Images may be data: URLs (Swagger UI's icons); nothing may frame the pages.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [CSP_SELF],
+        "script-src": [CSP_SELF],
+        "style-src": [CSP_SELF],
+        "img-src": [CSP_SELF, "data:"],
+        "font-src": [CSP_SELF],
+        "connect-src": [CSP_SELF],
+        "object-src": [CSP_NONE],
+        "base-uri": [CSP_SELF],
+        "form-action": [CSP_SELF],
+        "frame-ancestors": [CSP_NONE],
+    },
+}
+# GET /health/ (schockclub/health.py): fails when the disk under MEDIA_ROOT is this full
+# (percent) or the last worker heartbeat is older than this (seconds).
+HEALTH_DISK_MAX_PERCENT = float(os.environ.get("HEALTH_DISK_MAX_PERCENT", "90"))
+HEALTH_WORKER_MAX_AGE = int(os.environ.get("HEALTH_WORKER_MAX_AGE", "300"))
 
 LOGGING = {
     "version": 1,

@@ -168,6 +168,7 @@ class GameViewSet(ClubScopedMixin, viewsets.ModelViewSet):
             number=v.get("number"),
             vorleger=v.get("vorleger"),
             expected_evening_version=v.get("evening_version"),
+            client_key=v.get("client_key"),
         )
         return self._respond(game, status.HTTP_201_CREATED)
 

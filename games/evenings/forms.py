@@ -8,10 +8,12 @@ where it was typed. Services run in one transaction: nothing is saved half.
 from typing import cast
 
 from django import forms
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.evenings.models import Attendance, Evening, Game
+from games.evenings.selectors import next_game_number
 from games.evenings.services import evening_create, evening_update, game_record, game_update
 from league.club.errors import BooksError
 from league.club.forms import BooksErrorMixin
@@ -97,10 +99,15 @@ class GameForm(BooksErrorMixin, forms.Form):
     )
     schock_aus = ThrowersField(label=_("Schock-Aus in throwing order"))
     version = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    # Set by the page's "yes, save as game N" button: a new game whose number is not the
+    # evening's next one (a typo like 99, or a gap filled later) is saved only then.
+    confirm_number = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args, evening: Evening, game: Game | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.evening, self.game = evening, game
+        # The number the page asks about (None: no question); see clean_number.
+        self.number_question: int | None = None
         people = Member.objects.filter(club_id=evening.club_id)
         for name in ("vorleger", "loser"):
             cast(PersonChoiceField, self.fields[name]).queryset = people
@@ -117,6 +124,39 @@ class GameForm(BooksErrorMixin, forms.Form):
         count = max(3, len(self.present), len(chosen))
         chosen += [""] * (count - len(chosen))
         return [{"index": i, "value": v} for i, v in enumerate(chosen, start=1)]
+
+    def clean_number(self) -> int:
+        """A new game's number must be the evening's next one (issue 12 item 3: a typo'd 99
+        is not saved without a question) unless `confirm_number` is set; a taken number is
+        the service's refusal (`duplicate_game_number`)."""
+        number = self.cleaned_data["number"]
+        if self.game is not None or self.data.get("confirm_number") in ("1", "true", "on"):
+            return number
+        expected = next_game_number(evening=self.evening)
+        taken = self.evening.games.filter(number=number).exists()
+        if number != expected and not taken:
+            self.number_question = number
+            if number == expected + 1:
+                message = _(
+                    "Game %(number)s? The next game of this evening is game %(next)s: "
+                    "game %(next)s would be missing."
+                )
+            elif number > expected:
+                message = _(
+                    "Game %(number)s? The next game of this evening is game %(next)s: "
+                    "games %(next)s to %(before)s would be missing."
+                )
+            else:
+                message = _(
+                    "Game %(number)s? The next game of this evening is game %(next)s: "
+                    "game %(number)s would be entered after the games that follow it."
+                )
+            raise forms.ValidationError(
+                message,
+                code="number_not_next",
+                params={"number": number, "next": expected, "before": number - 1},
+            )
+        return number
 
     def save(self) -> Game | None:
         """Record or correct the game; None (and errors on the form) when refused."""
@@ -186,13 +226,22 @@ class EveningForm(BooksErrorMixin, forms.Form):
         current = {}
         if evening is not None:
             current = dict(evening.attendances.values_list("member_id", "role"))
+        # A member who came to this evening as a guest (before joining the club, or entered
+        # twice and merged) stays a guest of this evening: listed with the guests.
+        came_as_guest = [pk for pk, role in current.items() if role == Attendance.Role.GUEST]
         self.members = [
-            p for p in people if p.kind == Member.Kind.MEMBER and (p.active or p.pk in current)
+            p
+            for p in people
+            if p.kind == Member.Kind.MEMBER
+            and (p.active or p.pk in current)
+            and p.pk not in came_as_guest
         ]
         secretary_field = cast(PersonChoiceField, self.fields["secretary"])
         secretary_field.queryset = Member.objects.filter(club=club)
         guests = cast(forms.ModelMultipleChoiceField, self.fields["guests"])
-        guests.queryset = Member.objects.filter(club=club, kind=Member.Kind.GUEST)
+        guests.queryset = Member.objects.filter(
+            Q(kind=Member.Kind.GUEST) | Q(pk__in=came_as_guest), club=club
+        )
         for person in self.members:
             self.fields[f"role_{person.pk}"] = forms.ChoiceField(
                 label=person.name,

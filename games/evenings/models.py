@@ -104,6 +104,9 @@ class Game(models.Model):
         Member, on_delete=models.PROTECT, related_name="games_lost", verbose_name=_("loser")
     )
     entry_mode = models.CharField(max_length=10, choices=EntryMode.choices, default="short")
+    # The key a phone gives a game it queued offline (issue 12 item 7): a game sent twice
+    # (the answer to the first sending was lost) is recorded once.
+    client_key = models.UUIDField(null=True, blank=True, unique=True, editable=False)
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

@@ -227,7 +227,10 @@ GAME_VIEWSET = extend_schema_view(
         "clients adding at once get distinct numbers), `vorleger` to the previous game's "
         "loser. `evening_version` (optional) refuses the entry with 412 if the evening "
         "changed. Refusals: `unknown_evening`, `unknown_person`, `loser_not_present`, "
-        "`thrower_not_present`, `vorleger_not_present`, `duplicate_game_number` (409).",
+        "`thrower_not_present`, `vorleger_not_present`, `duplicate_game_number` (409). "
+        "`client_key` (optional, a UUID the client makes per game, e.g. a phone that queued "
+        "the game offline) is applied once: the same key again is 409 `duplicate_client_key` "
+        "and records nothing (the game arrived with the first sending).",
         request=GameWriteSerializer,
         responses={201: GameSerializer, **error_responses(400, 403, 409, 412)},
         examples=[

@@ -10,9 +10,11 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.evenings.models import Attendance, Evening, Game, SchockAus
-from league.club.models import Member
+from league.club.caching import books_cached
+from league.club.models import Club, Member, Season
 from league.club.money import marks_to_money
 from league.club.statutes import season_statutes
 
@@ -120,9 +122,22 @@ def evening_schock_aus_order(schock_aus: list[SchockAus]) -> list[SchockAus]:
 def evening_books(*, evening: Evening) -> EveningBooks:
     """Compute an evening's books: games expected (5 per present club member) and entered,
     Schock-Aus with ordinals, Runden owed with reasons, Marks and money per person (lost
-    games; 6 Marks per absent club member), totals and warnings. Four queries.
+    games; 6 Marks per absent club member), totals and warnings. Four queries; one when
+    the books of the evening's season are unchanged since the last read (cached by the
+    season's data version and the evening's version, issue 15; not inside a transaction).
     """
     evening = Evening.objects.select_related("season", "secretary", "club").get(pk=evening.pk)
+    return books_cached(
+        "evening_books",
+        evening.pk,
+        evening.version,
+        evening.season_id,
+        evening.season.data_version,
+        build=lambda: _evening_books(evening),
+    )
+
+
+def _evening_books(evening: Evening) -> EveningBooks:
     statutes = season_statutes(evening.season)
     attendances = list(evening.attendances.select_related("member").order_by("member__name"))
     games = list(evening.games.select_related("loser", "vorleger").order_by("number"))
@@ -177,7 +192,11 @@ def _warnings(books: EveningBooks) -> list[str]:
     entered, expected = books.games_entered, books.games_expected
     if entered < expected:
         warnings.append(
-            _("%(missing)s of %(expected)s games are still missing.")
+            ngettext(
+                "%(missing)s of %(expected)s games is missing.",
+                "%(missing)s of %(expected)s games are missing.",
+                expected - entered,
+            )
             % {"missing": expected - entered, "expected": expected}
         )
     elif entered > expected:
@@ -213,27 +232,33 @@ def _warnings(books: EveningBooks) -> list[str]:
     return warnings
 
 
+def _count_of(queryset, field: str = "evening_id"):
+    """A correlated subquery: the rows of `queryset` whose `field` is the outer evening."""
+    from django.db.models import Count, IntegerField, OuterRef, Subquery, Value
+    from django.db.models.functions import Coalesce
+
+    counted = (
+        queryset.filter(**{field: OuterRef("pk")})
+        .order_by()
+        .values(field)
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return Coalesce(Subquery(counted, output_field=IntegerField()), Value(0))
+
+
 def evening_list(*, season) -> list[dict]:
     """The season's evenings, newest first, with counts: games, Schock-Aus, present people.
-    Three queries."""
-    from django.db.models import Count, Q
-
-    evenings = list(
-        Evening.objects.filter(season=season)
-        .annotate(
-            n_games=Count("games", distinct=True),
-            n_present=Count("attendances", filter=~Q(attendances__role="absent"), distinct=True),
-        )
-        .order_by("-date")
-    )
-    sa = Counter(
-        SchockAus.objects.filter(game__evening__season=season).values_list(
-            "game__evening_id", flat=True
-        )
+    One query (a counting subquery per figure instead of a join of games and attendance,
+    issue 15)."""
+    evenings = Evening.objects.filter(season=season).annotate(
+        n_games=_count_of(Game.objects.all()),
+        n_present=_count_of(Attendance.objects.exclude(role=Attendance.Role.ABSENT)),
+        n_schock_aus=_count_of(SchockAus.objects.all(), "game__evening_id"),
     )
     return [
-        {"evening": e, "games": e.n_games, "present": e.n_present, "schock_aus": sa[e.pk]}
-        for e in evenings
+        {"evening": e, "games": e.n_games, "present": e.n_present, "schock_aus": e.n_schock_aus}
+        for e in evenings.order_by("-date")
     ]
 
 
@@ -252,3 +277,11 @@ def next_game_number(*, evening: Evening) -> int:
     The one place that counts it (entry page, round entry, services)."""
     last = evening.games.order_by("-number").values_list("number", flat=True).first()
     return (last or 0) + 1
+
+
+def club_seasons_played(*, club: Club) -> list[Season]:
+    """The club's seasons with at least one game entered, newest first (one query): where
+    a page of figures opens when the newest season is still empty (issue 12 item 5)."""
+    return list(
+        Season.objects.filter(club=club, evenings__games__isnull=False).distinct().order_by("-year")
+    )

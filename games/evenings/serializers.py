@@ -13,6 +13,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.evenings.models import Attendance, Evening, Game
+from league.club.fields import StrictIntegerField
 from league.club.models import Member
 from league.club.serializers import MONEY, PersonRefSerializer
 
@@ -132,7 +133,7 @@ class EveningWriteSerializer(serializers.Serializer):
         "`member_exists`.",
     )
     notes = serializers.CharField(required=False, allow_blank=True, max_length=5000)
-    version = serializers.IntegerField(required=False, min_value=1, max_value=999_999_999)
+    version = StrictIntegerField(required=False, min_value=1, max_value=999_999_999)
 
 
 class SchockAusSerializer(serializers.Serializer):
@@ -175,13 +176,14 @@ class GameWriteSerializer(serializers.Serializer):
     evening changed). Update: `version` (or If-Match) required; PATCH keeps what is not
     sent."""
 
-    evening = serializers.IntegerField(min_value=1, required=False)
-    number = serializers.IntegerField(min_value=1, max_value=9999, required=False)
+    evening = StrictIntegerField(min_value=1, required=False)
+    number = StrictIntegerField(min_value=1, max_value=9999, required=False)
     loser = PersonField()
     schock_aus = serializers.ListField(child=PersonField(), required=False, max_length=20)
     vorleger = PersonField(required=False, allow_null=True)
-    evening_version = serializers.IntegerField(required=False, min_value=1, max_value=999_999_999)
-    version = serializers.IntegerField(required=False, min_value=1, max_value=999_999_999)
+    evening_version = StrictIntegerField(required=False, min_value=1, max_value=999_999_999)
+    version = StrictIntegerField(required=False, min_value=1, max_value=999_999_999)
+    client_key = serializers.UUIDField(required=False)
 
 
 class SchockAusLineSerializer(serializers.Serializer):

@@ -11,13 +11,14 @@ sets the token's user on the underlying request), and None from a management com
 """
 
 import datetime
+import uuid
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils.translation import gettext as _
-from simple_history.utils import bulk_create_with_history
+from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
 from games.evenings.models import Attendance, Evening, Game, SchockAus
 from games.evenings.selectors import next_game_number
@@ -66,7 +67,11 @@ def _attendance_roles(
     present_members: Sequence[Member],
     guests: Sequence[Member],
     absent_members: Sequence[Member],
+    came_as_guest: Collection[int] = (),
 ) -> dict[Member, str]:
+    """Each person's role at the evening, checked. `came_as_guest`: ids of club members
+    who were guests of this evening already (before they joined, or merged), who may
+    stay guests of it."""
     roles: dict[Member, str] = {}
     groups = (
         (present_members, Attendance.Role.MEMBER),
@@ -87,7 +92,8 @@ def _attendance_roles(
                     _("%(name)s is listed twice in the attendance.") % {"name": person.name},
                     field="attendance",
                 )
-            if role == Attendance.Role.GUEST and person.kind != Member.Kind.GUEST:
+            member_as_guest = person.kind != Member.Kind.GUEST and person.pk not in came_as_guest
+            if role == Attendance.Role.GUEST and member_as_guest:
                 raise BooksError(
                     "member_as_guest",
                     _("%(name)s is a club member, not a guest.") % {"name": person.name},
@@ -117,6 +123,39 @@ def _attendance_roles(
             field="present_members",
         )
     return roles
+
+
+def _check_attendance_in_use(evening: Evening, wanted: dict[int, str]) -> None:
+    """Refuse, naming the person and the game, an attendance change that would make
+    someone absent or take them off the list while they lost, opened (Vorleger) or threw
+    a Schock-Aus in one of the evening's games (the database refuses it too, without
+    the name: `attendance_in_use`).
+
+    Raises BooksError `attendance_in_use` (409)."""
+    leaving = {
+        a.member_id: a.member.name
+        for a in evening.attendances.select_related("member")
+        if a.present and wanted.get(a.member_id, Attendance.Role.ABSENT) == Attendance.Role.ABSENT
+    }
+    if not leaving:
+        return
+    uses: list[tuple[int, int]] = []  # (game number, person)
+    for number, loser_id, vorleger_id in evening.games.values_list("number", "loser", "vorleger"):
+        uses += [(number, pk) for pk in (loser_id, vorleger_id) if pk in leaving]
+    thrown = SchockAus.objects.filter(game__evening=evening, thrower__in=list(leaving))
+    uses += list(thrown.values_list("game__number", "thrower"))
+    if uses:
+        number, person_id = min(uses)
+        raise BooksError(
+            "attendance_in_use",
+            _(
+                "%(name)s played game %(number)s of this evening (lost, opened or threw a "
+                "Schock-Aus), so cannot be absent or left out: correct that game first."
+            )
+            % {"name": leaving[person_id], "number": number},
+            field="attendance",
+            status=409,
+        )
 
 
 def _guests_by_name(*, club: Club, names: Sequence[str]) -> list[Member]:
@@ -227,7 +266,13 @@ def evening_update(
         present_members=present_members,
         guests=[*guests, *_guests_by_name(club=evening.club, names=new_guests)],
         absent_members=absent_members,
+        came_as_guest=set(
+            evening.attendances.filter(role=Attendance.Role.GUEST).values_list(
+                "member_id", flat=True
+            )
+        ),
     )
+    _check_attendance_in_use(evening, {m.pk: r for m, r in roles.items()})
     try:
         with transaction.atomic():
             evening.date, evening.season, evening.secretary = date, season, secretary
@@ -361,6 +406,7 @@ def game_record(
     vorleger: Member | None = None,
     expected_evening_version: int | None = None,
     entry_mode: str = Game.EntryMode.SHORT,
+    client_key: uuid.UUID | None = None,
 ) -> Game:
     """Record a game: its loser and its Schock-Aus throwers in throwing order.
 
@@ -368,10 +414,21 @@ def game_record(
     game's loser (the secretary for game 1). The evening's row is locked, so two clients
     adding games at once get distinct numbers.
 
+    `client_key` (a UUID the client made for this game, issue 12 item 7: a phone's offline
+    queue) is applied once: a game with the same key is refused (`duplicate_client_key`,
+    409), checked before the version, so a repeated sending never records a second game.
+
     Raises BooksError: loser_not_present, thrower_not_present, vorleger_not_present,
-    duplicate_game_number (409), invalid_number, stale_version (412).
+    duplicate_game_number (409), duplicate_client_key (409), invalid_number,
+    stale_version (412).
     """
     evening = Evening.objects.select_for_update().get(pk=evening.pk)
+    if client_key is not None and Game.objects.filter(client_key=client_key).exists():
+        raise BooksError(
+            "duplicate_client_key",
+            _("This game was recorded already: it was sent twice."),
+            status=409,
+        )
     check_version(evening, expected_evening_version)
     if number is None:
         number = next_game_number(evening=evening)
@@ -395,6 +452,7 @@ def game_record(
                 loser=loser,
                 vorleger=vorleger,
                 entry_mode=entry_mode,
+                client_key=client_key,
             )
             _write_schock_aus(game, schock_aus_throwers)
     except IntegrityError as exc:
@@ -516,3 +574,80 @@ def game_delete(*, game: Game, expected_version: int | None = None) -> None:
         )
     game.delete()
     evening_changed(evening=evening)
+
+
+@transaction.atomic
+def evening_people_merge(
+    *, source: Member, target: Member, reason: str
+) -> set[tuple[int, int | None]]:
+    """Play's part of merging a person entered twice (league.club.services.member_merge,
+    issue 12 item 1): `source`'s attendance, games lost, Vorleger places, Schock-Aus and
+    evenings kept as secretary move to `target`; each evening touched gets a new version
+    and the books-changed event (the ledger rebooks its charges, RULES.md 5). Every row
+    moved leaves an audit record with `reason`.
+
+    Where both people are on one evening's list, the one present stays and the absent
+    entry goes (a person cannot have been both); both present cannot be resolved.
+    Returns the (season id, evening id) pairs touched.
+
+    Raises BooksError `merge_conflict` (409) naming the evening and both people.
+    """
+    theirs = list(Attendance.objects.filter(member=source).select_related("evening"))
+    kept = {
+        a.evening_id: a
+        for a in Attendance.objects.filter(
+            member=target, evening_id__in=[a.evening_id for a in theirs]
+        )
+    }
+    for a in sorted(theirs, key=lambda a: a.evening.date):
+        other = kept.get(a.evening_id)
+        if other is not None and other.present and a.present:
+            raise BooksError(
+                "merge_conflict",
+                _(
+                    "%(source)s and %(target)s both played on %(date)s: they cannot be one "
+                    "person. Correct that evening first."
+                )
+                % {
+                    "source": source.name,
+                    "target": target.name,
+                    "date": a.evening.date.strftime("%d.%m.%Y"),
+                },
+                field="target",
+                status=409,
+            )
+    added = [
+        Attendance(evening_id=a.evening_id, member=target, role=a.role)
+        for a in theirs
+        if a.evening_id not in kept
+    ]
+    bulk_create_with_history(added, Attendance, default_change_reason=reason)
+    now_present = []
+    for a in theirs:
+        other = kept.get(a.evening_id)
+        if other is not None and a.present:  # the target was listed absent: now present
+            other.role = a.role
+            now_present.append(other)
+    bulk_update_with_history(now_present, Attendance, ["role"], default_change_reason=reason)
+    games = list(Game.objects.filter(Q(loser=source) | Q(vorleger=source)))
+    for game in games:
+        game.loser_id = target.pk if game.loser_id == source.pk else game.loser_id
+        game.vorleger_id = target.pk if game.vorleger_id == source.pk else game.vorleger_id
+    bulk_update_with_history(games, Game, ["loser", "vorleger"], default_change_reason=reason)
+    thrown = list(SchockAus.objects.filter(thrower=source))
+    for schock_aus in thrown:
+        schock_aus.thrower = target
+    bulk_update_with_history(thrown, SchockAus, ["thrower"], default_change_reason=reason)
+    kept_books = list(Evening.objects.filter(secretary=source))
+    for evening in kept_books:
+        evening.secretary = target
+    bulk_update_with_history(kept_books, Evening, ["secretary"], default_change_reason=reason)
+    for a in theirs:
+        a._change_reason = reason  # type: ignore[attr-defined]
+        a.delete()
+    evening_ids = {a.evening_id for a in theirs} | {e.pk for e in kept_books}
+    touched: set[tuple[int, int | None]] = set()
+    for evening in Evening.objects.filter(pk__in=evening_ids).order_by("date"):
+        evening_changed(evening=evening, reason=reason)
+        touched.add((evening.season_id, evening.pk))
+    return touched

@@ -11,6 +11,7 @@ from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 
 from games.evenings import services as evening_services
@@ -18,9 +19,10 @@ from games.evenings.forms import EveningForm, GameForm
 from games.evenings.models import Evening, Game
 from games.evenings.selectors import evening_books, evening_list, next_game_number, present_people
 from league.club.access import ClubRequest, member_required, secretary_required
+from league.club.caching import books_cached, books_page
 from league.club.errors import BooksError
 from league.club.models import Member
-from league.club.selectors import club_season, club_seasons, query_year
+from league.club.selectors import club_season, club_seasons, query_year, whole_number
 
 
 def _next_game_form(evening: Evening) -> GameForm:
@@ -47,13 +49,26 @@ def _evening_page(request: ClubRequest, evening: Evening, form: GameForm | None)
 
 
 @member_required
+@books_page()
 def evening_index(request: ClubRequest) -> HttpResponse:
-    """The evenings of a season (?saison=<year>, default the current season)."""
+    """The evenings of a season (?saison=<year>, default the current season); cached by
+    the club's books version (issue 15)."""
     season = club_season(request.club, query_year(request))
+    version = request.books_version  # type: ignore[attr-defined]
+    # Read only when the page's cached fragment is not there (league/templatetags).
+    evenings = SimpleLazyObject(
+        lambda: (
+            books_cached(
+                "evening_list", version, season.pk, build=lambda: evening_list(season=season)
+            )
+            if season is not None
+            else []
+        )
+    )
     context = {
         "season": season,
-        "seasons": club_seasons(club=request.club),
-        "evenings": evening_list(season=season) if season else [],
+        "seasons": list(club_seasons(club=request.club)),
+        "evenings": evenings,
     }
     return render(request, "games/evening_list.html", context)
 
@@ -146,12 +161,19 @@ def evening_edit(request: ClubRequest, pk: int) -> HttpResponse:
 
 @secretary_required
 def evening_delete(request: ClubRequest, pk: int) -> HttpResponse:
-    """Ask, then delete an evening without games (one with games is refused)."""
+    """Ask, naming what goes (games, Schock-Aus, Runden, the Marks charged), then delete the
+    evening with its games in one step (issue 12 item 3; the service reverses every charge,
+    audited). The page's version guards against games entered meanwhile elsewhere."""
     evening = get_object_or_404(Evening, pk=pk, club=request.club)
     if request.method != "POST":
-        return render(request, "games/evening_delete.html", {"evening": evening})
+        context = {"evening": evening, "books": evening_books(evening=evening)}
+        return render(request, "games/evening_delete.html", context)
     try:
-        evening_services.evening_delete(evening=evening)
+        evening_services.evening_delete(
+            evening=evening,
+            expected_version=whole_number(request.POST.get("version")),
+            with_games=True,
+        )
     except BooksError as exc:
         messages.error(request, exc.message)
         return redirect("evening_detail", pk=pk)

@@ -17,6 +17,7 @@ from games.evenings.serializers import PersonField
 from games.rounds.models import Round, RoundThrow
 from games.rounds.services import KINDS, RoundInput, RoundsPlay, ThrowInput
 from games.rules import PRESETS, Category
+from league.club.fields import StrictIntegerField
 
 
 class RoundThrowSerializer(serializers.ModelSerializer):
@@ -110,9 +111,9 @@ class AttemptSerializer(serializers.Serializer):
     """One attempt (Versuch): dice rolled, dice laid out after it, ones made by
     Umwandlung. The rules check the values (RULES.md 3)."""
 
-    rolled = serializers.ListField(child=serializers.IntegerField(), max_length=10)
-    keep = serializers.ListField(child=serializers.IntegerField(), default=list, max_length=10)
-    umwandlung = serializers.IntegerField(default=0, min_value=-99, max_value=99)
+    rolled = serializers.ListField(child=StrictIntegerField(), max_length=10)
+    keep = serializers.ListField(child=StrictIntegerField(), default=list, max_length=10)
+    umwandlung = StrictIntegerField(default=0, min_value=-99, max_value=99)
 
 
 @extend_schema_field(
@@ -160,10 +161,10 @@ class RulesEvaluateSerializer(serializers.Serializer):
     the Vorleger's cap `max_attempts` and whether the Muss-Regel applies."""
 
     preset = serializers.ChoiceField(choices=PRESET_CHOICES, default="club")
-    dice = serializers.ListField(child=serializers.IntegerField(), required=False, max_length=10)
+    dice = serializers.ListField(child=StrictIntegerField(), required=False, max_length=10)
     attempts = AttemptsField(required=False)
     natural = serializers.BooleanField(default=True)
-    max_attempts = serializers.IntegerField(default=3, min_value=1, max_value=3)
+    max_attempts = StrictIntegerField(default=3, min_value=1, max_value=3)
     muss_regel = serializers.BooleanField(default=False)
 
     def validate(self, attrs):
@@ -201,8 +202,8 @@ class ThrowEntrySerializer(serializers.Serializer):
     `attempts`, `natural`) or the turn attempt by attempt (`turn`)."""
 
     player = PersonField()
-    dice = serializers.ListField(child=serializers.IntegerField(), required=False, max_length=10)
-    attempts = serializers.IntegerField(required=False, min_value=-99, max_value=99)
+    dice = serializers.ListField(child=StrictIntegerField(), required=False, max_length=10)
+    attempts = StrictIntegerField(required=False, min_value=-99, max_value=99)
     natural = serializers.BooleanField(default=True)
     turn = AttemptSerializer(many=True, required=False, max_length=10)  # type: ignore[call-arg]
 
@@ -220,7 +221,7 @@ class RoundEntrySerializer(serializers.Serializer):
     player = PersonField(required=False)
     after = PersonField(required=False)
     covered = serializers.ListField(
-        child=serializers.IntegerField(), required=False, allow_null=True, max_length=10
+        child=StrictIntegerField(), required=False, allow_null=True, max_length=10
     )
     not_thrown = serializers.ListField(
         child=PersonField(),
@@ -236,9 +237,9 @@ class GameRoundsWriteSerializer(serializers.Serializer):
     """Input of `game_record_rounds`: the evening, every round of the game in order,
     optionally the game's number and the evening's version."""
 
-    evening = serializers.IntegerField(min_value=1)
-    number = serializers.IntegerField(min_value=1, max_value=9999, required=False)
-    evening_version = serializers.IntegerField(required=False, min_value=1, max_value=999_999_999)
+    evening = StrictIntegerField(min_value=1)
+    number = StrictIntegerField(min_value=1, max_value=9999, required=False)
+    evening_version = StrictIntegerField(required=False, min_value=1, max_value=999_999_999)
     rounds = RoundEntrySerializer(many=True, max_length=500)  # type: ignore[call-arg]
 
 

@@ -29,8 +29,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
-from simple_history.utils import bulk_create_with_history
+from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
 from games.evenings.models import Attendance, Evening, Game, SchockAus
 from games.evenings.selectors import next_game_number
@@ -588,3 +589,31 @@ def _turn_json(entry: ThrowInput) -> list[dict[str, Any]]:
         }
         for a in entry.turn or ()
     ]
+
+
+@transaction.atomic
+def rounds_people_merge(
+    *, source: Member, target: Member, reason: str
+) -> set[tuple[int, int | None]]:
+    """The rounds' part of merging a person entered twice (league.club.services.member_merge,
+    issue 12 item 1): every round's Vorleger, loser, player and seat neighbour, and every
+    throw of `source`, become `target`'s, each with an audit record carrying `reason`. Runs
+    after play's part (games.evenings.services.evening_people_merge), which refused an
+    evening both played and raised the books-changed event of every evening touched.
+    Returns no further (season, evening) pairs: rounds hold no figure of their own."""
+    fields = ("vorleger", "loser", "player", "after")
+    rounds = list(
+        Round.objects.filter(
+            Q(vorleger=source) | Q(loser=source) | Q(player=source) | Q(after=source)
+        )
+    )
+    for item in rounds:
+        for name in fields:
+            if getattr(item, f"{name}_id") == source.pk:
+                setattr(item, f"{name}_id", target.pk)
+    bulk_update_with_history(rounds, Round, list(fields), default_change_reason=reason)
+    throws = list(RoundThrow.objects.filter(player=source))
+    for throw in throws:
+        throw.player = target
+    bulk_update_with_history(throws, RoundThrow, ["player"], default_change_reason=reason)
+    return set()

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from games.evenings.models import Evening, Game
-from games.evenings.selectors import present_people
+from games.evenings.selectors import club_seasons_played, present_people
 from games.rounds.feedback import muss_regel_for, rounds_played, throw_feedback
 from games.rounds.forms import (
     NotationError,
@@ -275,11 +275,13 @@ def odds(request: HttpRequest) -> HttpResponse:
 @member_required
 def schock_aus_stats(request: ClubRequest) -> HttpResponse:
     """Schock-Aus thrown against expected, per person of a season (``?saison=<year>``,
-    default the club's latest season)."""
+    default the newest season with games, so a new empty season does not open empty)."""
     seasons = list(club_seasons(club=request.club))
     if not seasons:
         raise Http404
     year = query_year(request)
-    season = next((s for s in seasons if s.year == year), seasons[0])
+    played = club_seasons_played(club=request.club)
+    default = played[0] if played else seasons[0]
+    season = next((s for s in seasons if s.year == year), default)
     context = {"stats": season_schock_aus_stats(season=season), "seasons": seasons}
     return render(request, "games/schock_aus_stats.html", context)

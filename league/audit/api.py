@@ -18,7 +18,7 @@ from rest_framework.generics import GenericAPIView
 from rest_framework.permissions import IsAuthenticated
 
 from games.evenings.models import Evening
-from league.audit.selectors import club_audit_recent, evening_audit, member_audit
+from league.audit.selectors import MemberAuditLines, club_audit_recent, evening_audit
 from league.audit.serializers import AuditLineSerializer
 from league.club.api_common import (
     api_example,
@@ -90,7 +90,8 @@ class HistoryView(GenericAPIView):
             person = Member.objects.filter(pk=member_id, club=club).first()
             if person is None:
                 raise Http404
-            lines = member_audit(member=person)
+            # A page reads only its own records (issue 15 item 4).
+            lines = MemberAuditLines(person)  # type: ignore[assignment]
         else:
             lines = club_audit_recent(club=club)
         page = self.paginate_queryset(lines)

@@ -9,9 +9,10 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from games.evenings.models import Evening
-from league.audit.selectors import club_audit_recent, evening_audit, member_audit
+from league.audit.selectors import club_audit_recent, evening_audit, member_audit_page
 from league.club.access import ClubRequest, secretary_required
 from league.club.models import Member
+from league.club.selectors import whole_number
 
 AUDIT_LINES_SHOWN = 300
 
@@ -45,12 +46,18 @@ def audit_evening(request: ClubRequest, evening_id: int) -> HttpResponse:
 
 @secretary_required
 def audit_member(request: ClubRequest, member_id: int) -> HttpResponse:
-    """Every change concerning one person, newest first."""
+    """Every change concerning one person, newest first, AUDIT_LINES_SHOWN a page
+    (?seite=N); reads only the page's records (issue 15 item 4)."""
     person = get_object_or_404(Member, pk=member_id, club=request.club)
-    lines = member_audit(member=person)
+    number = whole_number(request.GET.get("seite"), maximum=10**6) or 1
+    offset = (number - 1) * AUDIT_LINES_SHOWN
+    page = member_audit_page(member=person, offset=offset, limit=AUDIT_LINES_SHOWN)
     context = {
         "person": person,
-        "lines": lines[:AUDIT_LINES_SHOWN],
-        "more": max(0, len(lines) - AUDIT_LINES_SHOWN),
+        "lines": page.lines,
+        "more": max(0, page.total - offset - AUDIT_LINES_SHOWN),
+        "page_number": number,
+        "next_page": number + 1 if page.total > offset + AUDIT_LINES_SHOWN else None,
+        "previous_page": number - 1 if number > 1 else None,
     }
     return render(request, "league/ledger/audit.html", context)

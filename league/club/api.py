@@ -1,5 +1,5 @@
-"""REST API of the club register: clubs, seasons, members and guests, the login token and
-the requesting person ("who am I").
+"""REST API of the club register: clubs, seasons, members and guests and the requesting
+person ("who am I"); logins and tokens: league/club/accounts/api.py.
 
 Writes go through league/club/services.py; roles, scoping and error bodies come from
 league/club/api_common.py, the OpenAPI prose from league/club/schema.py. The books' read
@@ -10,8 +10,6 @@ the register never imports the books.
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
-from rest_framework.authtoken.views import ObtainAuthToken
-from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -21,7 +19,6 @@ from league.club.api_common import ClubScopedMixin, club_of, request_member
 from league.club.errors import BooksError
 from league.club.filters import MemberFilter, SeasonFilter
 from league.club.models import Club, Member, Season
-from league.club.parsers import BoundedJSONParser
 from league.club.serializers import (
     ClubSerializer,
     MemberCreateSerializer,
@@ -94,18 +91,6 @@ class MemberViewSet(ClubScopedMixin, mixins.CreateModelMixin, viewsets.ReadOnlyM
         data.is_valid(raise_exception=True)
         member = member_create(club=club_of(request), **data.validated_data)
         return Response(MemberSerializer(member).data, status=status.HTTP_201_CREATED)
-
-
-@extend_schema(tags=["Club and login"])
-class TokenView(ObtainAuthToken):
-    """POST /api/v1/auth/token/: exchange username and password for the login's token."""
-
-    # DRF's token view brings its own parsers; its JSON one is bounded like every other.
-    parser_classes = (FormParser, MultiPartParser, BoundedJSONParser)
-
-    @schema.TOKEN_POST
-    def post(self, request, *args, **kwargs):
-        return super().post(request, *args, **kwargs)
 
 
 @extend_schema(tags=["Club and login"])

@@ -1,18 +1,19 @@
 """django-filter sets of the league API lists (issue 4 item 5)."""
 
 import django_filters
-from django import forms
 
+from league.club.fields import StrictIntegerFormField
 from league.club.models import RULE_PRESET_CHOICES, Currency, Member, Season
 
 BIGINT_MAX = 2**63 - 1
 
 
 class IntFilter(django_filters.NumberFilter):
-    """A whole number within the database's range (NumberFilter takes decimals and
-    floats, and an id like 8e20 would overflow the database's integer)."""
+    """A whole number within the database's range in ASCII digits (NumberFilter takes
+    decimals and floats, an id like 8e20 would overflow the database's integer, and
+    Django's IntegerField reads "1_000" and "١٢"; league/club/fields.py)."""
 
-    field_class = forms.IntegerField
+    field_class = StrictIntegerFormField
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("min_value", -BIGINT_MAX)

@@ -11,8 +11,15 @@ from django.utils.translation import gettext_lazy as _
 from games.rules import FLAGS, RuleSet
 from games.rules.ruleset import MAX_DECKEL
 from league.club.errors import BooksError
-from league.club.models import RULE_PRESET_CHOICES, Club, Season
-from league.club.services import season_create, season_update
+from league.club.models import RULE_PRESET_CHOICES, Club, Member, Season
+from league.club.services import (
+    login_create,
+    member_create,
+    member_merge,
+    member_update,
+    season_create,
+    season_update,
+)
 from league.club.statutes import preset_rules, season_rules
 
 FORMAT_CHOICES = [
@@ -118,11 +125,15 @@ class SeasonForm(RuleFlagsMixin, BooksErrorMixin, forms.Form):
         help_text=_("Empty: 31 December."),
     )
 
-    def __init__(self, *args, club: Club, **kwargs):
+    def __init__(self, *args, club: Club, previous: Season | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.club = club
         self.fields["year"].initial = timezone.localdate().year
-        self.add_flag_fields(preset=club.rule_preset, rules=preset_rules(club.rule_preset))
+        if previous is None:
+            self.add_flag_fields(preset=club.rule_preset, rules=preset_rules(club.rule_preset))
+        else:  # the next season: the year after `previous`, played by its rules to start with
+            self.fields["year"].initial = max(previous.year + 1, timezone.localdate().year)
+            self.add_flag_fields(preset=previous.rule_preset, rules=season_rules(previous))
 
     def clean(self):
         data = super().clean() or {}
@@ -165,6 +176,131 @@ class SeasonRulesForm(RuleFlagsMixin, BooksErrorMixin, forms.Form):
                 rule_preset=self.cleaned_data["rule_preset"],
                 rules=self.flags(),
             )
+        except BooksError as exc:
+            self.add_books_error(exc)
+            return None
+
+
+# --- the secretary's club administration (issue 12 item 1) ----------------------------------
+
+
+class PersonForm(BooksErrorMixin, forms.Form):
+    """A new person of the club: name, member or guest. Calls `member_create`."""
+
+    name = forms.CharField(label=_("Name"), max_length=100)
+    kind = forms.ChoiceField(
+        label=_("Joins as"), choices=Member.Kind.choices, initial=Member.Kind.MEMBER
+    )
+
+    def __init__(self, *args, club: Club, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.club = club
+
+    def save(self) -> Member | None:
+        """Create the person; None (and the error at its field) when refused."""
+        try:
+            return member_create(
+                club=self.club, name=self.cleaned_data["name"], kind=self.cleaned_data["kind"]
+            )
+        except BooksError as exc:
+            self.add_books_error(exc)
+            return None
+
+
+class RenameForm(BooksErrorMixin, forms.Form):
+    """A person's new name. Calls `member_update` (every season's books show it)."""
+
+    name = forms.CharField(label=_("Name"), max_length=100)
+
+    def __init__(self, *args, person: Member, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.person = person
+        self.fields["name"].initial = person.name
+
+    def save(self) -> Member | None:
+        try:
+            return member_update(member=self.person, name=self.cleaned_data["name"])
+        except BooksError as exc:
+            self.add_books_error(exc)
+            return None
+
+
+class MergeForm(BooksErrorMixin, forms.Form):
+    """Merge this person (entered twice) into the one kept. Calls `member_merge`."""
+
+    target = forms.ModelChoiceField(
+        queryset=Member.objects.none(),
+        label=_("Same person as"),
+        help_text=_(
+            "Everything of this entry moves to the person chosen here; this entry is then removed."
+        ),
+    )
+    confirm = forms.BooleanField(label=_("Yes, these two entries are one person."))
+
+    def __init__(self, *args, person: Member, acting: Member | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.person, self.acting = person, acting
+        target = self.fields["target"]
+        assert isinstance(target, forms.ModelChoiceField)
+        target.queryset = Member.objects.filter(club_id=person.club_id).exclude(pk=person.pk)
+
+    def clean(self):
+        data = super().clean() or {}
+        if self.acting is not None and self.acting.pk == self.person.pk:
+            # Merging one's own entry away would take the login one is using.
+            self.add_error(
+                None, _("Your own entry stays: merge the other entry into yours instead.")
+            )
+        return data
+
+    def save(self) -> Member | None:
+        try:
+            return member_merge(source=self.person, target=self.cleaned_data["target"])
+        except BooksError as exc:
+            self.add_books_error(exc)
+            return None
+
+
+class LoginForm(BooksErrorMixin, forms.Form):
+    """A login for a person: a user name, and either an invitation link (the person sets
+    their own password) or a first password the secretary hands over. Calls
+    `login_create`."""
+
+    INVITE, PASSWORD = "invite", "password"
+    username = forms.CharField(label=_("User name"), max_length=150)
+    how = forms.ChoiceField(
+        label=_("How the password is set"),
+        choices=[
+            (INVITE, _("Invitation link: the person sets their own password")),
+            (PASSWORD, _("A first password, shown once")),
+        ],
+        initial=INVITE,
+        widget=forms.RadioSelect,
+    )
+    password = forms.CharField(
+        label=_("First password"),
+        required=False,
+        widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "new-password"}),
+        help_text=_("Only for a first password."),
+    )
+
+    def __init__(self, *args, person: Member, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.person = person
+        self.fields["username"].initial = person.name.split()[0].lower() if person.name else ""
+
+    def clean(self):
+        data = super().clean() or {}
+        if data.get("how") == self.PASSWORD and not data.get("password"):
+            self.add_error("password", _("Please enter the first password."))
+        return data
+
+    def save(self):
+        """The login created, or None (and the error on the form) when refused."""
+        data = self.cleaned_data
+        password = data["password"] if data["how"] == self.PASSWORD else None
+        try:
+            return login_create(person=self.person, username=data["username"], password=password)
         except BooksError as exc:
             self.add_books_error(exc)
             return None

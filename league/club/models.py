@@ -108,6 +108,8 @@ class Member(models.Model):
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices, default=Kind.MEMBER)
     active = models.BooleanField(_("active"), default=True)
     is_secretary = models.BooleanField(_("secretary"), default=False)
+    # A monthly e-mail about an open amount with its GiroCode (issue 14 item 2); opt-out.
+    payment_reminders = models.BooleanField(_("payment reminders by e-mail"), default=True)
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,

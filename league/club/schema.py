@@ -6,8 +6,6 @@ drf-spectacular decorators the viewsets wear. Nothing here runs on a request.
 from typing import Any
 
 from drf_spectacular.utils import extend_schema, extend_schema_view
-from rest_framework import serializers
-from rest_framework.authtoken.serializers import AuthTokenSerializer
 
 from games.rules import PRESETS
 from league.club.api_common import api_example, error_responses
@@ -61,12 +59,6 @@ MEMBER_EXAMPLE = {
     "active": True,
     "is_secretary": True,
 }
-
-
-class TokenSerializer(serializers.Serializer):
-    """The API token of a login."""
-
-    token = serializers.CharField()
 
 
 CLUB_VIEWSET = extend_schema_view(
@@ -194,22 +186,6 @@ MEMBER_VIEWSET = extend_schema_view(
             ),
         ],
     ),
-)
-
-
-TOKEN_POST = extend_schema(
-    summary="Get an API token",
-    description="Send username and password; the answer is the login's token. Send it "
-    "as `Authorization: Token <key>` with every request. Wrong credentials: 400.",
-    request=AuthTokenSerializer,
-    responses={200: TokenSerializer, 400: error_responses(400)[400]},
-    auth=[],
-    examples=[
-        api_example("Login", {"username": "bernd", "password": "geheim-123"}, request_only=True),
-        api_example(
-            "Token", {"token": "9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b"}, response_only=True
-        ),
-    ],
 )
 
 

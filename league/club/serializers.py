@@ -12,11 +12,16 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.rules import preset_name
+from league.club.fields import StrictIntegerField
 from league.club.models import RULE_PRESET_CHOICES, Club, Member, Season
 from league.club.statutes import season_rules
 
-# Money in the API: a decimal of up to 12 digits with cents (Decimal, never float).
-MONEY: dict[str, Any] = {"max_digits": 12, "decimal_places": 2}
+# Money the API answers (sums: balances, totals, running balances): a decimal with cents
+# (Decimal, never float) and no digit limit. A sum has no bound of its own (101 payments
+# of the most a ledger row holds pass twelve digits), and DRF's max_digits on output
+# raised InvalidOperation, a 500 (issue 13 item 1). Input money is bounded where it is
+# read (league/club/fields.py, PAYMENT_MAX).
+MONEY: dict[str, Any] = {"max_digits": None, "decimal_places": 2}
 
 
 class ClubSerializer(serializers.ModelSerializer):
@@ -78,7 +83,7 @@ class SeasonCreateSerializer(serializers.Serializer):
     club's preset and the calendar year by default); Mark value and currency follow the
     year (RULES.md 5)."""
 
-    year = serializers.IntegerField(min_value=1900, max_value=2200)
+    year = StrictIntegerField(min_value=1900, max_value=2200)
     rule_preset = serializers.ChoiceField(choices=RULE_PRESET_CHOICES, required=False)
     rules = serializers.DictField(
         required=False,

@@ -1,11 +1,20 @@
-"""Writing clubs, seasons and members."""
+"""Writing clubs, seasons, members and guests, their logins, and merging a person entered
+twice (issue 12 item 1)."""
 
 import dataclasses
 import datetime
 from collections.abc import Mapping
 from decimal import Decimal
+from typing import Protocol
 
+from django.contrib.auth.models import User
+from django.contrib.auth.password_validation import validate_password
+from django.contrib.auth.tokens import default_token_generator
+from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 
 from games.rules import RuleSet, RuleViolation, preset_name
@@ -268,3 +277,261 @@ def member_update(
         for season_id in Season.objects.filter(club_id=member.club_id).values_list("pk", flat=True):
             books_changed(season_id=season_id, reason="member_changed")
     return member
+
+
+# --- merging a person entered twice, guests who join, logins (issue 12 item 1) ----------------
+
+#: What a merge receiver answers: the (season id, evening id or None) pairs whose books it
+#: changed. Evenings raise the books-changed event themselves; seasons named with None
+#: (e.g. payments moved) get one event each from `member_merge`.
+MergeTouched = set[tuple[int, int | None]]
+
+
+class MergeReceiver(Protocol):
+    def __call__(self, *, source: Member, target: Member, reason: str) -> MergeTouched: ...
+
+
+_merge_receivers: list[MergeReceiver] = []
+
+#: The change reason every audit record of a merge carries.
+MEMBER_MERGED = "member_merged"
+
+
+def member_merge_connect(receiver: MergeReceiver) -> None:
+    """Connect a layer's part of a merge (idempotent; from `LeagueConfig.ready`, in layer
+    order: play before the books). The register sits below play and the books and cannot
+    import them, so they hand in what they move, as with `books.books_changed_connect`."""
+    if receiver not in _merge_receivers:
+        _merge_receivers.append(receiver)
+
+
+def _check_merge(source: Member, target: Member) -> None:
+    if source.pk == target.pk:
+        raise BooksError(
+            "merge_same_person", _("Choose two different people to merge."), field="target"
+        )
+    if source.club_id != target.club_id:
+        raise BooksError(
+            "person_of_other_club", _("This person belongs to another club."), field="target"
+        )
+
+
+@transaction.atomic
+def member_merge(*, source: Member, target: Member) -> Member:
+    """Merge a person entered twice (issue 12 item 1): everything of `source` moves to
+    `target`, then `source` is deleted. Returns `target` as stored.
+
+    The receivers connected by the layers above move the rows that name the person: play
+    (attendance, games lost, Vorleger, Schock-Aus throwers, rounds and throws, the evening's
+    secretary; each evening touched gets a new version and the books-changed event, so the
+    ledger rebooks the charges the statutes imply, e.g. an absence's charge under the kept
+    person's key) and the books (ledger entries and payments keep their amounts and move
+    with the person). Runden follow their Schock-Aus. Every row moved leaves an audit record
+    with the reason "member_merged" and the request's user as author (simple-history's
+    middleware); each season touched moves its data version.
+
+    The register's own part: `target` keeps its name, kind and login; it is secretary when
+    either was; a login of `source` moves over when `target` has none, else it is locked.
+
+    Raises BooksError `merge_same_person`, `person_of_other_club`, and `merge_conflict`
+    (409, from play) when both were present at one evening (the German message names the
+    evening and the people); nothing is written then.
+    """
+    source = Member.objects.select_for_update().get(pk=source.pk)
+    target = Member.objects.select_for_update().get(pk=target.pk)
+    _check_merge(source, target)
+    touched: MergeTouched = set()
+    for receiver in _merge_receivers:
+        touched |= receiver(source=source, target=target, reason=MEMBER_MERGED)
+    login = source.user
+    if login is not None:
+        source.user = None
+        source._change_reason = MEMBER_MERGED  # type: ignore[attr-defined]
+        source.save(update_fields=["user"])
+        if target.user_id is None:
+            target.user = login
+        else:
+            login.is_active = False
+            login.save(update_fields=["is_active"])
+    target.is_secretary = target.is_secretary or source.is_secretary
+    target.active = target.active or source.active
+    target._change_reason = MEMBER_MERGED  # type: ignore[attr-defined]
+    target.save()
+    source._change_reason = MEMBER_MERGED  # type: ignore[attr-defined]
+    source.delete()
+    for season_id in sorted({season for season, evening in touched if evening is None}):
+        books_changed(season_id=season_id, reason=MEMBER_MERGED)
+    return target
+
+
+@transaction.atomic
+def guest_to_member(*, person: Member) -> Member:
+    """Turn a regular guest into a club member (issue 12 item 1). From now on the person
+    counts as a member (standings, an evening's absence); evenings already entered keep
+    the role the person had there (a guest then), so no charge of the past changes.
+
+    Raises BooksError `not_a_guest` when the person is a member already.
+    """
+    if not person.is_guest:
+        raise BooksError(
+            "not_a_guest", _("%(name)s is a member already.") % {"name": person.name}, field="kind"
+        )
+    return member_update(member=person, kind=Member.Kind.MEMBER)
+
+
+def _username_free(username: str, *, user_id: int | None = None) -> str:
+    username = username.strip()
+    if not username:
+        raise BooksError("username_required", _("Please enter a user name."), field="username")
+    validator = UnicodeUsernameValidator()
+    try:
+        validator(username)
+    except ValidationError as exc:
+        raise BooksError(
+            "invalid_username",
+            _("A user name may hold letters, digits and @ . + - _ only."),
+            field="username",
+        ) from exc
+    if len(username) > 150:
+        raise BooksError("invalid_username", _("The user name is too long."), field="username")
+    others = User.objects.filter(username__iexact=username)
+    if user_id is not None:
+        others = others.exclude(pk=user_id)
+    if others.exists():
+        raise BooksError(
+            "username_taken",
+            _("The user name %(username)s is taken already.") % {"username": username},
+            field="username",
+            status=409,
+        )
+    return username
+
+
+@transaction.atomic
+def login_create(*, person: Member, username: str, password: str | None = None) -> User:
+    """Give a person of the club a login (issue 12 item 1). With `password` (a first
+    password, shown once to the secretary) it is checked by Django's password validators;
+    without, the login has no usable password until the person sets one through the
+    invitation link (`login_invitation`).
+
+    Raises BooksError `login_exists` (409), `username_required`, `invalid_username`,
+    `username_taken` (409), `invalid_password` (the validators' German messages).
+    """
+    person = Member.objects.select_for_update().get(pk=person.pk)
+    if person.user_id is not None:
+        raise BooksError(
+            "login_exists",
+            _("%(name)s has a login already.") % {"name": person.name},
+            field="username",
+            status=409,
+        )
+    username = _username_free(username)
+    user = User(username=username, first_name=person.name[:150])
+    if password:
+        try:
+            validate_password(password, user)
+        except ValidationError as exc:
+            raise BooksError("invalid_password", " ".join(exc.messages), field="password") from exc
+        user.set_password(password)
+    else:
+        user.set_unusable_password()
+    user.save()
+    person.user = user
+    person._change_reason = "login_created"  # type: ignore[attr-defined]
+    person.save(update_fields=["user"])
+    return user
+
+
+def login_invitation(*, person: Member) -> tuple[str, str]:
+    """The one-time invitation of a person's login: (uidb64, token) for the page where the
+    person sets their own password (Django's password-reset token: it is void as soon as
+    a password is set, and after PASSWORD_RESET_TIMEOUT seconds).
+
+    Raises BooksError `no_login` when the person has none.
+    """
+    user = User.objects.filter(member__pk=person.pk).first()
+    if user is None:
+        raise BooksError("no_login", _("%(name)s has no login.") % {"name": person.name})
+    return urlsafe_base64_encode(force_bytes(user.pk)), default_token_generator.make_token(user)
+
+
+@transaction.atomic
+def login_lock(*, person: Member, locked: bool = True) -> User:
+    """Lock a person's login (it can no longer log in, `User.is_active` False) or unlock it.
+    The person and the books stay as they are; the person's audit trail records it (reason
+    "login_locked" or "login_unlocked", with the request's user).
+
+    Raises BooksError `no_login`, and `last_secretary` when the one active secretary
+    would lock themselves out.
+    """
+    if person.user is None:
+        raise BooksError("no_login", _("%(name)s has no login.") % {"name": person.name})
+    if locked and person.is_secretary and not _other_secretary(person):
+        raise BooksError(
+            "last_secretary",
+            _("%(name)s is the club's only secretary with a login.") % {"name": person.name},
+            status=409,
+        )
+    user = person.user
+    user.is_active = not locked
+    user.save(update_fields=["is_active"])
+    # Logins keep no history of their own: the person's audit trail records who locked or
+    # unlocked it, and when.
+    person._change_reason = "login_locked" if locked else "login_unlocked"  # type: ignore[attr-defined]
+    person.save()
+    return user
+
+
+def _other_secretary(person: Member) -> bool:
+    """Whether the club has another secretary who can log in."""
+    return (
+        Member.objects.filter(club_id=person.club_id, is_secretary=True, user__is_active=True)
+        .exclude(pk=person.pk)
+        .exists()
+    )
+
+
+@transaction.atomic
+def secretary_set(*, person: Member, is_secretary: bool) -> Member:
+    """Make a person a secretary of the club or take it back (issue 12 item 1). The club
+    always keeps one secretary who can log in.
+
+    Raises BooksError `secretary_is_guest` (a guest cannot keep the books) and
+    `last_secretary` (409).
+    """
+    if is_secretary and person.is_guest:
+        raise BooksError(
+            "secretary_is_guest",
+            _("%(name)s is a guest; only a member can be secretary.") % {"name": person.name},
+        )
+    if not is_secretary and person.is_secretary and not _other_secretary(person):
+        raise BooksError(
+            "last_secretary",
+            _("%(name)s is the club's only secretary with a login.") % {"name": person.name},
+            status=409,
+        )
+    return member_update(member=person, is_secretary=is_secretary)
+
+
+@transaction.atomic
+def club_create(*, name: str, secretary_name: str, rule_preset: str = "club") -> Member:
+    """A new club with its first secretary (the one step before the secretary sets the
+    club up on its pages: seasons, people, logins, evenings; issue 12 item 1). Returns
+    the secretary (a club member, no login yet: give one with `login_create`).
+
+    Raises BooksError `name_required`, `club_exists` (409), `invalid_rule_preset`.
+    """
+    name = " ".join(name.split())
+    if not name:
+        raise BooksError("name_required", _("Please enter a name."), field="name")
+    if rule_preset not in dict(RULE_PRESET_CHOICES):
+        raise BooksError("invalid_rule_preset", _("Unknown rule set."), field="rule_preset")
+    if Club.objects.filter(name=name).exists():
+        raise BooksError(
+            "club_exists",
+            _("The club %(name)s exists already.") % {"name": name},
+            field="name",
+            status=409,
+        )
+    club = Club.objects.create(name=name, rule_preset=rule_preset)
+    return member_create(club=club, name=secretary_name, is_secretary=True)

@@ -1,21 +1,49 @@
 """Pages of the club register: a new season and a season's rule set (the secretary's),
-and the rules page every member reads.
+the rules page every member reads, and the secretary's club administration under
+/verein/ (people, logins, seasons; issue 12 item 1) with the invitation link's page.
 
 The forms (league/club/forms.py) hand their data to league/club/services.py; the views
 render and redirect.
 """
 
+from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.forms import SetPasswordForm
+from django.contrib.auth.models import User
+from django.contrib.auth.tokens import default_token_generator
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import urlsafe_base64_decode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
+from django.views.decorators.http import require_POST
+from drf_spectacular.views import SpectacularSwaggerSplitView
 
 from games.rules import PRESETS
 from league.club.access import ClubRequest, member_required, secretary_required
-from league.club.forms import SeasonForm, SeasonRulesForm, preset_initial
-from league.club.models import RULE_PRESET_CHOICES
-from league.club.selectors import club_season, season_rules_overview
+from league.club.errors import BooksError
+from league.club.forms import (
+    LoginForm,
+    MergeForm,
+    PersonForm,
+    RenameForm,
+    SeasonForm,
+    SeasonRulesForm,
+    preset_initial,
+)
+from league.club.models import RULE_PRESET_CHOICES, Member
+from league.club.selectors import club_latest_season, club_season, season_rules_overview
+from league.club.selectors import club_seasons as club_seasons_of
+from league.club.services import (
+    guest_to_member,
+    login_invitation,
+    login_lock,
+    member_update,
+    secretary_set,
+)
 
 # The rules page's sections: games.rules.FlagInfo.group -> heading.
 RULE_GROUPS = [
@@ -48,7 +76,8 @@ def season_new(request: ClubRequest) -> HttpResponse:
     if request.method == "POST" and "apply_preset" in request.POST:
         form = _applied(request, SeasonForm, club=request.club)
     else:
-        form = SeasonForm(request.POST or None, club=request.club)
+        latest = club_latest_season(club=request.club)
+        form = SeasonForm(request.POST or None, club=request.club, previous=latest)
         if request.method == "POST" and form.is_valid() and (season := form.save()):
             messages.success(request, _("Season %(year)s created.") % {"year": season.year})
             return redirect("season_standings", year=season.year)
@@ -94,3 +123,222 @@ def current_rules(request: ClubRequest) -> HttpResponse:
     if season is None:
         raise Http404
     return redirect("season_rules", year=season.year)
+
+
+# --- the secretary's club administration (issue 12 item 1) ---------------------------------
+
+
+def _person(request: ClubRequest, pk: int) -> Member:
+    """The club's person with this id (404 for an unknown one or another club's)."""
+    return get_object_or_404(Member.objects.select_related("user"), pk=pk, club=request.club)
+
+
+@secretary_required
+def club_admin(request: ClubRequest) -> HttpResponse:
+    """The secretary's overview: people, logins, seasons, with their counts."""
+    people = Member.objects.filter(club=request.club)
+    context = {
+        "members": people.filter(kind=Member.Kind.MEMBER, active=True).count(),
+        "guests": people.filter(kind=Member.Kind.GUEST, active=True).count(),
+        "logins": people.filter(user__isnull=False).count(),
+        "seasons": club_seasons_of(club=request.club),
+    }
+    return render(request, "league/club_admin/index.html", context)
+
+
+@secretary_required
+def club_members(request: ClubRequest) -> HttpResponse:
+    """Members and guests (active first, then the inactive), and a form for a new person."""
+    form = PersonForm(request.POST or None, club=request.club)
+    if request.method == "POST" and form.is_valid() and (person := form.save()):
+        messages.success(request, _("%(name)s added.") % {"name": person.name})
+        return redirect("club_members")
+    people = Member.objects.filter(club=request.club).select_related("user").order_by("name")
+    context = {
+        "form": form,
+        "members": [p for p in people if p.active and not p.is_guest],
+        "guests": [p for p in people if p.active and p.is_guest],
+        "inactive": [p for p in people if not p.active],
+    }
+    return render(request, "league/club_admin/members.html", context)
+
+
+@secretary_required
+def club_member(request: ClubRequest, pk: int) -> HttpResponse:
+    """One person: rename, deactivate or reactivate, turn a guest into a member, merge an
+    entry made twice into the person it really is."""
+    person = _person(request, pk)
+    rename = RenameForm(person=person, prefix="rename")
+    merge = MergeForm(person=person, prefix="merge")
+    if request.method == "POST" and "rename-name" in request.POST:
+        rename = RenameForm(request.POST, person=person, prefix="rename")
+        if rename.is_valid() and rename.save():
+            messages.success(request, _("Name saved."))
+            return redirect("club_member", pk=pk)
+    elif request.method == "POST" and "merge-target" in request.POST:
+        merge = MergeForm(request.POST, person=person, acting=request.member, prefix="merge")
+        if merge.is_valid() and (kept := merge.save()):
+            messages.success(
+                request,
+                _("%(source)s merged into %(target)s.")
+                % {"source": person.name, "target": kept.name},
+            )
+            return redirect("club_member", pk=kept.pk)
+    context = {"person": person, "rename": rename, "merge": merge}
+    return render(request, "league/club_admin/member.html", context)
+
+
+def _member_action(person: Member, action: str) -> str:
+    """Run one of the person page's buttons; the German message of what was done.
+
+    Raises BooksError when the service refuses, Http404 for an unknown action."""
+    name = {"name": person.name}
+    if action == "deactivate":
+        member_update(member=person, active=False)
+        return _("%(name)s is inactive now.") % name
+    if action == "reactivate":
+        member_update(member=person, active=True)
+        return _("%(name)s is active again.") % name
+    if action == "to_member":
+        guest_to_member(person=person)
+        return _("%(name)s is a club member now.") % name
+    if action == "secretary_on":
+        secretary_set(person=person, is_secretary=True)
+        return _("%(name)s is a secretary now.") % name
+    if action == "secretary_off":
+        secretary_set(person=person, is_secretary=False)
+        return _("%(name)s is no longer a secretary.") % name
+    if action == "lock":
+        login_lock(person=person, locked=True)
+        return _("The login of %(name)s is locked.") % name
+    if action == "unlock":
+        login_lock(person=person, locked=False)
+        return _("The login of %(name)s is open again.") % name
+    raise Http404
+
+
+@secretary_required
+@require_POST
+def club_member_action(request: ClubRequest, pk: int) -> HttpResponse:
+    """A button of the people or logins page (deactivate, reactivate, guest to member,
+    secretary on or off, lock or unlock the login); back to the page it came from."""
+    person = _person(request, pk)
+    try:
+        messages.success(request, _member_action(person, request.POST.get("action", "")))
+    except BooksError as exc:
+        messages.error(request, exc.message)
+    if request.POST.get("back") == "logins":
+        return redirect("club_logins")
+    return redirect("club_member", pk=pk)
+
+
+@secretary_required
+def club_logins(request: ClubRequest) -> HttpResponse:
+    """Who can log in, who is secretary, whose login is locked; a login for a person
+    without one."""
+    people = Member.objects.filter(club=request.club, active=True).select_related("user")
+    context = {
+        "with_login": [p for p in people if p.user_id],
+        "without_login": [p for p in people if not p.user_id],
+    }
+    return render(request, "league/club_admin/logins.html", context)
+
+
+def _invitation_url(request: HttpRequest, person: Member) -> str:
+    uidb64, token = login_invitation(person=person)
+    return request.build_absolute_uri(
+        reverse("login_invitation_accept", kwargs={"uidb64": uidb64, "token": token})
+    )
+
+
+@secretary_required
+def club_login_new(request: ClubRequest, pk: int) -> HttpResponse:
+    """Give a person a login: an invitation link to hand on, or a first password; either
+    is shown once on the next page (never stored readable)."""
+    person = _person(request, pk)
+    form = LoginForm(request.POST or None, person=person)
+    if request.method == "POST" and form.is_valid() and (user := form.save()):
+        context = {"person": person, "username": user.username}
+        if form.cleaned_data["how"] == LoginForm.PASSWORD:
+            context["password"] = form.cleaned_data["password"]
+        else:
+            context["invitation"] = _invitation_url(request, person)
+        return render(request, "league/club_admin/login_created.html", context)
+    return render(request, "league/club_admin/login_form.html", {"person": person, "form": form})
+
+
+@secretary_required
+@require_POST
+def club_login_invite(request: ClubRequest, pk: int) -> HttpResponse:
+    """A new invitation link for a person's login (the old one still works until a
+    password is set); shown once."""
+    person = _person(request, pk)
+    try:
+        url = _invitation_url(request, person)
+    except BooksError as exc:
+        messages.error(request, exc.message)
+        return redirect("club_logins")
+    context = {
+        "person": person,
+        "username": person.user.username if person.user else "",
+        "invitation": url,
+    }
+    return render(request, "league/club_admin/login_created.html", context)
+
+
+def login_invitation_accept(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
+    """The invitation link's page: the person sets their own password (Django's
+    password validators) and is logged in. A used or unknown link says so."""
+    user = _invited_user(uidb64, token)
+    if user is None:
+        return render(request, "league/club_admin/invitation.html", {"invalid": True}, status=404)
+    form = SetPasswordForm(user, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        login(request, user, backend=_password_backend())
+        messages.success(request, _("Welcome! Your password is set."))
+        return redirect("home")
+    return render(request, "league/club_admin/invitation.html", {"form": form, "login_user": user})
+
+
+def _password_backend() -> str:
+    """The backend that checks passwords (Django's), for logging in after the invitation."""
+    model_backend = "django.contrib.auth.backends.ModelBackend"
+    backends = settings.AUTHENTICATION_BACKENDS
+    return model_backend if model_backend in backends else backends[-1]
+
+
+def _invited_user(uidb64: str, token: str) -> User | None:
+    """The active user an invitation link names, when its token is still good."""
+    try:
+        pk = int(urlsafe_base64_decode(uidb64).decode())
+    except (ValueError, UnicodeDecodeError):
+        return None
+    user = User.objects.filter(pk=pk, is_active=True).first()
+    if user is None or not default_token_generator.check_token(user, token):
+        return None
+    return user
+
+
+@secretary_required
+def club_seasons(request: ClubRequest) -> HttpResponse:
+    """The club's seasons with their Mark value, currency and rule set; the next one to
+    start."""
+    seasons = club_seasons_of(club=request.club)
+    latest = seasons.first()
+    context = {
+        "seasons": seasons,
+        "next_year": (latest.year + 1) if latest else timezone.localdate().year,
+    }
+    return render(request, "league/club_admin/seasons.html", context)
+
+
+def api_docs(request: HttpRequest) -> HttpResponse:
+    """The API's documentation (Swagger UI) for a logged-in user (session or token, as the
+    API authenticates); a visitor gets a German page asking to log in, with a link back
+    here (401), instead of the API's bare JSON refusal."""
+    # The split view loads its start-up script as a file (no inline script, CSP).
+    response = SpectacularSwaggerSplitView.as_view(url_name="schema")(request)
+    if response.status_code in (401, 403):
+        return render(request, "api/docs_login.html", status=401)
+    return response

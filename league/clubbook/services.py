@@ -20,8 +20,10 @@ Decisions where the issue is silent:
   Seasons are created as needed (calendar year; 1.00 DM per Mark up to 2001, 0.50 EUR from
   2002). The Vorleger is not in the format: game 1 is opened by the secretary, every later
   game by the previous game's loser (RULES.md 4.5).
-- Rows are written in bulk. Every row the import writes (club, people, seasons, evenings,
-  attendance, games, Schock-Aus, ledger charges) gets its audit-trail record, reason "club
+- Rows are written set-based: on PostgreSQL one COPY per table (psycopg 3), no model
+  instances; elsewhere bulk_create (issue 15 item 2). Every row the import writes (club,
+  people, seasons, evenings, attendance, games, Schock-Aus, ledger charges) gets its
+  audit-trail record, reason "club
   book import", author the importing user (None from the command without --user): the
   bulk rows by one INSERT ... SELECT per table (`_record_history`), the club and seasons,
   which services create one by one, by marking their records. The ledger charges carry
@@ -54,14 +56,15 @@ from games.evenings.models import Attendance, Evening, Game, SchockAus
 from league.club.books import CLUB_BOOK_IMPORT as IMPORT_REASON
 from league.club.books import books_changed
 from league.club.models import Club, Member, Season
+from league.club.money import marks_to_money
 from league.club.services import season_get_or_create
 from league.club.spreadsheet import has_control_character, spreadsheet_cell, spreadsheet_text
 from league.club.statutes import season_statutes
 from league.ledger.models import LedgerEntry
 from league.ledger.services import (
+    Charge,
     absence_charge,
     absence_source_key,
-    charge_entry,
     game_lost_charge,
     game_source_key,
 )
@@ -73,7 +76,13 @@ ROLES = ("secretary", "member", "guest", "absent")
 PRESENT_ROLES = ("secretary", "member", "guest")
 
 _BATCH = 2000  # rows per INSERT of the bulk writes
-_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_DATE_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")  # ASCII digits only (not ², ٣); fullmatch
+_NUMBER_RE = re.compile(r"[0-9]+")
+FIRST_YEAR = 1900  # the book starts 1979; years before 1900 are typing errors (issue 13.1)
+# Game.number is a PositiveIntegerField: a 32-bit integer column on every database Django
+# supports; a larger number (3000000000) would make PostgreSQL refuse the INSERT (a 500).
+GAME_NUMBER_MAX = 2_147_483_647
+NAME_MAX = Member._meta.get_field("name").max_length or 100
 _FOLD = str.maketrans({"ä": "a", "ö": "o", "ü": "u", "ß": "ss", "é": "e"})
 
 
@@ -278,17 +287,48 @@ def _read_rows(
     return rows
 
 
+def last_year() -> int:
+    """The last year the book may name: next year (a season may be prepared ahead)."""
+    return timezone.localdate().year + 1
+
+
 def _parse_date(text: str) -> datetime.date | None:
-    if not _DATE_RE.match(text):
+    """The date of a `YYYY-MM-DD` text in ASCII digits whose year lies in FIRST_YEAR ..
+    next year, or None (`_date_error` says why)."""
+    if not _DATE_RE.fullmatch(text):
         return None
     try:
-        return datetime.date.fromisoformat(text)
+        date = datetime.date.fromisoformat(text)
     except ValueError:
         return None
+    if not FIRST_YEAR <= date.year <= last_year():
+        return None
+    return date
+
+
+def _date_error(text: str) -> tuple[str, str]:
+    """(code, German reason) for a date text `_parse_date` refused: `year_out_of_range`
+    for a well-formed date of a year outside FIRST_YEAR .. next year (1850, 0001, 2100),
+    `malformed_date` otherwise."""
+    if _DATE_RE.fullmatch(text):
+        year = int(text[:4])
+        if not FIRST_YEAR <= year <= last_year():
+            reason = _("The year %(year)s lies outside %(first)s to %(last)s.")
+            values = {"year": text[:4], "first": FIRST_YEAR, "last": last_year()}
+            return "year_out_of_range", reason % values
+    return "malformed_date", _malformed_date(text)
 
 
 def _clean_name(text: str) -> str:
     return " ".join(text.split())
+
+
+def _name_too_long(name: str) -> str | None:
+    """The German reason when `name` is longer than a person's name may be (the column's
+    max_length, 100 characters), else None."""
+    if len(name) <= NAME_MAX:
+        return None
+    return _("The name is longer than %(max)s characters.") % {"max": NAME_MAX}
 
 
 @dataclass
@@ -330,11 +370,16 @@ class _AttendanceReader:
         name = _clean_name(name_text)
         role = role_text.lower()
         if date is None:
-            self._error(line, "malformed_date", _malformed_date(date_text))
+            self._error(line, *_date_error(date_text))
             return None
         if not name:
             self.broken.add(date)
             self._error(line, "name_missing", _("The name is missing."))
+            return None
+        too_long = _name_too_long(name)
+        if too_long:
+            self.broken.add(date)
+            self._error(line, "name_too_long", too_long)
             return None
         if role not in ROLES:
             self.broken.add(date)
@@ -420,7 +465,9 @@ def club_book_parse(
     wrong number of fields, malformed date, unknown role, missing name, person twice on a
     date, no or two secretaries, a date given twice with different attendance, a guest who
     is a club member elsewhere in the file, game number not a whole number >= 1, game number
-    twice, a date without attendance, unknown person, loser or thrower not present."""
+    twice, a date without attendance, unknown person, loser or thrower not present; and the
+    bounds of the columns (issue 13.1): a control character (NUL), a name over 100
+    characters, a game number over 2147483647, a year outside 1900 .. next year."""
     errors: list[RowError] = []
     undecodable: list[tuple[int, list[str]]] = []
     rows = _read_rows(attendance, attendance_name, ATTENDANCE_COLUMNS, errors, undecodable)
@@ -472,7 +519,7 @@ def _games_evening(
     attendance is reported already; presence cannot be judged)."""
     date = _parse_date(date_text)
     if date is None:
-        errors.append(RowError(file, line, "malformed_date", _malformed_date(date_text)))
+        errors.append(RowError(file, line, *_date_error(date_text)))
         return None
     if date in broken:
         return None
@@ -493,12 +540,20 @@ def _games_evening(
 def _game_number(
     number_text: str, date_text: str, line: int, file: str, taken: dict[int, int]
 ) -> int | RowError:
-    """The game number of a row, or its error: not a whole number >= 1, or given twice on
-    the date (`taken`: number -> line, which a good number joins)."""
-    if not number_text.isdigit() or int(number_text) < 1:
+    """The game number of a row, or its error: not a whole number >= 1 in ASCII digits
+    (`invalid_game_number`: "3e9", "²", "٣"), more than the column holds
+    (`game_number_too_large`, GAME_NUMBER_MAX), or given twice on the date (`taken`:
+    number -> line, which a good number joins)."""
+    digits = number_text.lstrip("0")
+    if not _NUMBER_RE.fullmatch(number_text) or not digits:
         reason = _("The game number “%(number)s” is not a whole number of 1 or more.")
         return RowError(file, line, "invalid_game_number", reason % {"number": number_text})
-    number = int(number_text)
+    # the length first: int() of more than 4300 digits raises ValueError
+    if len(digits) > len(str(GAME_NUMBER_MAX)) or int(digits) > GAME_NUMBER_MAX:
+        reason = _("The game number %(number)s is larger than %(max)s.")
+        values = {"number": number_text[:20], "max": GAME_NUMBER_MAX}
+        return RowError(file, line, "game_number_too_large", reason % values)
+    number = int(digits)
     if number in taken:
         reason = _("Game %(number)s of %(date)s is given twice (line %(line)s).")
         values = {"number": number, "date": date_text, "line": taken[number]}
@@ -901,129 +956,187 @@ def _seasons_of(batch: _Batch, attendance_name: str, errors: list[RowError]) -> 
     return len(created)
 
 
+def _insert_rows(model: type[models.Model], rows: list[dict[str, Any]]) -> None:
+    """Insert `rows` of `model` set-based, inside the caller's transaction. Each row maps
+    attnames (`evening_id`, not `evening`) to plain values; the primary key comes from the
+    database, every column a row leaves out gets the field's default, and `auto_now` /
+    `auto_now_add` columns one timestamp for the whole import.
+
+    PostgreSQL: one COPY (psycopg 3) per table, no model instances (issue 15 item 2: the
+    instances and Django's per-value preparation were most of the import's time); the
+    database's constraints and triggers check every row as with INSERT, and a refusal is
+    Django's IntegrityError. Other databases (SQLite for a developer): bulk_create.
+    """
+    if not rows:
+        return
+    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    now = timezone.now()
+    defaults: dict[str, Any] = {}
+    for f in fields:
+        if f.attname in rows[0]:
+            continue
+        auto = getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)
+        defaults[f.attname] = now if auto else f.get_default()
+    if connection.vendor != "postgresql":
+        model._default_manager.bulk_create(
+            [model(**defaults, **row) for row in rows], batch_size=_BATCH
+        )
+        return
+    names = [f.attname for f in fields]
+    quote = connection.ops.quote_name
+    sql = (
+        f"COPY {quote(model._meta.db_table)} "
+        f"({', '.join(quote(f.column or f.attname) for f in fields)}) FROM STDIN"
+    )
+    with connection.cursor() as cursor, connection.wrap_database_errors:
+        with cursor.cursor.copy(sql) as copy:
+            for row in rows:
+                copy.write_row([row[n] if n in row else defaults[n] for n in names])
+
+
 def _write_evenings(batch: _Batch) -> int:
-    """The new evenings in bulk with their audit-trail records; fills `batch.evening_ids`.
-    Returns how many were written."""
-    rows = [
-        Evening(
-            club=batch.club,
-            season=batch.season_of[e.date],
-            date=e.date,
-            secretary=batch.members[e.secretary or ""],
-            version=1,
-        )
-        for e in batch.new
-    ]
-    rows = Evening.objects.bulk_create(rows, batch_size=_BATCH)
-    batch.evening_ids = {row.date: row.pk for row in rows}
-    if any(pk is None for pk in batch.evening_ids.values()):
-        batch.evening_ids = dict(
-            Evening.objects.filter(
-                club=batch.club, date__in=[e.date for e in batch.new]
-            ).values_list("date", "pk")
-        )
+    """The new evenings, set-based with their audit-trail records; fills
+    `batch.evening_ids`. Returns how many were written."""
+    _insert_rows(
+        Evening,
+        [
+            {
+                "club_id": batch.club.pk,
+                "season_id": batch.season_of[e.date].pk,
+                "date": e.date,
+                "secretary_id": batch.members[e.secretary or ""].pk,
+                "version": 1,
+            }
+            for e in batch.new
+        ],
+    )
+    dates = [e.date for e in batch.new]
+    batch.evening_ids = dict(
+        Evening.objects.filter(club=batch.club, date__in=dates).values_list("date", "pk")
+    )
     _record_history(Evening.objects.filter(pk__in=batch.evening_ids.values()), batch.history)
-    return len(rows)
+    return len(dates)
 
 
 def _write_attendance(batch: _Batch) -> int:
-    """The new evenings' attendance in bulk with its audit-trail records (the book's
+    """The new evenings' attendance, set-based with its audit-trail records (the book's
     `secretary` is a present club member). Returns how many rows were written."""
     rows = [
-        Attendance(
-            evening_id=batch.evening_ids[e.date],
-            member=batch.members[name],
-            role="member" if role == "secretary" else role,
-        )
+        {
+            "evening_id": batch.evening_ids[e.date],
+            "member_id": batch.members[name].pk,
+            "role": "member" if role == "secretary" else role,
+        }
         for e in batch.new
         for name, role in e.roles.items()
     ]
-    Attendance.objects.bulk_create(rows, batch_size=_BATCH)
+    _insert_rows(Attendance, rows)
     _record_history(
         Attendance.objects.filter(evening_id__in=batch.evening_ids.values()), batch.history
     )
     return len(rows)
 
 
-def _write_games(batch: _Batch) -> tuple[list[Game], int]:
+@dataclass(frozen=True)
+class _WrittenGame:
+    """A game the import wrote: its primary key, evening, number and loser."""
+
+    pk: int
+    evening_id: int
+    number: int
+    loser_id: int
+
+
+def _write_games(batch: _Batch) -> tuple[list[_WrittenGame], int]:
     """The new evenings' games (game 1 opened by the secretary, every later one by the
-    previous game's loser, RULES.md 4.5) and their Schock-Aus in throwing order, in bulk
-    with their audit-trail records. Returns (the games with primary keys, Schock-Aus
+    previous game's loser, RULES.md 4.5) and their Schock-Aus in throwing order,
+    set-based with their audit-trail records. Returns (the games written, Schock-Aus
     written)."""
-    rows, throwers = [], []
+    rows: list[dict[str, Any]] = []
+    throwers: dict[tuple[int, int], list[str]] = {}
     for e in batch.new:
+        evening_id = batch.evening_ids[e.date]
         secretary = batch.members[e.secretary or ""]
         loser_of = {g.number: g.loser for g in e.games}
         for g in sorted(e.games, key=lambda g: g.number):
             previous = loser_of.get(g.number - 1)
             rows.append(
-                Game(
-                    evening_id=batch.evening_ids[e.date],
-                    number=g.number,
-                    loser=batch.members[g.loser],
-                    vorleger=batch.members[previous] if previous else secretary,
-                )
+                {
+                    "evening_id": evening_id,
+                    "number": g.number,
+                    "loser_id": batch.members[g.loser].pk,
+                    "vorleger_id": (batch.members[previous] if previous else secretary).pk,
+                }
             )
-            throwers.append(g.throwers)
-    rows = Game.objects.bulk_create(rows, batch_size=_BATCH)
+            if g.throwers:
+                throwers[(evening_id, g.number)] = g.throwers
+    _insert_rows(Game, rows)
     new_evenings = batch.evening_ids.values()
-    _record_history(Game.objects.filter(evening_id__in=new_evenings), batch.history)
-    if rows and rows[0].pk is None:
-        ids = {
-            (ev, n): pk
-            for pk, ev, n in Game.objects.filter(
-                evening_id__in=batch.evening_ids.values()
-            ).values_list("pk", "evening_id", "number")
-        }
-        for row in rows:
-            row.pk = row.id = ids[(row.evening_id, row.number)]
-    schock_aus = [
-        SchockAus(game_id=game.pk, thrower=batch.members[name], position=position)
-        for game, names in zip(rows, throwers, strict=True)
-        for position, name in enumerate(names, start=1)
+    games = [
+        _WrittenGame(*values)
+        for values in Game.objects.filter(evening_id__in=new_evenings)
+        .order_by("evening_id", "number")
+        .values_list("pk", "evening_id", "number", "loser_id")
     ]
-    SchockAus.objects.bulk_create(schock_aus, batch_size=_BATCH)
+    _record_history(Game.objects.filter(evening_id__in=new_evenings), batch.history)
+    schock_aus = [
+        {"game_id": game.pk, "thrower_id": batch.members[name].pk, "position": position}
+        for game in games
+        for position, name in enumerate(throwers.get((game.evening_id, game.number), ()), 1)
+    ]
+    _insert_rows(SchockAus, schock_aus)
     _record_history(SchockAus.objects.filter(game__evening_id__in=new_evenings), batch.history)
-    return rows, len(schock_aus)
+    return games, len(schock_aus)
 
 
-def _write_charges(batch: _Batch, games: list[Game]) -> int:
+def _write_charges(batch: _Batch, games: list[_WrittenGame]) -> int:
     """The ledger charges of the new evenings, the same entries `ledger_sync_evening`
-    would write (absences, then one per lost game), in bulk with their audit-trail
-    records. Returns how many entries were written."""
-    entries = []
+    would write (absences, then one per lost game; the fields of `charge_entry`), set-based
+    with their audit-trail records. The charges come from the ledger's own
+    `absence_charge` / `game_lost_charge`; only their money is computed once per season
+    and Mark count instead of once per entry. Returns how many entries were written."""
     statutes = season_statutes()  # every season of the book is kept by the same statutes
     date_of = {pk: date for date, pk in batch.evening_ids.items()}
+    money: dict[tuple[int, int], Decimal] = {}
+
+    def row(evening_id: int, date: datetime.date, key: str, charge: Charge) -> dict[str, Any]:
+        season = batch.season_of[date]
+        amount = money.get((season.pk, charge.marks))
+        if amount is None:
+            amount = money[(season.pk, charge.marks)] = marks_to_money(
+                charge.marks, season.mark_value
+            )
+        return {
+            "club_id": batch.club.pk,
+            "season_id": season.pk,
+            "member_id": charge.member_id,
+            "kind": charge.kind,
+            "marks": charge.marks,
+            "amount": amount,
+            "currency": season.currency,
+            "evening_id_ref": evening_id,
+            "game_id_ref": charge.game_id,
+            "source_key": key,
+            "description": charge.description,
+            "booked_on": date,
+        }
+
+    entries = []
     for e in batch.new:
-        season, evening_id = batch.season_of[e.date], batch.evening_ids[e.date]
+        evening_id = batch.evening_ids[e.date]
         for name, role in e.roles.items():
             if role == "absent":
-                member = batch.members[name]
-                entries.append(
-                    charge_entry(
-                        evening_id=evening_id,
-                        club_id=batch.club.pk,
-                        season=season,
-                        booked_on=e.date,
-                        key=absence_source_key(evening_id, member.pk),
-                        charge=absence_charge(member_id=member.pk, statutes=statutes),
-                    )
-                )
+                member_id = batch.members[name].pk
+                charge = absence_charge(member_id=member_id, statutes=statutes)
+                key = absence_source_key(evening_id, member_id)
+                entries.append(row(evening_id, e.date, key, charge))
     for game in games:
-        date = date_of[game.evening_id]
-        entries.append(
-            charge_entry(
-                evening_id=game.evening_id,
-                club_id=batch.club.pk,
-                season=batch.season_of[date],
-                booked_on=date,
-                key=game_source_key(game.pk),
-                charge=game_lost_charge(
-                    game_id=game.pk, number=game.number, loser_id=game.loser_id, statutes=statutes
-                ),
-            )
+        charge = game_lost_charge(
+            game_id=game.pk, number=game.number, loser_id=game.loser_id, statutes=statutes
         )
-    LedgerEntry.objects.bulk_create(entries, batch_size=_BATCH)
+        key = game_source_key(game.pk)
+        entries.append(row(game.evening_id, date_of[game.evening_id], key, charge))
+    _insert_rows(LedgerEntry, entries)
     _record_history(
         LedgerEntry.objects.filter(evening_id_ref__in=batch.evening_ids.values()), batch.history
     )

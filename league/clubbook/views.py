@@ -37,7 +37,9 @@ class ClubBookForm(forms.Form):
 
 
 # A dry run's files wait in MEDIA_ROOT/club-book-uploads/<token>/ for the confirmation, so
-# that the secretary confirms exactly the files the dry run checked.
+# that the secretary confirms exactly the files the dry run checked. The folder names the
+# club and the login that checked them (owner.txt): only that login, for that club, may
+# confirm (issue 13 item 3), whoever else learns the token.
 
 
 def _upload_dir(token: str) -> Path:
@@ -57,16 +59,32 @@ def _forget_old_uploads(max_age_hours: int = 24) -> None:
             shutil.rmtree(folder, ignore_errors=True)
 
 
-def _keep_upload(attendance: bytes, games: bytes, names: list[str]) -> str:
-    """Store a checked upload until it is confirmed; its token."""
+def _owner(request: ClubRequest) -> str:
+    """Who may confirm an upload: "<club id>:<user id>"."""
+    return f"{request.club.pk}:{request.user.pk}"
+
+
+def _keep_upload(request: ClubRequest, attendance: bytes, games: bytes, names: list[str]) -> str:
+    """Store a checked upload until it is confirmed, bound to the request's club and login;
+    its token."""
     _forget_old_uploads()
     token = secrets.token_hex(16)
     folder = _upload_dir(token)
     folder.mkdir(parents=True)
+    (folder / "owner.txt").write_text(_owner(request), encoding="utf-8")
     (folder / "attendance.csv").write_bytes(attendance)
     (folder / "games.csv").write_bytes(games)
     (folder / "names.txt").write_text("\n".join(names), encoding="utf-8")
     return token
+
+
+def _upload_is_theirs(request: ClubRequest, token: str) -> bool:
+    """Whether the upload kept under `token` was checked by this login for this club (an
+    expired upload is nobody's business: True, and _kept_upload says it is gone)."""
+    owner = _upload_dir(token) / "owner.txt"
+    if not owner.is_file():
+        return not _upload_dir(token).is_dir()
+    return owner.read_text(encoding="utf-8") == _owner(request)
 
 
 def _kept_upload(token: str) -> tuple[bytes, bytes, list[str]] | None:
@@ -98,7 +116,7 @@ def club_book_upload(request: ClubRequest) -> HttpResponse:
         )
         context["result"] = result
         if result.ok and result.changed:
-            context["token"] = _keep_upload(attendance, games, names)
+            context["token"] = _keep_upload(request, attendance, games, names)
             context["digest"] = hashlib.sha256(attendance + games).hexdigest()[:12]
     return render(request, "league/ledger/import.html", context)
 
@@ -106,7 +124,18 @@ def club_book_upload(request: ClubRequest) -> HttpResponse:
 @secretary_required
 @require_POST
 def club_book_confirm(request: ClubRequest, token: str) -> HttpResponse:
-    """Import the files of a dry run (all or nothing) and show what was created."""
+    """Import the files of a dry run (all or nothing) and show what was created. Only the
+    login that ran the dry run, for its club, may confirm it: anyone else gets a German
+    refusal and nothing is imported (the upload stays for its owner)."""
+    if not _upload_is_theirs(request, token):
+        messages.error(
+            request,
+            _(
+                "This check was made by another login or for another club. Please upload "
+                "the files yourself."
+            ),
+        )
+        return redirect("club_book_upload")
     upload = _kept_upload(token)
     if upload is None:
         messages.error(request, _("The upload has expired. Please upload the files again."))

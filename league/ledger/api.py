@@ -10,11 +10,16 @@ league/club/api_common.py; the OpenAPI prose: league/ledger/schema.py.
 - ``GET  members/{id}/statement/``    member_statement (member: own only, 403 otherwise)
 - ``GET  balances/``                  secretary: club_balances
 
-Decision where the brief was silent: without ``?season=`` statement and balances cover
-every season (the page's "alle"); the kitty totals are always over all seasons.
+Decisions: without ``?season=`` the statement covers the club's current season (the season
+of today, else the latest; issue 15 item 4), ``?season=all`` every season a few a page
+(``?page=``, ``?page_size=`` seasons, newest first; ``count``, ``next``, ``previous``
+beside the accounts); balances without ``?season=`` cover every season; the kitty totals
+are always over all seasons. Statement and balances are cached by the club's books version
+and answer a GET with the ETag they gave with 304 (league/club/caching.py, issue 15).
 """
 
 import django_filters
+from django.core.paginator import EmptyPage, Paginator
 from django.http import Http404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
@@ -33,9 +38,16 @@ from league.club.api_common import (
     require_secretary,
     season_param,
 )
+from league.club.caching import (
+    api_etag,
+    api_not_modified,
+    api_private,
+    books_cached,
+    club_books_version,
+)
 from league.club.errors import BooksError
 from league.club.filters import IntFilter
-from league.club.selectors import club_member_by_id
+from league.club.selectors import club_current_season, club_member_by_id, whole_number
 from league.ledger import schema
 from league.ledger.models import Payment
 from league.ledger.serializers import (
@@ -44,7 +56,17 @@ from league.ledger.serializers import (
     PaymentCreateSerializer,
     PaymentSerializer,
 )
-from league.ledger.services import club_balances, member_statement, payment_cancel, payment_record
+from league.ledger.services import (
+    club_balances,
+    member_statement,
+    member_statement_seasons,
+    payment_cancel,
+    payment_record,
+)
+
+STATEMENT_PAGE_SIZE = 4
+"""Seasons a page of `?season=all` (at most STATEMENT_PAGE_SIZE_MAX with `?page_size=`)."""
+STATEMENT_PAGE_SIZE_MAX = 12
 
 
 class PaymentFilter(django_filters.FilterSet):
@@ -105,14 +127,87 @@ class MemberStatementView(APIView):
     def get(self, request, id: int):  # named like the path parameter of members/{id}/
         club = request_club(request)
         person = club_member_by_id(club=club, member_id=id) if club else None
-        if person is None:
+        if club is None or person is None:
             raise Http404
         if not is_secretary(request) and request_member(request) != person:
             raise BooksError(
                 "own_dues_only", _("Members see only their own statement."), status=403
             )
-        statement = member_statement(member=person, season=season_param(request, club=club))
-        return Response(MemberStatementSerializer(statement).data)
+        version = club_books_version(club=club)
+        etag = api_etag(request, "statement", version)
+        if (not_modified := api_not_modified(request, etag)) is not None:
+            return not_modified
+        if request.query_params.get("season") == "all":
+            data = _statement_page(request, person, version)
+        else:
+            season = season_param(request, club=club) or club_current_season(club=club)
+            data = books_cached(
+                "api_statement",
+                version,
+                person.pk,
+                season.pk if season else None,
+                build=lambda: dict(
+                    MemberStatementSerializer(
+                        member_statement(member=person, season=season)
+                        if season
+                        else member_statement(member=person, seasons=[])  # no season yet
+                    ).data
+                ),
+            )
+        return api_private(Response(data), etag)
+
+
+def _page_number(request, name: str, default: int, maximum: int) -> int:
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    value = whole_number(raw, maximum=maximum)
+    if not value:
+        raise BooksError("invalid", _("A page is named by a whole number from 1."), field=name)
+    return value
+
+
+def _statement_page(request, person, version: str) -> dict:
+    """One page of a person's statement over every season (newest seasons first; each
+    season's lines oldest first), with `count` (seasons), `next` and `previous`."""
+    size = _page_number(request, "page_size", STATEMENT_PAGE_SIZE, STATEMENT_PAGE_SIZE_MAX)
+    number = _page_number(request, "page", 1, 10**6)
+    try:
+        seasons = books_cached(
+            "member_statement_seasons",
+            version,
+            person.pk,
+            build=lambda: member_statement_seasons(member=person),
+        )
+        page = Paginator(seasons, size).page(number)
+    except EmptyPage:
+        raise BooksError(
+            "invalid_page", _("There is no such page."), field="page", status=404
+        ) from None
+
+    def link(n: int) -> str:
+        query = request.query_params.copy()
+        query["page"] = str(n)
+        return request.build_absolute_uri(f"{request.path}?{query.urlencode()}")
+
+    data = books_cached(
+        "api_statement_page",
+        version,
+        person.pk,
+        size,
+        number,
+        build=lambda: dict(
+            MemberStatementSerializer(
+                member_statement(member=person, seasons=list(page.object_list))
+            ).data
+        ),
+    )
+    return {
+        "count": page.paginator.count,
+        "next": link(page.next_page_number()) if page.has_next() else None,
+        "previous": link(page.previous_page_number()) if page.has_previous() else None,
+        **data,
+    }
 
 
 @extend_schema(tags=["Kitty"])
@@ -126,4 +221,16 @@ class BalancesView(APIView):
         require_secretary(request)
         club = club_of(request)
         season = season_param(request, club=club)
-        return Response(ClubBalancesSerializer(club_balances(club=club, season=season)).data)
+        version = club_books_version(club=club)
+        etag = api_etag(request, "balances", version)
+        if (not_modified := api_not_modified(request, etag)) is not None:
+            return not_modified
+        data = books_cached(
+            "api_balances",
+            version,
+            season.pk if season else None,
+            build=lambda: dict(
+                ClubBalancesSerializer(club_balances(club=club, season=season)).data
+            ),
+        )
+        return api_private(Response(data), etag)

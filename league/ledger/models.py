@@ -13,6 +13,13 @@ from simple_history.models import HistoricalRecords
 
 from league.club.models import Club, Currency, Member, Season
 
+PAYMENT_MIN = Decimal("0.01")
+PAYMENT_MAX = Decimal("10000.00")
+"""The most one payment may be, in the season's currency (DM or EUR). A member pays the
+kitty a season's Marks, tens or hundreds; 10,000 is far above any real payment and keeps
+every sum the books can reach small (issue 13 item 1: the API and the payment page refuse
+more, German message, `max_value`)."""
+
 
 class LedgerEntry(models.Model):
     """One line of the kitty ledger: a charge, its reversal, or a payment received.

@@ -178,11 +178,25 @@ STATEMENT_GET = extend_schema(
     description="Every ledger line of a person (member_statement, issue 6.1), season by "
     "season: charges (1 Mark per lost game, 6 Marks per evening absent; RULES.md 5), "
     "payments and reversals with their reason, each with the running balance in money "
-    "(decimal string, season's currency) and in Marks. `?season=<id>` limits it to one "
-    "season (default: every season). A member reads only the own statement (another "
-    "person's: 403 `own_dues_only`); the secretary reads everyone's.",
-    parameters=[SEASON_PARAM],
-    responses={200: MemberStatementSerializer, **error_responses(400, 403)},
+    "(decimal string, season's currency) and in Marks. Without `?season=` the club's "
+    "current season; `?season=<id>` another season; `?season=all` every season, a few a "
+    "page (`?page=`, `?page_size=` seasons, at most 12; newest seasons first, each "
+    "season's lines oldest first; `count` (seasons), `next` and `previous` beside the "
+    "accounts, `balance_by_currency` over every season). Cached by the club's books "
+    "version: a GET with the ETag it got answers 304. A member reads only the own statement "
+    "(another person's: 403 `own_dues_only`); the secretary reads everyone's.",
+    parameters=[
+        OpenApiParameter(
+            "season",
+            OpenApiTypes.STR,
+            description="Season id, or `all`; without it the club's current season.",
+        ),
+        OpenApiParameter("page", OpenApiTypes.INT, description="With `season=all`: page."),
+        OpenApiParameter(
+            "page_size", OpenApiTypes.INT, description="With `season=all`: seasons a page."
+        ),
+    ],
+    responses={200: MemberStatementSerializer, **error_responses(400, 403, 404)},
     examples=[api_example("Statement", STATEMENT_EXAMPLE, response_only=True)],
 )
 

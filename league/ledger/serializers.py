@@ -9,32 +9,16 @@ a float; Marks charged are integers, a balance in Marks is a decimal string ("1.
 """
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from league.club.errors import BooksError
+from league.club.fields import MoneyField, StrictIntegerField
 from league.club.models import Currency
 from league.club.selectors import club_member_by_id, club_season_by_id
 from league.club.serializers import MONEY, PersonRefSerializer
-from league.ledger.models import LedgerEntry, Payment
-
-
-class MoneyStringField(serializers.DecimalField):
-    """A money amount given as a decimal string ("15.50"): a JSON number is refused
-    (`amount_not_string`), so no float ever reaches the books."""
-
-    default_error_messages = {
-        "amount_not_string": gettext_lazy(
-            'Send the amount as a string with a decimal point, e.g. "15.50".'
-        ),
-    }
-
-    def to_internal_value(self, data):
-        if not isinstance(data, str):
-            self.fail("amount_not_string")
-        return super().to_internal_value(data)
+from league.ledger.models import PAYMENT_MAX, LedgerEntry, Payment
 
 
 class PaymentSerializer(serializers.ModelSerializer):
@@ -71,18 +55,19 @@ class PaymentSerializer(serializers.ModelSerializer):
 
 
 class PaymentCreateSerializer(serializers.Serializer):
-    """Input of `payment_record`: member id, amount as a decimal string (more than zero,
-    at most two decimal places), the date, how, a note, and optionally the season id (by
-    default the club's season containing the date)."""
+    """Input of `payment_record`: member id, amount as a decimal string in ASCII digits
+    (more than zero, at most PAYMENT_MAX, two decimal places; league/club/fields.py), the date,
+    how, a note, and optionally the season id (by default the club's season containing
+    the date)."""
 
-    member = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
-    amount = MoneyStringField(max_digits=10, decimal_places=2)
+    member = StrictIntegerField(min_value=1)
+    # Zero or less is the service's `invalid_amount` (as before); more than PAYMENT_MAX
+    # is DRF's `max_value`.
+    amount = MoneyField(max_value=PAYMENT_MAX)
     paid_on = serializers.DateField()
     method = serializers.ChoiceField(choices=Payment.Method.choices, default=Payment.Method.CASH)
     note = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
-    season = serializers.IntegerField(
-        min_value=1, max_value=2**63 - 1, required=False, allow_null=True
-    )
+    season = StrictIntegerField(min_value=1, required=False, allow_null=True)
 
     def validate(self, attrs: dict) -> dict:
         """The ids as the requesting club's Member and Season (context `club`): an unknown

@@ -23,10 +23,10 @@ from decimal import Decimal
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Q, Sum
+from django.db.models import Exists, OuterRef, Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from simple_history.utils import bulk_create_with_history
+from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
 from games.evenings.models import Attendance, Evening, Game
 from league.club.books import MARK_VALUE_CHANGED, BooksChange, books_changed
@@ -431,17 +431,15 @@ class SeasonStatement:
 @dataclass
 class MemberStatement:
     """A member's statement: one account per season (oldest first) and the balance per
-    currency (DM and EUR are never added together)."""
+    currency (DM and EUR are never added together). `balance_by_currency` covers the
+    seasons shown, or every season of the person when the statement is one page of all
+    seasons (`member_statement(seasons=...)`); `season_count` is the number of seasons
+    with lines in that case (for the pages), else the number of accounts shown."""
 
     member: Member
     seasons: list[SeasonStatement]
-
-    @property
-    def balance_by_currency(self) -> dict[str, Decimal]:
-        totals: dict[str, Decimal] = defaultdict(lambda: Decimal("0.00"))
-        for s in self.seasons:
-            totals[s.currency] += s.balance
-        return dict(totals)
+    balance_by_currency: dict[str, Decimal] = field(default_factory=dict)
+    season_count: int = 0
 
 
 def _marks_of(money: Decimal, mark_value: Decimal) -> Decimal:
@@ -456,31 +454,71 @@ def _is_payment_side(entry: LedgerEntry) -> bool:
     )
 
 
-def member_statement(*, member: Member, season: Season | None = None) -> MemberStatement:
+def member_statement_seasons(*, member: Member) -> list[Season]:
+    """The seasons in which a person has ledger lines, newest first (one query): the
+    pages of the statement's "all seasons" (issue 15 item 4)."""
+    return list(
+        Season.objects.filter(
+            pk__in=LedgerEntry.objects.filter(member=member).values("season_id")
+        ).order_by("-year")
+    )
+
+
+def _balances_by_currency(member: Member) -> dict[str, Decimal]:
+    """Every season's balance of a person, summed per currency (one aggregate query)."""
+    rows = (
+        LedgerEntry.objects.filter(member=member)
+        .values("season__currency")
+        .annotate(total=Sum("amount"))
+        .order_by("season__currency")
+    )
+    return {r["season__currency"]: round_money(r["total"] or Decimal("0")) for r in rows}
+
+
+def member_statement(
+    *,
+    member: Member,
+    season: Season | None = None,
+    seasons: list[Season] | None = None,
+) -> MemberStatement:
     """A member's statement (issue 6.1): every ledger line, season by season, with a running
     balance in money and Marks, explaining every Mark (game and evening it comes from) and
-    every correction (reversal with its reason). `season` limits it to one season.
-    Five queries."""
-    lines = LedgerEntry.objects.filter(member=member).select_related("season", "reverses")
+    every correction (reversal with its reason).
+
+    `season` limits it to one season; `seasons` to those seasons (one page of "all
+    seasons", issue 15 item 4: then `balance_by_currency` still sums every season);
+    neither: every season. Four queries (five with `seasons`), whatever the number of
+    lines: games, evenings and payments are read by joins on the person's lines, not by
+    lists of ids."""
+    lines = LedgerEntry.objects.filter(member=member)
     if season is not None:
         lines = lines.filter(season=season)
-    entries = list(lines.order_by("season__year", "booked_on", "id"))
-    game_ids = {e.game_id_ref for e in entries if e.game_id_ref}
-    game_numbers = dict(Game.objects.filter(pk__in=game_ids).values_list("pk", "number"))
-    evening_ids = {e.evening_id_ref for e in entries if e.evening_id_ref}
-    evening_dates = dict(Evening.objects.filter(pk__in=evening_ids).values_list("pk", "date"))
-    payment_ids = {e.payment_id for e in entries if e.payment_id}
-    payment_ids |= {e.reverses.payment_id for e in entries if e.reverses and e.reverses.payment_id}
-    payments = Payment.objects.in_bulk(payment_ids)
-    reversed_ids = (
-        set(
-            LedgerEntry.objects.filter(reverses__in=[e.pk for e in entries]).values_list(
-                "reverses_id", flat=True
-            )
-        )
-        if entries
-        else set()
+    elif seasons is not None:
+        lines = lines.filter(season__in=[s.pk for s in seasons])
+    entries = list(
+        lines.select_related("season", "reverses")
+        .annotate(is_reversed=Exists(LedgerEntry.objects.filter(reverses=OuterRef("pk"))))
+        .order_by("season__year", "booked_on", "id")
     )
+    game_numbers: dict[int, int] = {}
+    evening_dates: dict[int, datetime.date] = {}
+    if any(e.game_id_ref for e in entries):
+        game_numbers = dict(
+            Game.objects.filter(pk__in=lines.values("game_id_ref")).values_list("pk", "number")
+        )
+    if any(e.evening_id_ref for e in entries):
+        evening_dates = dict(
+            Evening.objects.filter(pk__in=lines.values("evening_id_ref")).values_list("pk", "date")
+        )
+    # A payment line, or the reversal of one: the person's own payments of these seasons.
+    payments: dict[int, Payment] = {}
+    if any(e.payment_id or (e.reverses and e.reverses.payment_id) for e in entries):
+        own = Payment.objects.filter(member=member)
+        if season is not None:
+            own = own.filter(season=season)
+        elif seasons is not None:
+            own = own.filter(season__in=[s.pk for s in seasons])
+        payments = {p.pk: p for p in own}
     accounts: dict[int, SeasonStatement] = {}
     balance: dict[int, Decimal] = defaultdict(lambda: Decimal("0.00"))
     for e in entries:
@@ -503,11 +541,22 @@ def member_statement(*, member: Member, season: Season | None = None) -> MemberS
                 balance_marks=_marks_of(balance[e.season_id], e.season.mark_value),
                 evening_id=e.evening_id_ref,
                 game_id=e.game_id_ref,
-                reversed=e.pk in reversed_ids,
+                reversed=e.is_reversed,
                 payment_id=e.payment_id,
             )
         )
-    return MemberStatement(member=member, seasons=list(accounts.values()))
+    shown = list(accounts.values())
+    if seasons is not None and season is None:
+        totals = _balances_by_currency(member)
+        count = len(seasons)
+    else:
+        sums: dict[str, Decimal] = defaultdict(lambda: Decimal("0.00"))
+        for account in shown:
+            sums[account.currency] += account.balance
+        totals, count = dict(sums), len(shown)
+    return MemberStatement(
+        member=member, seasons=shown, balance_by_currency=totals, season_count=count
+    )
 
 
 @dataclass
@@ -653,3 +702,33 @@ def ledger_on_books_changed(change: BooksChange) -> None:
         ledger_sync_evening_deleted(evening_id=change.evening_id)
     else:
         ledger_sync_evening(evening_id=change.evening_id)
+
+
+@transaction.atomic
+def ledger_member_merge(
+    *, source: Member, target: Member, reason: str
+) -> set[tuple[int, int | None]]:
+    """The ledger's part of merging a person entered twice (league.club.services.member_merge,
+    issue 12 item 1): `source`'s payments and ledger entries become `target`'s, amounts,
+    Marks and dates unchanged (the money was always this one person's), each with an audit
+    record carrying `reason`. The charges of the evenings the merge touched are brought in
+    line afterwards by the books-changed event (an absence's charge is keyed by the person,
+    so it is reversed and booked again under `target`). Returns (season id, None) for every
+    season whose lines moved."""
+    payments = list(Payment.objects.filter(member=source))
+    for payment in payments:
+        payment.member = target
+    bulk_update_with_history(payments, Payment, ["member"], default_change_reason=reason)
+    entries = list(LedgerEntry.objects.filter(member=source))
+    for entry in entries:
+        entry.member = target
+    bulk_update_with_history(entries, LedgerEntry, ["member"], default_change_reason=reason)
+    return {(entry.season_id, None) for entry in entries} | {(p.season_id, None) for p in payments}
+
+
+def member_open_by_currency(*, member: Member) -> dict[str, Decimal]:
+    """What a person owes over every season, per currency (issue 12 item 4, the home page):
+    charged minus paid, Decimal money keyed "DM" / "EUR" (never added together), negative
+    for a credit; one aggregate query. The statement's `balance_by_currency` of all
+    seasons, without reading its lines."""
+    return _balances_by_currency(member)

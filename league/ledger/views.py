@@ -9,6 +9,7 @@ request.club). Figures come from league/ledger/services.py; the views parse and 
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -17,14 +18,26 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from league.club.access import ClubRequest, member_required, secretary_required
+from league.club.caching import books_cached, books_page
 from league.club.errors import BooksError
+from league.club.fields import MoneyFormField
 from league.club.models import Member, Season
 from league.club.selectors import club_seasons, season_from_query
-from league.ledger.models import Payment
-from league.ledger.services import club_balances, member_statement, payment_cancel, payment_record
+from league.ledger.models import PAYMENT_MAX, PAYMENT_MIN, Payment
+from league.ledger.services import (
+    club_balances,
+    member_statement,
+    member_statement_seasons,
+    payment_cancel,
+    payment_record,
+)
+
+STATEMENT_SEASONS_PER_PAGE = 4
+"""Seasons on one page of a statement's "all seasons" (issue 15 item 4: bounded work)."""
 
 
 @member_required
+@books_page()
 def ledger_home(request: ClubRequest) -> HttpResponse:
     """The secretary's overview: who owes what in the current season (?saison=YYYY or
     ?saison=alle for others), the kitty per currency. A member is sent to the own
@@ -32,30 +45,71 @@ def ledger_home(request: ClubRequest) -> HttpResponse:
     if not request.member.is_secretary:
         return redirect("ledger_statement", member_id=request.member.pk)
     season = season_from_query(request, default_current=True)
-    balances = club_balances(club=request.club, season=season)
+    balances = books_cached(
+        "club_balances",
+        request.books_version,  # type: ignore[attr-defined]
+        season.pk if season else None,
+        build=lambda: club_balances(club=request.club, season=season),
+    )
     context = {
         "season": season,
-        "seasons": club_seasons(club=request.club),
+        "seasons": list(club_seasons(club=request.club)),
         "balances": balances,
         "show_all": request.GET.get("alle") == "1",
     }
     return render(request, "league/ledger/overview.html", context)
 
 
+def _statement(request: ClubRequest, person: Member, season: Season | None):
+    """The statement of one season, or one page (?seite=N) of all seasons, newest first;
+    cached by the club's books version. Returns (statement, page or None)."""
+    version = request.books_version  # type: ignore[attr-defined]
+    if season is not None:
+        return books_cached(
+            "member_statement",
+            version,
+            person.pk,
+            season.pk,
+            build=lambda: member_statement(member=person, season=season),
+        ), None
+    seasons = books_cached(
+        "member_statement_seasons",
+        version,
+        person.pk,
+        build=lambda: member_statement_seasons(member=person),
+    )
+    paginator = Paginator(seasons, STATEMENT_SEASONS_PER_PAGE)
+    page = paginator.get_page(request.GET.get("seite"))
+    shown = sorted(page.object_list, key=lambda s: s.year)
+    statement = books_cached(
+        "member_statement_page",
+        version,
+        person.pk,
+        page.number,
+        build=lambda: member_statement(member=person, seasons=shown),
+    )
+    return statement, page
+
+
 @member_required
+@books_page()
 def ledger_statement(request: ClubRequest, member_id: int) -> HttpResponse:
     """A person's statement: every line with running balance in money and Marks, per
-    season. Members see their own, the secretary everyone's (403 otherwise)."""
+    season: the current season unless ?saison=YYYY names another, or ?saison=alle for
+    every season, a few a page (?seite=N, newest first; issue 15 item 4). Members see
+    their own, the secretary everyone's (403 otherwise)."""
     person = get_object_or_404(Member, pk=member_id, club=request.club)
     if person != request.member and not request.member.is_secretary:
         raise PermissionDenied
-    season = season_from_query(request)
-    statement = member_statement(member=person, season=season)
+    season = season_from_query(request, default_current=True)
+    # No season (?saison=alle, or a club without seasons yet): all seasons, page by page.
+    statement, page = _statement(request, person, season)
     context = {
         "person": person,
         "season": season,
-        "seasons": club_seasons(club=request.club),
+        "seasons": list(club_seasons(club=request.club)),
         "statement": statement,
+        "page": page,
         # A payment's own line can be cancelled as long as no reversal took it back.
         "cancellable": {
             line.entry_id
@@ -75,11 +129,13 @@ class PaymentForm(forms.Form):
         required=False,
         help_text=gettext_lazy("Empty: the season of the payment's date."),
     )
-    amount = forms.DecimalField(
+    # Decimal bounds: a float minimum (0.01) refused Decimal("0.01") (issue 13 item 1).
+    amount = MoneyFormField(
         label=gettext_lazy("Amount"),
         max_digits=10,
         decimal_places=2,
-        min_value=0.01,
+        min_value=PAYMENT_MIN,
+        max_value=PAYMENT_MAX,
         localize=True,
     )
     paid_on = forms.DateField(label=gettext_lazy("Date"))

@@ -36,9 +36,12 @@ logger = logging.getLogger(__name__)
 
 # A build still queued after this long means no worker is taking tasks.
 WORKER_PATIENCE = datetime.timedelta(seconds=120)
-# A build still "building" after this long has died with its worker (the task's hard time
-# limit is 300 s): it may be asked for again.
-BUILD_TIMEOUT = datetime.timedelta(seconds=360)
+# A build still "building" after this long has died with its worker (past the task's hard
+# time limit, settings.REPORT_BUILD_TIME_LIMIT, and the broker's redelivery): it is taken
+# over by the next request, which queues it again.
+BUILD_TIMEOUT = datetime.timedelta(
+    seconds=max(settings.REPORT_BUILD_TIME_LIMIT, settings.BROKER_VISIBILITY_TIMEOUT) + 30
+)
 # How long a failed broker check is believed before the broker is tried again (seconds).
 BROKER_CHECK_TTL = 15.0
 _broker_status: dict[str, float | bool] = {"checked_at": 0.0, "ok": True}

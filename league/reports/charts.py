@@ -2,6 +2,9 @@
 
 matplotlib is imported inside the functions (Agg backend, no pyplot), so the web process
 starts without it and charts are safe to draw from any thread.
+
+Names are drawn as plain text: matplotlib would read `$...$` in a label as mathtext, and a
+member named `$x$` (or `$` alone) made the season report fail for good (issue 13 item 1).
 """
 
 from __future__ import annotations
@@ -50,6 +53,8 @@ def _figure(width_cm: float, height_cm: float):
             "ytick.color": INK,
             "svg.fonttype": "none",  # text stays text: smaller SVG, drawn with the PDF fonts
             "svg.hashsalt": "schockclub",  # stable ids: the same data gives the same SVG
+            # Names are plain text: no mathtext for `$`, `_` or `^` (issue 13 item 1).
+            "text.parse_math": False,
         }
     )
     return Figure(figsize=(width_cm / 2.54, height_cm / 2.54))

@@ -64,7 +64,10 @@ def report_build_run(*, build_id: int) -> ReportBuild | None:
     the PDF, stores it atomically and marks it READY with the data version read *before*
     the data (so a change during the build leaves the report stale, never wrong).
     Returns the build, or None when it no longer exists. Errors propagate (the task
-    retries); the build is then not READY and its file is never served."""
+    retries); the build is then not READY and its file is never served.
+
+    Only READY is skipped: a build left "building" by a worker that died (the task is
+    delivered again, issue 13 item 5) is taken over and built anew, its attempt counted."""
     from league.reports.services import build_season_report_pdf
 
     with transaction.atomic():

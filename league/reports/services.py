@@ -12,12 +12,16 @@ Money is Decimal in the season's currency; Marks are integers.
 from __future__ import annotations
 
 import datetime
+import hashlib
+import json
+import logging
 from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import Count, QuerySet
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
@@ -31,6 +35,14 @@ from league.ledger.services import club_balances
 from league.standings.selectors import SeasonStandings, season_standings
 
 REPORT_LANGUAGE = "de"
+
+logger = logging.getLogger(__name__)
+
+# Drawn charts and rendered reports are kept this long in the cache (Redis when configured,
+# else in memory).
+CHART_CACHE_SECONDS = 30 * 24 * 3600
+# Raise when the drawing of the charts changes: entries of the old drawing are not read.
+CHART_FORMAT = 1
 
 
 # --------------------------------------------------------------------------- data shapes
@@ -143,6 +155,8 @@ class SeasonReport:
     champions: list[Champion]
     first_year: int | None
     charts: dict[str, str] = field(default_factory=dict)
+    # Charts that could not be drawn (the report says so instead of failing).
+    charts_failed: list[str] = field(default_factory=list)
 
     @property
     def leaders(self) -> list[Member]:
@@ -558,29 +572,120 @@ def club_records(*, club: Club, up_to_year: int) -> tuple[list[Record], list[Cha
 # --------------------------------------------------------------------------- PDFs
 
 
-def _render_pdf(template: str, context: dict[str, Any]) -> bytes:
-    """Render a template under German and turn it into PDF bytes with WeasyPrint."""
+def _render_pdf(template: str, context: dict[str, Any], *, cached: bool = False) -> bytes:
+    """Render a template under German and turn it into PDF bytes with WeasyPrint.
+
+    With `cached`, the PDF is kept in the cache under a digest of the rendered HTML and
+    taken from there when the same HTML is rendered again: the HTML holds every figure,
+    name and date the PDF shows, so the same HTML gives the same PDF, and any change of
+    the data (its version moved, a name, an earlier season's record) gives other HTML
+    (issue 15 item 2: WeasyPrint is nearly all of a build's time)."""
+    with translation.override(REPORT_LANGUAGE):
+        html = render_to_string(template, context)
+    if not cached:
+        return _weasyprint(html)
+    key = "report-pdf:" + hashlib.sha256(html.encode("utf-8")).hexdigest()
+    try:
+        pdf = cache.get(key)
+    except Exception:  # noqa: BLE001 - Redis down: render it
+        logger.warning("PDF cache not reachable", exc_info=True)
+        pdf = None
+    if isinstance(pdf, bytes):
+        return pdf
+    pdf = _weasyprint(html)
+    try:
+        cache.set(key, pdf, CHART_CACHE_SECONDS)
+    except Exception:  # noqa: BLE001
+        logger.warning("PDF cache not reachable", exc_info=True)
+    return pdf
+
+
+def _weasyprint(html: str) -> bytes:
     from weasyprint import HTML
 
     with translation.override(REPORT_LANGUAGE):
-        html = render_to_string(template, context)
         pdf: bytes = HTML(string=html, base_url=".").write_pdf()
-        return pdf
+    return pdf
+
+
+def _chart_key(kind: str, content: Any) -> str:
+    """The cache key of a chart: a digest of everything it draws (dates, names, figures,
+    the language), so it changes whenever the season's data version moves or a name
+    changes, and never names a chart of other data."""
+    text = json.dumps([CHART_FORMAT, kind, translation.get_language(), content], default=str)
+    return f"season-report-chart:{hashlib.sha256(text.encode()).hexdigest()}"
+
+
+def _cached_chart(kind: str, content: Any, draw: Callable[[], str]) -> str | None:
+    """The chart `kind` from the cache, else drawn by `draw` and cached. A chart that cannot
+    be drawn is logged with its traceback and answered None (the report says it is
+    missing); a cache that cannot be reached only costs the drawing."""
+    key = _chart_key(kind, content)
+    try:
+        cached = cache.get(key)
+    except Exception:  # noqa: BLE001 - Redis down: draw it
+        logger.warning("Chart cache not reachable", exc_info=True)
+        cached = None
+    if isinstance(cached, str):
+        return cached
+    try:
+        svg = draw()
+    except Exception:  # noqa: BLE001 - a chart must not cost the whole report
+        logger.exception("Season report chart %r could not be drawn", kind)
+        return None
+    try:
+        cache.set(key, svg, CHART_CACHE_SECONDS)
+    except Exception:  # noqa: BLE001
+        logger.warning("Chart cache not reachable", exc_info=True)
+    return svg
+
+
+def season_report_charts(report: SeasonReport) -> None:
+    """Fill `report.charts` ({"points", "schock_aus"}: data: URIs of SVGs, "" when there
+    is nothing to draw) and `report.charts_failed` (the kinds that could not be drawn).
+    Charts come from the cache when the same data was drawn before (issue 15 item 2:
+    matplotlib is most of a warm build's time)."""
+    from league.reports.charts import points_chart_svg, schock_aus_chart_svg
+
+    points_content = [
+        report.evening_dates,
+        [(s.member.pk, s.member.name, s.points) for s in report.series],
+    ]
+    schock_aus_content = [
+        (m.pk, m.name, getattr(m, "is_guest", False), n) for m, n in report.schock_aus_by_person
+    ]
+    charts = {
+        "points": _cached_chart(
+            "points",
+            points_content,
+            lambda: points_chart_svg(report.evening_dates, report.series),
+        ),
+        "schock_aus": _cached_chart(
+            "schock_aus",
+            schock_aus_content,
+            lambda: schock_aus_chart_svg(report.schock_aus_by_person),
+        ),
+    }
+    report.charts = {kind: svg or "" for kind, svg in charts.items()}
+    report.charts_failed = [kind for kind, svg in charts.items() if svg is None]
 
 
 def build_season_report_pdf(*, season: Season, today: datetime.date | None = None) -> bytes:
     """The season report (issue 5) as PDF bytes, German, A4: cover, standings, charts,
-    dues, Schock-Aus chronicle, evenings, all-time records. Raises nothing of its own;
-    database and rendering errors propagate (the task retries them)."""
-    from league.reports.charts import points_chart_svg, schock_aus_chart_svg
-
-    with translation.override(REPORT_LANGUAGE):
-        report = season_report_data(season=season, today=today)
-        report.charts = {
-            "points": points_chart_svg(report.evening_dates, report.series),
-            "schock_aus": schock_aus_chart_svg(report.schock_aus_by_person),
-        }
-    return _render_pdf("reports/season_report.html", {"report": report})
+    dues, Schock-Aus chronicle, evenings, all-time records. A chart that cannot be drawn
+    is left out with a note (logged); database and rendering errors propagate (the task
+    retries them). Charts and the PDF come from the cache when the same data was drawn
+    and rendered before (`season_report_charts`, `_render_pdf`). A failure is logged with
+    its traceback before it propagates: the report page shows a German message, never the
+    exception (issue 13 item 1)."""
+    try:
+        with translation.override(REPORT_LANGUAGE):
+            report = season_report_data(season=season, today=today)
+            season_report_charts(report)
+        return _render_pdf("reports/season_report.html", {"report": report}, cached=True)
+    except Exception:
+        logger.exception("The season report of season %s could not be built", season.pk)
+        raise
 
 
 def build_evening_sheet_pdf(*, evening: Evening) -> bytes:

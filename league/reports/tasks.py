@@ -18,12 +18,17 @@ def _backoff(retries: int) -> int:
     max_retries=MAX_RETRIES,
     acks_late=True,
     ignore_result=True,
-    soft_time_limit=240,
-    time_limit=300,
+    # Below the broker's visibility timeout (settings.py): a build still running is never
+    # handed to a second worker; the soft limit leaves time to mark the attempt failed.
+    soft_time_limit=max(settings.REPORT_BUILD_TIME_LIMIT - 10, 1),
+    time_limit=settings.REPORT_BUILD_TIME_LIMIT,
 )
 def build_season_report(self, build_id: int) -> None:
     """Build the season report of `ReportBuild` `build_id` (issue 5). A failing attempt is
-    retried with growing pauses; after the last one the build is FAILED with the reason."""
+    retried with growing pauses; after the last one the build is FAILED with the reason.
+
+    Acknowledged late and given back when its worker dies (issue 13 item 5): a task
+    delivered again finds the build "building" from the dead attempt and builds it anew."""
     try:
         report_build_run(build_id=build_id)
     except Exception as exc:

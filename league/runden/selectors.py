@@ -6,8 +6,10 @@ of evenings or games.
 
 from collections import defaultdict
 
+from django.db.models import QuerySet
+
 from games.evenings.models import SchockAus
-from league.club.models import Member, Season
+from league.club.models import Club, Member, Season
 from league.club.statutes import season_statutes
 from league.runden.models import RundeGiven
 
@@ -15,17 +17,38 @@ from league.runden.models import RundeGiven
 def season_runden(*, season: Season) -> list[dict]:
     """All Runden owed in a season, evening by evening: dicts with evening_id, date,
     ordinal, thrower_id, reason, schock_aus_id. One query."""
-    rows = (
-        SchockAus.objects.filter(game__evening__season=season)
-        .order_by("game__evening__date", "game__number", "position")
-        .values_list("pk", "thrower_id", "game__evening_id", "game__evening__date")
+    rows = _runden(SchockAus.objects.filter(game__evening__season=season), season)
+    for row in rows:
+        del row["season_id"]
+    return rows
+
+
+def club_runden(*, club: Club, season: Season | None = None) -> list[dict]:
+    """The Runden owed in a club, in every season (or `season`'s only), as
+    `season_runden`'s dicts with `season_id`, oldest first. One query over all seasons,
+    whatever their number (issue 15 item 4: "open Runden, all seasons")."""
+    schock_aus = SchockAus.objects.filter(game__evening__club=club)
+    if season is not None:
+        schock_aus = schock_aus.filter(game__evening__season=season)
+    return _runden(schock_aus, season)
+
+
+def _runden(schock_aus: QuerySet[SchockAus], season: Season | None) -> list[dict]:
+    """The Runden these Schock-Aus owe, evening by evening (the statutes' first, every
+    fifth and last Schock-Aus in throwing order). One query."""
+    rows = schock_aus.order_by(
+        "game__evening__date", "game__evening_id", "game__number", "position"
+    ).values_list(
+        "pk", "thrower_id", "game__evening_id", "game__evening__date", "game__evening__season_id"
     )
+    # Today one set of statutes for every season (league.club.statutes.season_statutes).
     statutes = season_statutes(season)
     per_evening: dict[int, list] = defaultdict(list)
-    dates = {}
-    for pk, thrower_id, evening_id, date in rows:
+    dates, seasons = {}, {}
+    for pk, thrower_id, evening_id, date, season_id in rows:
         per_evening[evening_id].append((pk, thrower_id))
         dates[evening_id] = date
+        seasons[evening_id] = season_id
     result = []
     for evening_id, items in per_evening.items():
         for r in statutes.runden([thrower for _, thrower in items]):
@@ -37,6 +60,7 @@ def season_runden(*, season: Season) -> list[dict]:
                     "thrower_id": r.thrower,
                     "reason": r.reason,
                     "schock_aus_id": items[r.ordinal - 1][0],
+                    "season_id": seasons[evening_id],
                 }
             )
     result.sort(key=lambda r: (r["date"], r["ordinal"]))
@@ -49,11 +73,10 @@ def season_runden_owed(*, season: Season, thrower_id: int | None = None) -> list
     rows = season_runden(season=season)
     if thrower_id is not None:
         rows = [r for r in rows if r["thrower_id"] == thrower_id]
-    names = dict(
-        Member.objects.filter(pk__in={r["thrower_id"] for r in rows}).values_list("pk", "name")
-    )
+    names = dict(Member.objects.filter(club_id=season.club_id).values_list("pk", "name"))
+    # The season's Runden given, by a join rather than a list of Schock-Aus ids.
     given = dict(
-        RundeGiven.objects.filter(schock_aus__in=[r["schock_aus_id"] for r in rows]).values_list(
+        RundeGiven.objects.filter(schock_aus__game__evening__season=season).values_list(
             "schock_aus_id", "given_on"
         )
     )

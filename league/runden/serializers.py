@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from rest_framework import serializers
 
 from league.club.errors import BooksError
+from league.club.fields import StrictIntegerField
 from league.club.selectors import club_member_by_id, club_season_by_id
 from league.club.serializers import PersonRefSerializer
 
@@ -49,8 +50,8 @@ class RundenQuerySerializer(serializers.Serializer):
     """Query of the Runden list: `season` (id; default all), `member` (thrower id),
     `status` open (default), given or all."""
 
-    season = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
-    member = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
+    season = StrictIntegerField(required=False, min_value=1)
+    member = StrictIntegerField(required=False, min_value=1)
     status = serializers.ChoiceField(choices=["open", "given", "all"], default="open")
 
     def validate(self, attrs: dict) -> dict:

@@ -9,6 +9,7 @@ given cannot lose them (`game_delete` / `game_update` refuse with `runde_given`)
 
 import datetime
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -20,7 +21,7 @@ from league.club.books import books_changed
 from league.club.errors import BooksError
 from league.club.models import Club, Member, Season
 from league.runden.models import RundeGiven
-from league.runden.selectors import season_runden
+from league.runden.selectors import club_runden
 
 STATUS_OPEN, STATUS_GIVEN, STATUS_ALL = "open", "given", "all"
 
@@ -55,18 +56,22 @@ def runden_overview(
     """The Runden owed in a club (one season, or all), oldest first, optionally only one
     thrower's, filtered by status "open", "given" or "all". With "given" and "all", a
     Runde given for a Schock-Aus that no longer owes one is listed too (reason
-    "not_owed"). Per season one query, plus three."""
-    seasons = [season] if season is not None else list(Season.objects.filter(club=club))
-    owed = []
-    for s in seasons:
-        if s.club_id != club.pk:
-            continue
-        for r in season_runden(season=s):
-            if member is None or r["thrower_id"] == member.pk:
-                owed.append((s, r))
-    owed_ids = [r["schock_aus_id"] for _season, r in owed]
-    given = {g.schock_aus_id: g for g in RundeGiven.objects.filter(schock_aus_id__in=owed_ids)}
-    people = Member.objects.in_bulk({r["thrower_id"] for _season, r in owed})
+    "not_owed"). Four queries, whatever the number of seasons (issue 15 item 4)."""
+    if season is not None and season.club_id != club.pk:
+        return []
+    seasons = Season.objects.filter(club=club).in_bulk()
+    owed = [
+        (seasons[r["season_id"]], r)
+        for r in club_runden(club=club, season=season)
+        if member is None or r["thrower_id"] == member.pk
+    ]
+    owed_ids = {r["schock_aus_id"] for _season, r in owed}
+    # The club's (season's) Runden given by a join, not by a list of Schock-Aus ids.
+    given_rows = RundeGiven.objects.filter(schock_aus__game__evening__club=club)
+    if season is not None:
+        given_rows = given_rows.filter(schock_aus__game__evening__season=season)
+    given = {g.schock_aus_id: g for g in given_rows}
+    people = Member.objects.filter(club=club).in_bulk()
     result = []
     for s, r in owed:
         g = given.get(r["schock_aus_id"])
@@ -86,9 +91,22 @@ def runden_overview(
             )
         )
     if status != STATUS_OPEN:
-        result += _given_not_owed(club, season, member, set(owed_ids))
+        result += _given_not_owed(club, season, member, owed_ids)
     result.sort(key=lambda x: (x.date, x.ordinal))
     return result
+
+
+def open_runden_by_evening(rows: list[RundeStatus]) -> list[dict[str, Any]]:
+    """The evenings with open Runden among `rows` (from `runden_overview`), oldest first:
+    dicts with evening_id, date and count (for the page's "mark all given" buttons)."""
+    evenings: dict[int, dict[str, Any]] = {}
+    for r in rows:
+        if not r.given and r.reason != "not_owed":
+            line = evenings.setdefault(
+                r.evening_id, {"evening_id": r.evening_id, "date": r.date, "count": 0}
+            )
+            line["count"] += 1
+    return sorted(evenings.values(), key=lambda e: e["date"])
 
 
 def _given_not_owed(
@@ -96,15 +114,15 @@ def _given_not_owed(
 ) -> list[RundeStatus]:
     """Runden marked as given whose Schock-Aus owes none any more (a later correction of
     the evening's games moved the ordinals): listed with reason "not_owed", never hidden."""
-    given = RundeGiven.objects.filter(schock_aus__game__evening__club=club).exclude(
-        schock_aus_id__in=owed_ids
-    )
+    given = RundeGiven.objects.filter(schock_aus__game__evening__club=club)
     if season is not None:
         given = given.filter(schock_aus__game__evening__season=season)
     if member is not None:
         given = given.filter(schock_aus__thrower=member)
     rows = []
     for g in given.select_related("schock_aus__thrower", "schock_aus__game__evening__season"):
+        if g.schock_aus_id in owed_ids:  # owed: listed above (few rows: Runden given)
+            continue
         evening = g.schock_aus.game.evening
         rows.append(
             RundeStatus(
@@ -173,3 +191,37 @@ def runde_unmark(*, schock_aus: SchockAus) -> None:
     if not deleted:
         raise BooksError("runde_not_given", _("This Runde is not marked as given."), status=404)
     books_changed(season_id=evening.season_id, reason="runde_taken_back")
+
+
+@transaction.atomic
+def runden_mark_evening_given(
+    *,
+    evening: Evening,
+    given_on: datetime.date,
+    recorded_by: User | None = None,
+) -> int:
+    """Mark every open Runde of `evening` as given on `given_on` in one step (issue 12
+    item 3; RULES.md 5), each with its RundeGiven row and audit-trail record, then raise the
+    books-changed event of the evening's season once. Returns how many were marked (0 when
+    none was open).
+
+    Raises BooksError given_before_evening (the date lies before the evening).
+    """
+    evening = Evening.objects.select_for_update().get(pk=evening.pk)
+    if given_on < evening.date:
+        raise BooksError(
+            "given_before_evening",
+            _("A Runde cannot be given before the evening it is owed for."),
+            field="given_on",
+        )
+    owed = [r.schock_aus_id for r in evening_books(evening=evening).runden]
+    given = RundeGiven.objects.filter(schock_aus_id__in=owed)
+    done = set(given.values_list("schock_aus_id", flat=True))
+    open_ids = [pk for pk in owed if pk not in done]
+    for schock_aus_id in open_ids:
+        RundeGiven.objects.create(
+            schock_aus_id=schock_aus_id, given_on=given_on, recorded_by=recorded_by
+        )
+    if open_ids:
+        books_changed(season_id=evening.season_id, reason="runde_given")
+    return len(open_ids)

@@ -14,19 +14,23 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from games.evenings.models import SchockAus
+from games.evenings.models import Evening, SchockAus
 from league.club.access import ClubRequest, member_required, secretary_required
 from league.club.errors import BooksError
 from league.club.models import Member
 from league.club.selectors import club_seasons, season_from_query, whole_number
+from league.runden.forms import RundeGivenForm
 from league.runden.services import (
     STATUS_ALL,
     STATUS_GIVEN,
     STATUS_OPEN,
+    open_runden_by_evening,
     runde_mark_given,
     runde_unmark,
+    runden_mark_evening_given,
     runden_overview,
 )
 
@@ -50,6 +54,7 @@ def runden_list(request: ClubRequest) -> HttpResponse:
         "status": status,
         "person": person,
         "today": timezone.localdate(),
+        "open_by_evening": open_runden_by_evening(rows),
     }
     return render(request, "league/ledger/runden.html", context)
 
@@ -64,24 +69,55 @@ def _back(request: ClubRequest) -> HttpResponse:
 @secretary_required
 @require_POST
 def runde_given(request: ClubRequest, schock_aus_id: int) -> HttpResponse:
-    """Mark the Runde of a Schock-Aus as given on the posted date (default today)."""
+    """Mark the Runde of a Schock-Aus as given on the posted date (default today) with a
+    note; a bad date or note (over 200 characters, a NUL byte) is a German message and
+    nothing is saved (RundeGivenForm)."""
     sa = get_object_or_404(
         SchockAus.objects.select_related("game"),
         pk=schock_aus_id,
         game__evening__club=request.club,
     )
+    form = RundeGivenForm(request.POST)
+    if not form.is_valid():
+        for name, errors in form.errors.items():
+            for error in errors:
+                messages.error(request, f"{form.fields[name].label}: {error}")
+        return _back(request)
+    try:
+        runde_mark_given(
+            schock_aus=sa,
+            given_on=form.cleaned_data["given_on"] or timezone.localdate(),
+            note=form.cleaned_data["note"],
+            recorded_by=request.user,
+        )
+        messages.success(request, _("The Runde is marked as given."))
+    except BooksError as exc:
+        messages.error(request, exc.message)
+    return _back(request)
+
+
+@secretary_required
+@require_POST
+def runden_evening_given(request: ClubRequest, evening_id: int) -> HttpResponse:
+    """Mark all open Runden of an evening as given on the posted date (default today)."""
+    evening = get_object_or_404(Evening, pk=evening_id, club=request.club)
     try:
         given_on = datetime.date.fromisoformat(request.POST.get("given_on") or "")
     except ValueError:
         given_on = timezone.localdate()
     try:
-        runde_mark_given(
-            schock_aus=sa,
-            given_on=given_on,
-            note=request.POST.get("note", ""),
-            recorded_by=request.user,
+        count = runden_mark_evening_given(
+            evening=evening, given_on=given_on, recorded_by=request.user
         )
-        messages.success(request, _("The Runde is marked as given."))
+        messages.success(
+            request,
+            ngettext(
+                "%(count)d Runde of the evening is marked as given.",
+                "%(count)d Runden of the evening are marked as given.",
+                count,
+            )
+            % {"count": count},
+        )
     except BooksError as exc:
         messages.error(request, exc.message)
     return _back(request)

@@ -20,6 +20,13 @@ from league.club.api_common import (
     request_member,
     season_param,
 )
+from league.club.caching import (
+    api_etag,
+    api_not_modified,
+    api_private,
+    books_cached,
+    club_books_version,
+)
 from league.club.errors import BooksError
 from league.runden.selectors import season_runden_owed
 from league.runden.serializers import RundeOwedSerializer
@@ -35,8 +42,20 @@ class SeasonViewSet(club_api.SeasonViewSet):
 
     @action(detail=True, methods=["get"], filterset_class=None, pagination_class=None)
     def standings(self, request, pk=None):
+        """The standings, their serialized form cached by the club's books version; a
+        GET with the ETag it got answers 304 (issue 15)."""
         season = self.get_object()
-        return Response(StandingsSerializer(season_standings(season=season)).data)
+        version = club_books_version(club=season.club_id)
+        etag = api_etag(request, "standings", version)
+        if (not_modified := api_not_modified(request, etag)) is not None:
+            return not_modified
+        data = books_cached(
+            "api_standings",
+            version,
+            season.pk,
+            build=lambda: dict(StandingsSerializer(season_standings(season=season)).data),
+        )
+        return api_private(Response(data), etag)
 
     @action(detail=True, methods=["get"], filterset_class=None, pagination_class=None)
     def runden(self, request, pk=None):
@@ -57,4 +76,15 @@ class MemberViewSet(club_api.MemberViewSet):
         if not is_secretary(request) and request_member(request) != member:
             raise BooksError("own_dues_only", _("Members see only their own dues."), status=403)
         season = season_param(request, club=request_club(request), latest_by_default=True)
-        return Response(DuesSerializer(member_dues(member=member, season=season)).data)
+        version = club_books_version(club=season.club_id)
+        etag = api_etag(request, "dues", version)
+        if (not_modified := api_not_modified(request, etag)) is not None:
+            return not_modified
+        data = books_cached(
+            "api_dues",
+            version,
+            season.pk,
+            member.pk,
+            build=lambda: dict(DuesSerializer(member_dues(member=member, season=season)).data),
+        )
+        return api_private(Response(data), etag)

@@ -1,46 +1,49 @@
-"""Pages of the championship: home (on to the current season), a season's standings, a
-person's Marks and Runden owed in a season.
+"""Pages of the championship: a season's standings, a person's Marks and Runden owed in a
+season (the home page is league/standings/home.py).
 
 Every page needs a login and shows the user's own club only (league/club/access.py).
 Figures come from league/standings/selectors.py; the views only pick the season and render.
 """
 
-from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.functional import SimpleLazyObject
 
 from games.evenings.selectors import evening_list
-from league.club.access import ClubRequest, member_for_user, member_required
+from league.club.access import ClubRequest, member_required
+from league.club.caching import books_cached, books_page, season_page_state
 from league.club.models import Member
 from league.club.selectors import club_people, club_season, club_seasons
 from league.standings.selectors import member_dues, season_standings
 
 
-@login_required
-def home(request: ClubRequest) -> HttpResponse:
-    """Redirect to the current season's standings (a page that says so if there is none).
-    A login without a club goes to the admin when it is staff, else is told so."""
-    member = member_for_user(request.user)
-    if member is None:
-        if request.user.is_staff:
-            return redirect("admin:index")
-        return render(request, "league/home.html", {"no_club": True})
-    season = club_season(member.club)
-    if season is None:
-        return render(request, "league/home.html")
-    return redirect("season_standings", year=season.year)
+def _season_state(request: ClubRequest, year: int) -> str:
+    """The season report's state (it shows on the page, and changes without the books).
+    Leaves the season on the request for the view."""
+    request.season = club_season(request.club, year)  # type: ignore[attr-defined]
+    return season_page_state(season=request.season)  # type: ignore[attr-defined]
 
 
 @member_required
+@books_page(extra=_season_state)
 def standings(request: ClubRequest, year: int) -> HttpResponse:
-    """The season's table (shared places, guests apart, totals) and its evenings."""
-    season = club_season(request.club, year)
+    """The season's table (shared places, guests apart, totals) and its evenings; the
+    figures cached by the club's books version (issue 15)."""
+    season = getattr(request, "season", None) or club_season(request.club, year)
+    version = request.books_version  # type: ignore[attr-defined]
     context = {
         "season": season,
-        "seasons": club_seasons(club=request.club),
-        "standings": season_standings(season=season),
-        "evenings": evening_list(season=season),
+        "seasons": list(club_seasons(club=request.club)),
+        "standings": books_cached(
+            "season_standings", version, season.pk, build=lambda: season_standings(season=season)
+        ),
+        # Read only when the page's cached fragment is not there (league/templatetags).
+        "evenings": SimpleLazyObject(
+            lambda: books_cached(
+                "evening_list", version, season.pk, build=lambda: evening_list(season=season)
+            )
+        ),
     }
     return render(request, "league/standings.html", context)
 
@@ -55,6 +58,7 @@ def my_dues(request: ClubRequest) -> HttpResponse:
 
 
 @member_required
+@books_page()
 def dues(request: ClubRequest, year: int, member_id: int) -> HttpResponse:
     """A person's Marks and money evening by evening, and the Runden owed, in a season.
     Members see their own; the secretary sees everyone's (403 for others)."""
@@ -62,7 +66,13 @@ def dues(request: ClubRequest, year: int, member_id: int) -> HttpResponse:
     if person != request.member and not request.member.is_secretary:
         raise PermissionDenied
     season = club_season(request.club, year)
-    dues = member_dues(member=person, season=season)
+    dues = books_cached(
+        "member_dues",
+        request.books_version,  # type: ignore[attr-defined]
+        season.pk,
+        person.pk,
+        build=lambda: member_dues(member=person, season=season),
+    )
     context = {
         "season": season,
         "person": person,

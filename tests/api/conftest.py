@@ -6,11 +6,11 @@ import datetime
 from dataclasses import dataclass, field
 
 import pytest
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games.evenings.models import Evening, Game
 from games.evenings.services import evening_create, game_record
+from league.club.accounts.services import api_token_create
 from league.club.models import Club, Member, Season
 from league.club.services import member_create, season_create
 from tests.factories import UserFactory
@@ -116,8 +116,8 @@ def client_for(cast: Cast, role: str) -> APIClient:
     """An API client logged in by token as `role` (one of ROLES)."""
     client = APIClient()
     if role != "anonymous":
-        token, _ = Token.objects.get_or_create(user=cast.users[role])
-        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+        _row, token = api_token_create(user=cast.users[role])
+        client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     return client
 
 

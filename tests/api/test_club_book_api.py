@@ -6,10 +6,10 @@ from decimal import Decimal
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games.evenings.models import Attendance, Evening, Game, SchockAus
+from league.club.accounts.services import api_token_create
 from league.club.models import Club, Member, Season
 from league.club.services import member_create
 from league.clubbook.services import club_book_export
@@ -34,7 +34,7 @@ def sample_club(db):
     secretary.user = UserFactory(username="bernd-sample")
     secretary.save(update_fields=["user"])
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=secretary.user)}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {api_token_create(user=secretary.user)[1]}")
     return club, client
 
 
@@ -196,3 +196,52 @@ def test_a_file_over_the_upload_limit_is_refused_and_nothing_imported(sample_clu
     response = _import(client, attendance=SMALL_A, games=SMALL_G)
     assert (response.status_code, response.json()["code"]) == (400, "file_too_large")
     assert not Evening.objects.exists()
+
+
+HOSTILE_ROWS = {
+    "nul": (SMALL_A.replace(b"Anna Becker", b"Anna\x00Becker"), SMALL_G, "control_character"),
+    "long name": (
+        SMALL_A.replace(b"Anna Becker", b"A" * 101),
+        SMALL_G.replace(b"Anna Becker", b"A" * 101),
+        "name_too_long",
+    ),
+    "game number 3000000000": (
+        SMALL_A,
+        SMALL_G.replace(b",1,", b",3000000000,"),
+        "game_number_too_large",
+    ),
+    "year 1850": (SMALL_A.replace(b"2026", b"1850"), SMALL_G, "year_out_of_range"),
+    "year 0001": (SMALL_A, SMALL_G.replace(b"2026", b"0001"), "year_out_of_range"),
+    "year 2100": (
+        SMALL_A.replace(b"2026", b"2100"),
+        SMALL_G.replace(b"2026", b"2100"),
+        "year_out_of_range",
+    ),
+}
+
+
+@pytest.fixture
+def secretary_api(db):
+    """An API client of a club's secretary, authenticated without a token (this test is
+    about the import, not the login)."""
+    club = Club.objects.create(name="Schockclub Sample")
+    secretary = member_create(club=club, name="Bernd Krause", is_secretary=True)
+    secretary.user = UserFactory(username="bernd-sample")
+    secretary.save(update_fields=["user"])
+    client = APIClient()
+    client.force_authenticate(secretary.user)
+    return client
+
+
+@pytest.mark.parametrize("case", list(HOSTILE_ROWS), ids=list(HOSTILE_ROWS))
+def test_a_hostile_row_is_a_bad_row_and_imports_nothing(secretary_api, case):
+    client = secretary_api
+    attendance, games, code = HOSTILE_ROWS[case]
+    before = _state()
+    response = _import(client, attendance=attendance, games=games)
+    assert response.status_code == 400
+    body = response.json()
+    assert body["code"] == "bad_rows"
+    assert code in [e["code"] for e in body["errors"]]
+    assert all(e["file"] and e["line"] >= 1 and e["reason"] for e in body["errors"])
+    assert _state() == before

@@ -3,10 +3,10 @@ whose preset has the action, recorded by POST /api/v1/games/rounds/ with the boo
 following; an action the season's rule set lacks is refused with the engine's code."""
 
 import pytest
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games.evenings.models import Game
+from league.club.accounts.services import api_token_create
 from tests.factories import UserFactory
 from tests.games.rounds.actions import EXPECTED, GAMES, action_evening, api_rounds
 
@@ -19,7 +19,7 @@ def _setup(sample, preset):
     secretary.user = UserFactory(username="buchfuehrer")
     secretary.save()
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=secretary.user).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {api_token_create(user=secretary.user)[1]}")
     return client, evening, people
 
 

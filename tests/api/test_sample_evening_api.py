@@ -6,9 +6,9 @@ POSTed, and every figure is read back from the computed endpoints."""
 from decimal import Decimal
 
 import pytest
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from league.club.accounts.services import api_token_create
 from league.club.models import Club, Member
 from tests.factories import UserFactory
 from tests.sample import recorded_natural
@@ -23,7 +23,7 @@ def _secretary_client(sample) -> APIClient:
         club=club, name=sample["evening"]["secretary"], is_secretary=True, user=user
     )
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {api_token_create(user=user)[1]}")
     return client
 
 

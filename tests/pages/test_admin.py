@@ -46,6 +46,23 @@ def every_record(evening, season, member, secretary):
     RundeGiven.objects.create(
         schock_aus=SchockAus.objects.get(game=game), given_on=datetime.date(2026, 3, 13)
     )
+    from league.banking.models import BankStatementLine, ClubBankAccount, PaymentReminder
+
+    ClubBankAccount.objects.create(
+        club=season.club, holder="Schockclub", iban="DE89370400440532013000", bic="COBADEFFXXX"
+    )
+    BankStatementLine.objects.create(
+        club=season.club,
+        line_hash="0" * 64,
+        booked_on=datetime.date(2026, 3, 8),
+        name=member.name,
+        reference="Kasse",
+        amount=Decimal("3.00"),
+        payment=Payment.objects.get(member=member),
+    )
+    PaymentReminder.objects.create(
+        member=member, month=datetime.date(2026, 3, 1), amount=Decimal("3.00")
+    )
     return evening
 
 

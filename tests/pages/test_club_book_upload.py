@@ -27,3 +27,29 @@ def test_a_file_over_the_upload_limit_is_refused_on_the_page(secretary_client, s
     ]
     assert "token" not in response.context
     assert not Evening.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "attendance,games,reason",
+    [
+        (ATTENDANCE, GAMES.replace(b",1,", b",3000000000,"), "ist größer als 2147483647"),
+        (ATTENDANCE.replace(b"Bernd Krause", b"B" * 101), GAMES, "länger als 100 Zeichen"),
+        (ATTENDANCE.replace(b"2026", b"1850"), GAMES, "Das Jahr 1850 liegt außerhalb"),
+        (ATTENDANCE.replace(b"Bernd", b"Bernd\x00"), GAMES, "Steuerzeichen"),
+    ],
+    ids=["game number 3000000000", "name over 100 characters", "year 1850", "NUL byte"],
+)
+def test_a_hostile_row_is_shown_in_german_and_nothing_is_imported(
+    secretary_client, season, attendance, games, reason
+):
+    response = secretary_client.post(
+        reverse("club_book_upload"),
+        {
+            "attendance": SimpleUploadedFile("a.csv", attendance),
+            "games": SimpleUploadedFile("g.csv", games),
+        },
+    )
+    assert response.status_code == 200
+    assert reason in response.content.decode()
+    assert "token" not in response.context
+    assert not Evening.objects.exists()

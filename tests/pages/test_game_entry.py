@@ -87,7 +87,16 @@ def test_schock_aus_keep_their_throwing_order(
 
 def test_entry_page_shows_the_warning_of_missing_games(secretary_client, fresh_evening):
     response = secretary_client.get(reverse("evening_detail", args=[fresh_evening.pk]))
-    assert "10 von 10 Spielen fehlen noch." in response.content.decode()
+    assert "Es fehlen 10 von 10 Spielen." in response.content.decode()
+
+
+def test_one_game_missing_is_said_in_the_singular(secretary_client, fresh_evening, member):
+    for number in range(1, 10):
+        secretary_client.post(
+            reverse("game_entry", args=[fresh_evening.pk]), {"number": number, "loser": member.pk}
+        )
+    response = secretary_client.get(reverse("evening_detail", args=[fresh_evening.pk]))
+    assert "Es fehlt 1 von 10 Spielen." in response.content.decode()
 
 
 def test_members_see_the_sheet_without_entry_form(member_client, fresh_evening):

@@ -16,7 +16,7 @@ from django.db import transaction
 from games.evenings.services import evening_create, game_record
 from games.rules.simulator import simulate_evening
 from league.club.models import Club, Member
-from league.club.services import season_get_or_create
+from league.club.services import member_update, season_get_or_create
 from league.club.statutes import season_rules
 from league.ledger.services import member_balance, payment_record
 
@@ -33,7 +33,16 @@ MEMBERS = [
 ]
 GUESTS = ["Gustav Meier", "Ines Brandt"]
 SECRETARY = "Bernd Krause"
-LOGINS = {"sekretaer": (SECRETARY, "schocken"), "anna": ("Anna Becker", "schocken")}
+# A second secretary (Carla keeps the books when Bernd is away; the club page shows how to
+# make or unmake one) and a guest who reads the table and what he owes.
+DEPUTY = "Carla Vogt"
+LOGINS = {
+    "sekretaer": (SECRETARY, "schocken"),
+    "anna": ("Anna Becker", "schocken"),
+    "carla": (DEPUTY, "schocken"),
+    "gustav": ("Gustav Meier", "schocken"),
+}
+SECRETARIES = (SECRETARY, DEPUTY)
 SEED = 1979
 
 
@@ -63,9 +72,11 @@ class Command(BaseCommand):
         today = today or datetime.date.today()
         if not Club.objects.filter(name=CLUB).exists():
             self.build(today)
+        self.add_logins(Club.objects.get(name=CLUB))
         self.stdout.write(self.style.SUCCESS(f"Demo club: {CLUB}"))
         for username, (name, password) in LOGINS.items():
-            role = "Buchführer" if name == SECRETARY else "Mitglied"
+            role = "Buchführer" if name in SECRETARIES else "Mitglied"
+            role = "Gast" if name in GUESTS else role
             self.stdout.write(f"  Login ({role}, {name}): {username} / {password}")
         self.stdout.write("  Open http://127.0.0.1:8000/ and log in.")
 
@@ -74,13 +85,6 @@ class Command(BaseCommand):
         club = Club.objects.create(name=CLUB, rule_preset="club")
         people = {n: Member.objects.create(club=club, name=n) for n in MEMBERS}
         people.update({n: Member.objects.create(club=club, name=n, kind="guest") for n in GUESTS})
-        people[SECRETARY].is_secretary = True
-        people[SECRETARY].save()
-        users = get_user_model()
-        for username, (name, password) in LOGINS.items():
-            user = users.objects.create_user(username=username, password=password)
-            people[name].user = user
-            people[name].save()
         rng = random.Random(SEED)
         for year in (today.year - 1, today.year):
             season = season_get_or_create(club=club, year=year)
@@ -89,6 +93,21 @@ class Command(BaseCommand):
             for date in dates:
                 self.play_evening(club, people, rules, date, rng)
             self.pay_dues(season, people, dates, rng, settle=year < today.year)
+
+    @transaction.atomic
+    def add_logins(self, club: Club) -> None:
+        """The secretaries and the demo logins (also into a demo club made before they
+        were added)."""
+        users = get_user_model()
+        for name in SECRETARIES:
+            person = Member.objects.get(club=club, name=name)
+            if not person.is_secretary:
+                member_update(member=person, is_secretary=True)
+        for username, (name, password) in LOGINS.items():
+            person = Member.objects.get(club=club, name=name)
+            if person.user_id is None and not users.objects.filter(username=username).exists():
+                person.user = users.objects.create_user(username=username, password=password)
+                person.save(update_fields=["user"])
 
     def pay_dues(self, season, people, dates, rng: random.Random, *, settle: bool) -> None:
         """Payments as a club makes them: a past season settled in full at its last

@@ -10,6 +10,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
+from league.club.models import Club
 from league.club.money import format_money
 from league.clubbook.services import club_book_import
 
@@ -35,6 +36,13 @@ class Command(BaseCommand):
         for path in paths:
             if not path.is_file():
                 raise CommandError(f"{path}: no such file")
+        club_name = options["club"].strip()
+        longest = Club._meta.get_field("name").max_length or 100
+        if not club_name or len(club_name) > longest or not club_name.isprintable():
+            raise CommandError(
+                f"--club: a club's name is 1 to {longest} printable characters, "
+                f"not {len(club_name)}."
+            )
         user = None
         if options["user"]:
             user = get_user_model().objects.filter(username=options["user"]).first()
@@ -42,7 +50,7 @@ class Command(BaseCommand):
                 raise CommandError(f"No user named {options['user']!r}.")
         result = club_book_import(
             user=user,
-            club_name=options["club"],
+            club_name=club_name,
             attendance=paths[0].read_bytes(),
             games=paths[1].read_bytes(),
             dry_run=options["dry_run"],

@@ -5,11 +5,11 @@ import datetime
 
 import pytest
 from django.urls import reverse
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games.evenings.models import Evening
 from games.evenings.services import evening_create, evening_update
+from league.club.accounts.services import api_token_create
 from league.club.errors import BooksError
 from league.club.models import Member
 from league.club.services import season_get_or_create
@@ -46,8 +46,8 @@ def guest(club):
 @pytest.fixture
 def api(secretary):
     client = APIClient()
-    token, _ = Token.objects.get_or_create(user=secretary.user)
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    _row, token = api_token_create(user=secretary.user)
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     return client
 
 

@@ -11,10 +11,10 @@ from zoneinfo import ZoneInfo
 import pytest
 import time_machine
 from django.test import RequestFactory
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 from simple_history.models import HistoricalRecords
 
+from league.club.accounts.services import api_token_create
 from league.club.models import Club, Member, Season
 from league.club.services import member_create, season_create
 from tests.factories import UserFactory
@@ -84,6 +84,6 @@ def page(client, cast):
 def api(cast) -> APIClient:
     """An API client of the secretary, logged in by token (not seen by any middleware)."""
     client = APIClient()
-    token, _ = Token.objects.get_or_create(user=cast.secretary.user)
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    _row, token = api_token_create(user=cast.secretary.user)
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     return client

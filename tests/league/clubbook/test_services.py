@@ -6,10 +6,11 @@ from decimal import Decimal
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.utils import timezone
 
 from games.evenings.models import Attendance, Evening, Game, SchockAus
 from league.club.models import Club, Member, Season
-from league.clubbook.services import club_book_export, club_book_import
+from league.clubbook.services import club_book_export, club_book_import, club_book_parse
 from league.ledger.models import LedgerEntry
 from league.ledger.services import ledger_sync_evening
 from league.standings.selectors import season_standings
@@ -22,6 +23,11 @@ ATTENDANCE = (SAMPLES / "club-book-attendance.csv").read_bytes()
 GAMES = (SAMPLES / "club-book-games.csv").read_bytes()
 ANOTHER_EVENING = b"2026-10-16,Anna Becker,secretary\r\n2026-10-16,Bernd Krause,member\r\n"
 ANOTHER_GAME = b"2026-10-16,1,Bernd Krause,\r\n"
+
+
+def _evening_with(name: bytes) -> bytes:
+    """The sample's attendance and an evening of 2026-10-16 at which `name` is a member."""
+    return ATTENDANCE + b"2026-10-16,Anna Becker,secretary\r\n2026-10-16," + name + b",member\r\n"
 
 
 def _import(attendance: bytes = ATTENDANCE, games: bytes = GAMES, **kwargs):
@@ -216,6 +222,92 @@ BAD_FILES = {
         9,
         "guest_and_member",
     ),
+    "a NUL byte in a name": (
+        ATTENDANCE,
+        _replace_line(GAMES, 2, b"2026-10-09,1,Dieter\x00Hahn,"),
+        "club-book-games.csv",
+        2,
+        "control_character",
+    ),
+    "a name over 100 characters": (
+        ATTENDANCE
+        + b"2026-10-16,Anna Becker,secretary\r\n2026-10-16,"
+        + b"A" * 101
+        + b",member\r\n",
+        GAMES,
+        "club-book-attendance.csv",
+        10,
+        "name_too_long",
+    ),
+    "a game number the column cannot hold": (
+        ATTENDANCE,
+        _replace_line(GAMES, 2, b"2026-10-09,3000000000,Dieter Hahn,"),
+        "club-book-games.csv",
+        2,
+        "game_number_too_large",
+    ),
+    "a game number of 5000 digits": (
+        ATTENDANCE,
+        _replace_line(GAMES, 2, b"2026-10-09," + b"9" * 5000 + b",Dieter Hahn,"),
+        "club-book-games.csv",
+        2,
+        "game_number_too_large",
+    ),
+    "a game number of 5000 leading zeros": (
+        ATTENDANCE,
+        _replace_line(GAMES, 3, b"2026-10-09," + b"0" * 5000 + b"1,Carla Vogt,"),
+        "club-book-games.csv",
+        3,
+        "game_number_twice",
+    ),
+    "a game number 3e9": (
+        ATTENDANCE,
+        _replace_line(GAMES, 2, b"2026-10-09,3e9,Dieter Hahn,"),
+        "club-book-games.csv",
+        2,
+        "invalid_game_number",
+    ),
+    "a superscript game number": (
+        ATTENDANCE,
+        _replace_line(GAMES, 2, "2026-10-09,²,Dieter Hahn,".encode()),
+        "club-book-games.csv",
+        2,
+        "invalid_game_number",
+    ),
+    "an Arabic-Indic game number": (
+        ATTENDANCE,
+        _replace_line(GAMES, 2, "2026-10-09,١,Dieter Hahn,".encode()),
+        "club-book-games.csv",
+        2,
+        "invalid_game_number",
+    ),
+    "an Arabic-Indic date": (
+        _replace_line(ATTENDANCE, 4, "٢٠٢٦-10-09,Carla Vogt,member".encode()),
+        GAMES,
+        "club-book-attendance.csv",
+        4,
+        "malformed_date",
+    ),
+    **{
+        f"the year {year} in the attendance": (
+            ATTENDANCE.replace(b"2026-10-09", year + b"-10-09"),
+            GAMES,
+            "club-book-attendance.csv",
+            2,
+            "year_out_of_range",
+        )
+        for year in (b"1850", b"0001", b"2100", b"1899")
+    },
+    **{
+        f"the year {year} in the games": (
+            ATTENDANCE,
+            _replace_line(GAMES, 2, year + b"-10-09,1,Dieter Hahn,"),
+            "club-book-games.csv",
+            2,
+            "year_out_of_range",
+        )
+        for year in (b"1850", b"0001", b"2100")
+    },
 }
 
 
@@ -332,3 +424,78 @@ def test_the_import_command_records_the_user_in_the_audit_trail():
         "kassenwart",
     )
     assert set(Game.history.values_list("history_user", flat=True)) == {user.pk}
+
+
+def test_a_bad_row_reason_is_german():
+    attendance = ATTENDANCE.replace(b"2026-10-09", b"1850-10-09")
+    (first, *_rest) = _import(attendance, GAMES).errors
+    assert first.reason.startswith("Das Jahr 1850 liegt außerhalb von 1900 bis ")
+
+
+def test_the_years_from_1900_to_next_year_are_read():
+    next_year = str(timezone.localdate().year + 1).encode()
+    for year in (b"1900", next_year):
+        evenings, errors = club_book_parse(
+            attendance=ATTENDANCE.replace(b"2026", year), games=GAMES.replace(b"2026", year)
+        )
+        assert errors == [] and [d.year for d in evenings] == [int(year)]
+
+
+def test_the_year_after_next_is_refused():
+    year = str(timezone.localdate().year + 2).encode()
+    _evenings, errors = club_book_parse(attendance=ATTENDANCE.replace(b"2026", year), games=GAMES)
+    assert {e.code for e in errors if e.file == "club-book-attendance.csv"} == {"year_out_of_range"}
+
+
+def test_a_name_of_exactly_100_characters_is_read():
+    name = b"B" * 100
+    attendance = (
+        ATTENDANCE + b"2026-10-16,Anna Becker,secretary\r\n2026-10-16," + name + b",member\r\n"
+    )
+    evenings, errors = club_book_parse(attendance=attendance, games=GAMES)
+    assert errors == []
+    assert name.decode() in evenings[datetime.date(2026, 10, 16)].roles
+
+
+def test_the_largest_game_number_the_column_holds_is_read():
+    games = _replace_line(GAMES, 2, b"2026-10-09,2147483647,Dieter Hahn,")
+    evenings, errors = club_book_parse(attendance=ATTENDANCE, games=games)
+    assert errors == []
+    assert 2147483647 in [g.number for g in evenings[datetime.date(2026, 10, 9)].games]
+
+
+def test_a_row_the_database_refuses_while_writing_is_a_bad_row_and_nothing_is_saved(
+    monkeypatch,
+):
+    """The set-based writes (COPY on PostgreSQL) still end in the database's checks: a
+    person of another club slipped into the rows is refused there, reported, all undone."""
+    from league.clubbook import services
+
+    other = Member.objects.create(club=Club.objects.create(name="Andere Runde"), name="Otto")
+    before = _state()
+    create_members = services._create_members
+
+    def with_an_outsider(batch):
+        created = create_members(batch)
+        batch.members["Anna Becker"] = other
+        return created
+
+    monkeypatch.setattr(services, "_create_members", with_an_outsider)
+    result = _import()
+    assert [e.code for e in result.errors] == ["database_refused"]
+    assert result.created == {}
+    assert _state() == before
+
+
+@pytest.mark.parametrize("name", ["x" * 101, "", "   ", "Club\x00"])
+def test_the_import_command_refuses_a_club_name_the_column_cannot_hold(name):
+    """A --club name over 100 characters was a database error on PostgreSQL (issue 13)."""
+    with pytest.raises(CommandError, match="--club"):
+        call_command(
+            "import_club_book",
+            str(SAMPLES / "club-book-attendance.csv"),
+            str(SAMPLES / "club-book-games.csv"),
+            "--club",
+            name,
+        )
+    assert not Club.objects.exists()

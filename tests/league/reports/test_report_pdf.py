@@ -118,7 +118,10 @@ def _chart_page_size(season, monkeypatch=None) -> int:
 
 
 def test_charts_are_drawn_on_the_chart_page(two_evenings, monkeypatch):
+    from django.core.cache import cache
+
     with_charts = _chart_page_size(two_evenings)
+    cache.clear()  # drawn charts and rendered reports are cached by their content
     monkeypatch.setattr("league.reports.charts.points_chart_svg", lambda *a: "")
     monkeypatch.setattr("league.reports.charts.schock_aus_chart_svg", lambda *a: "")
     without_charts = _chart_page_size(two_evenings)

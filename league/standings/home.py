@@ -1,0 +1,64 @@
+"""The home page (issue 12 item 4): what a person of the club owes at a glance.
+
+A member sees the open amount (charged minus paid, per currency: DM and EUR are never
+added, from the ledger's balance selector) and the Runden they still owe in the current season
+(league.runden.selectors), with the season's table, their Marks and their statement one
+tap away. The secretary also sees the club's first steps while the club is still empty
+(season, people, logins, first evening), so a club can be set up without the admin.
+"""
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+
+from games.evenings.models import Evening
+from league.club.access import ClubRequest, member_for_user
+from league.club.models import Member
+from league.club.selectors import club_season
+from league.ledger.services import member_open_by_currency
+from league.runden.selectors import season_runden_owed
+
+
+@login_required
+def home(request: ClubRequest) -> HttpResponse:
+    """The person's home: open amount per currency, Runden owed in the current season,
+    links on. A login without a club goes to the admin when it is staff, else is told so;
+    a club without a season shows its first steps."""
+    member = member_for_user(request.user)
+    if member is None:
+        if request.user.is_staff:
+            return redirect("admin:index")
+        return render(request, "league/home.html", {"no_club": True})
+    season = club_season(member.club)
+    context: dict[str, object] = {
+        "person": member,
+        "season": season,
+        "first_steps": _first_steps(member, has_season=season is not None),
+    }
+    if season is None:
+        return render(request, "league/home.html", context)
+    owed = season_runden_owed(season=season, thrower_id=member.pk)
+    balances = sorted(member_open_by_currency(member=member).items())
+    context.update(
+        {
+            # Charged minus paid per currency: positive is open, negative a credit.
+            "open_amounts": [(c, amount) for c, amount in balances if amount > 0],
+            "credits": [(c, -amount) for c, amount in balances if amount < 0],
+            "runden_open": [r for r in owed if r["given_on"] is None],
+        }
+    )
+    return render(request, "league/home.html", context)
+
+
+def _first_steps(member: Member, *, has_season: bool) -> dict[str, bool] | None:
+    """For the secretary of a club without an evening yet: which first steps are done
+    (a season, people beside the secretary, logins beside the secretary's). None for a
+    member, and once the club has an evening."""
+    if not member.is_secretary or Evening.objects.filter(club_id=member.club_id).exists():
+        return None
+    others = Member.objects.filter(club_id=member.club_id).exclude(pk=member.pk)
+    return {
+        "season": has_season,
+        "people": others.exists(),
+        "logins": others.filter(user__isnull=False).exists(),
+    }

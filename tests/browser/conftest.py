@@ -1,0 +1,133 @@
+"""Real-browser tests (issue 12 item 8): pytest-playwright driving Debian's chromium
+(/usr/bin/chromium, installed by .ci/run; Playwright never downloads a browser) at phone
+size (390 x 844, German) against pytest-django's live_server.
+
+Without /usr/bin/chromium every test here is skipped with that reason (a developer's
+machine without the package); CI installs it, so there they run.
+
+The cast: the sample club of ../shared/samples (tests/sample.py) with its 2026 season, the
+secretary Bernd Krause (login "bernd") and the member Anna Becker (login "anna").
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from league.club.services import season_get_or_create
+from tests.factories import UserFactory
+from tests.sample import sample_club
+
+CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+PASSWORD = "Würfel-Becher-2026"
+HERE = Path(__file__).parent
+
+# Playwright's sync API runs an event loop in the test's thread; Django then refuses ORM
+# calls there unless told that this thread is a plain synchronous one (it is).
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+def pytest_collection_modifyitems(config, items):
+    if CHROMIUM.exists():
+        return
+    skip = pytest.mark.skip(reason=f"no chromium at {CHROMIUM} (apt-get install chromium)")
+    for item in items:
+        if HERE in Path(str(item.fspath)).parents:
+            item.add_marker(skip)
+
+
+# Playwright's sync API marks its event loop as running in this thread for as long as
+# Playwright is started. pytest-playwright starts it once per session, so on an xdist
+# worker every later test ran "inside" that loop, and Django's test client could no longer
+# call an async view (the health view: "You cannot use AsyncToSync in the same thread as
+# an async event loop"). Here Playwright and the browser live for one module and are
+# stopped before a test of another module runs.
+
+
+@pytest.fixture(scope="module")
+def playwright(_pw_api_request_contexts):
+    pw = sync_playwright().start()
+    if _pw_api_request_contexts:
+        _pw_api_request_contexts.instrument(pw)
+    yield pw
+    pw.stop()
+
+
+@pytest.fixture(scope="module")
+def browser_type(playwright, browser_name):
+    return getattr(playwright, browser_name)
+
+
+@pytest.fixture(scope="module")
+def launch_browser(browser_type_launch_args, browser_type):
+    def launch(**kwargs):
+        return browser_type.launch(**{**browser_type_launch_args, **kwargs})
+
+    return launch
+
+
+@pytest.fixture(scope="module")
+def browser(launch_browser):
+    browser = launch_browser()
+    yield browser
+    browser.close()
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    return {
+        **browser_type_launch_args,
+        "executable_path": str(CHROMIUM),
+        "args": ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+    }
+
+
+@pytest.fixture(scope="module")
+def browser_context_args():
+    # Not built on pytest-playwright's own (session-scoped, it needs Playwright for its
+    # device list, which we do not use).
+    return {
+        "viewport": {"width": 390, "height": 844},
+        "locale": "de-DE",
+        "timezone_id": "Europe/Berlin",
+        # The service worker keeps fetching pages in the background after a test ended
+        # (into the next test's database): only the offline test lets it run.
+        "service_workers": "block",
+    }
+
+
+@pytest.fixture
+def club_cast(transactional_db, sample_evening):
+    """The sample's club, members and guest, its 2026 season, and two logins."""
+    club, people = sample_club(sample_evening)
+    season_get_or_create(club=club, year=2026)
+    for name, username in (("Bernd Krause", "bernd"), ("Anna Becker", "anna")):
+        person = people[name]
+        person.user = UserFactory(username=username, password=PASSWORD)
+        person.save()
+    return club, people
+
+
+@pytest.fixture
+def log_in(live_server):
+    """log_in(page, username): the login form, as a person would fill it in."""
+
+    def _log_in(page, username: str) -> None:
+        page.goto(live_server.url + "/login/")
+        page.fill("#id_username", username)
+        page.fill("#id_password", PASSWORD)
+        page.click("form button[type=submit]")
+        page.wait_for_url(lambda url: "/login/" not in url)
+
+    return _log_in
+
+
+def fits_the_phone(page) -> bool:
+    """No sideways scrolling: the document is no wider than the window.
+
+    Waits for the page to have loaded first: right after a click that navigates, the new
+    document may not have an element yet (evaluate then fails on a null documentElement).
+    """
+    page.wait_for_load_state("load")
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")

@@ -1,0 +1,66 @@
+"""Accessibility scan of the main pages at phone size (issue 12 item 8): axe-core
+(vendored, tests/browser/vendor/) finds no serious or critical violation, for the member
+and for the secretary (with the entry form), light and dark."""
+
+import datetime
+from pathlib import Path
+
+import pytest
+
+from games.evenings.models import Evening
+from tests.sample import enter_sample_evening
+
+AXE = (Path(__file__).parent / "vendor" / "axe.min.js").read_text(encoding="utf-8")
+MEMBER_PAGES = ["/", "/saison/2026/", "/kasse/", "/marken/"]
+
+
+@pytest.fixture
+def sample_books(club_cast, sample_evening):
+    enter_sample_evening(sample_evening, date=datetime.date(2026, 10, 9))
+    return club_cast
+
+
+def _serious(page) -> list[str]:
+    """The serious and critical violations of the page: 'rule: first target' lines."""
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        page.evaluate(AXE)
+    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    return [
+        f"{v['id']}: {v['nodes'][0]['target']} ({v['help']})"
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def _evening_pages() -> list[str]:
+    evening = Evening.objects.get()
+    return [f"/abende/{evening.pk}/", f"/abende/{evening.pk}/teilen/"]
+
+
+def _scan(page, live_server, paths: list[str]) -> dict[str, list[str]]:
+    """Each page in light and in dark mode: its serious and critical violations."""
+    found = {}
+    for path in paths:
+        page.goto(live_server.url + path)
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            if problems := _serious(page):
+                found[f"{path} ({scheme})"] = problems
+    return found
+
+
+def test_member_pages_have_no_serious_accessibility_issue(page, live_server, sample_books, log_in):
+    log_in(page, "anna")
+    assert _scan(page, live_server, MEMBER_PAGES + _evening_pages()) == {}
+
+
+def test_secretary_pages_have_no_serious_accessibility_issue(
+    page, live_server, sample_books, log_in
+):
+    log_in(page, "bernd")
+    assert _scan(page, live_server, ["/abende/neu/", _evening_pages()[0], "/verein/"]) == {}
+
+
+def test_the_login_page_has_no_serious_accessibility_issue(page, live_server):
+    page.goto(live_server.url + "/login/")
+    assert _serious(page) == []

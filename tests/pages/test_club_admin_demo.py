@@ -1,0 +1,38 @@
+"""The demo club (league/management/commands/demo.py, issue 12 item 1): a second secretary
+and a guest with logins, so the club pages can be tried with every role; running the
+command again changes nothing. (Two tests: the demo takes a minute to build.)"""
+
+import datetime
+import io
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+
+from league.club.models import Member
+
+pytestmark = pytest.mark.django_db
+
+TODAY = datetime.date(2026, 3, 20)
+
+
+def test_the_demo_has_two_secretaries_and_a_guest_with_logins(client):
+    call_command("demo", today=TODAY, stdout=io.StringIO())
+    secretaries = Member.objects.filter(is_secretary=True, user__isnull=False)
+    assert sorted(secretaries.values_list("user__username", flat=True)) == ["carla", "sekretaer"]
+    assert Member.objects.get(user__username="gustav").is_guest
+    client.post(reverse("login"), {"username": "carla", "password": "schocken"})
+    assert client.get(reverse("club_logins")).status_code == 200
+    client.post(reverse("logout"))
+    client.post(reverse("login"), {"username": "gustav", "password": "schocken"})
+    assert "Was ich schulde" in client.get(reverse("home")).content.decode()
+    assert client.get(reverse("club_members")).status_code == 403
+
+
+def test_running_the_demo_again_changes_nothing():
+    call_command("demo", today=TODAY, stdout=io.StringIO())
+    before = list(Member.objects.values_list("name", "is_secretary", "user__username"))
+    out = io.StringIO()
+    call_command("demo", today=TODAY, stdout=out)
+    assert list(Member.objects.values_list("name", "is_secretary", "user__username")) == before
+    assert "carla / schocken" in out.getvalue()

@@ -1,0 +1,315 @@
+"""Every page and every API read makes as many queries for a club with six seasons as for
+one with two (issue 15 items 2 and 5): the work per request is bounded by what it shows,
+not by the history.
+
+The club's history is built through the services (evenings, games, Schock-Aus, a payment
+and a Runde given per season). Each read is asked once as the secretary and once as a
+member, first with two seasons, then with four seasons more (the 2026 evening, the people
+and the URLs stay the same). Inside the test's transaction nothing is cached
+(league/club/caching.py), so these are the counts of a cold read.
+
+A page or API route added to the URL conf without an entry below fails
+`test_every_page_and_api_read_is_counted`.
+"""
+
+import datetime
+from decimal import Decimal
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import get_resolver
+from django.urls.resolvers import URLResolver
+
+from games.evenings.services import evening_create, game_record
+from league.club.services import season_get_or_create
+from league.ledger.services import payment_record
+from league.runden.services import runde_mark_given
+from tests.factories import ClubFactory, MemberFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+# Pages: URL name -> path built from the cast `c` (a dict of ids), or None when the page is
+# not a read this test can ask for (reason in the comment).
+PAGES = {
+    "home": lambda c: "/",
+    "season_standings": lambda c: "/saison/2026/",
+    "my_dues": lambda c: "/marken/",
+    "member_dues": lambda c: f"/saison/2026/marken/{c['member']}/",
+    "evening_list": lambda c: "/abende/",
+    "evening_list_other_season": lambda c: "/abende/?saison=2025",
+    "evening_detail": lambda c: f"/abende/{c['evening']}/",
+    "evening_create": lambda c: "/abende/neu/",
+    "evening_edit": lambda c: f"/abende/{c['evening']}/bearbeiten/",
+    "evening_delete": lambda c: f"/abende/{c['evening']}/loeschen/",
+    "game_entry": lambda c: f"/abende/{c['evening']}/spiele/",
+    "game_edit": lambda c: f"/abende/{c['evening']}/spiele/{c['game']}/",
+    "game_delete": lambda c: f"/abende/{c['evening']}/spiele/{c['game']}/loeschen/",
+    "game_rounds_entry": lambda c: f"/abende/{c['evening']}/runden-eintragen/",
+    "game_rounds": lambda c: f"/spiele/{c['game']}/runden/",
+    "evening_share": lambda c: f"/abende/{c['evening']}/teilen/",
+    "evening_share_card": lambda c: f"/abende/{c['evening']}/teilen.png",
+    "ledger_home": lambda c: "/kasse/",
+    "ledger_home_all": lambda c: "/kasse/?saison=alle",
+    "ledger_statement": lambda c: f"/kasse/konto/{c['member']}/",
+    "ledger_statement_all": lambda c: f"/kasse/konto/{c['member']}/?saison=alle",
+    "payment_create": lambda c: "/kasse/zahlung/",
+    "runden_list": lambda c: "/runden/",
+    "runden_list_all": lambda c: "/runden/?saison=alle&status=all",
+    "runden_list_open_all": lambda c: "/runden/?saison=alle",
+    "audit_index": lambda c: "/verlauf/",
+    "audit_evening": lambda c: f"/verlauf/abend/{c['evening']}/",
+    "audit_member": lambda c: f"/verlauf/person/{c['member']}/",
+    "season_report": lambda c: "/saison/2026/bericht/",
+    "season_report_status": lambda c: "/saison/2026/bericht/status/",
+    "season_csv": lambda c: "/saison/2026/tabelle.csv",
+    "season_csv_kasse": lambda c: "/saison/2026/kasse.csv",
+    "season_csv_chronicle": lambda c: "/saison/2026/schock-aus.csv",
+    "club_book_upload": lambda c: "/vereinsbuch/import/",
+    "current_rules": lambda c: "/regeln/",
+    "season_rules": lambda c: "/saison/2026/regeln/",
+    "season_rules_edit": lambda c: "/saison/2026/regeln/bearbeiten/",
+    "season_create": lambda c: "/saison/neu/",
+    "schock_aus_stats": lambda c: "/statistik/",
+    "statistics_season": lambda c: "/statistik/saisons/?saison=2026",
+    "statistics_records": lambda c: "/statistik/rekorde/",
+    "club_bank_account": lambda c: "/verein/bankkonto/",
+    "my_girocodes": lambda c: "/marken/girocode/",
+    "bank_import": lambda c: "/verein/bankimport/",
+    "season_recap": lambda c: "/saison/2026/rueckblick/",
+    "club_admin": lambda c: "/verein/",
+    "club_members": lambda c: "/verein/personen/",
+    "club_member": lambda c: f"/verein/personen/{c['member']}/",
+    "club_logins": lambda c: "/verein/zugaenge/",
+    "club_seasons": lambda c: "/verein/saisons/",
+    "my_logins": lambda c: "/anmeldungen/",
+    "password_change": lambda c: "/passwort/",
+}
+
+# Reads not counted here, and why (everything else in the URL conf must be in PAGES/API).
+NOT_COUNTED = {
+    # Writes only (POST), or forms behind a one-time token or link.
+    "login",
+    "logout",
+    "payment_cancel",
+    "runde_given",
+    "runde_undo",
+    "runden_evening_given",
+    "club_book_confirm",
+    "season_report_request",
+    "club_member_action",
+    "club_login_new",
+    "club_login_invite",
+    "login_invitation_accept",
+    "password_change_done",
+    "password_reset",
+    "password_reset_done",
+    "password_reset_confirm",
+    "password_reset_complete",
+    "my_login_revoke",
+    "throw_evaluate",
+    # Files the season report and the evening sheet render with WeasyPrint (their cost is
+    # bench/bench_report.py's), the club book export (every row of the history, by design).
+    "season_report_download",
+    "evening_sheet_pdf",
+    # The season recap card, a PNG drawn by matplotlib (its reads are season_recap's).
+    "season_recap_image",
+    "club_book_export",
+    # The odds page simulates 2,000 games (cached per rule set; reads no books).
+    "odds",
+    # Not pages of the books: the service's health, the app manifest and service worker,
+    # the API's schema and docs.
+    "health",
+    "web_manifest",
+    "service_worker",
+    "schema",
+    "swagger-ui",
+    # API: writes, the token endpoints, the PDF, the club book export.
+    "api-rules-evaluate",
+    "api-token",
+    "api-logout",
+    "api-logout-all",
+    "api-token-detail",
+    "api-password",
+    "api-club-book-import",
+    "api-club-book-export-attendance",
+    "api-club-book-export-games",
+    "api-season-report-pdf",
+    "game-preview-rounds",
+    "game-record-rounds",
+    "runde-given",
+    "payment-cancel",
+    "api-evening-share",
+}
+
+API = {
+    "api-root": lambda c: "/api/v1/",
+    "api-me": lambda c: "/api/v1/me/",
+    "api-tokens": lambda c: "/api/v1/auth/tokens/",
+    "club-list": lambda c: "/api/v1/clubs/",
+    "club-detail": lambda c: f"/api/v1/clubs/{c['club']}/",
+    "season-list": lambda c: "/api/v1/seasons/",
+    "season-detail": lambda c: f"/api/v1/seasons/{c['season']}/",
+    "season-standings": lambda c: f"/api/v1/seasons/{c['season']}/standings/",
+    "season-runden": lambda c: f"/api/v1/seasons/{c['season']}/runden/",
+    "api-season-report": lambda c: f"/api/v1/seasons/{c['season']}/report/",
+    "api-season-statistics": lambda c: f"/api/v1/seasons/{c['season']}/statistics/",
+    "api-statistics-records": lambda c: "/api/v1/statistics/records/",
+    "api-member-girocode": lambda c: f"/api/v1/members/{c['member']}/girocode.png",
+    "member-list": lambda c: "/api/v1/members/",
+    "member-detail": lambda c: f"/api/v1/members/{c['member']}/",
+    "member-dues": lambda c: f"/api/v1/members/{c['member']}/dues/",
+    "api-member-statement": lambda c: f"/api/v1/members/{c['member']}/statement/",
+    "api-member-statement-all": lambda c: f"/api/v1/members/{c['member']}/statement/?season=all",
+    "api-balances": lambda c: "/api/v1/balances/",
+    "evening-list": lambda c: "/api/v1/evenings/",
+    "evening-detail": lambda c: f"/api/v1/evenings/{c['evening']}/",
+    "evening-summary": lambda c: f"/api/v1/evenings/{c['evening']}/summary/",
+    "game-list": lambda c: "/api/v1/games/",
+    "game-detail": lambda c: f"/api/v1/games/{c['game']}/",
+    "game-rounds": lambda c: f"/api/v1/games/{c['game']}/rounds/",
+    "runde-list": lambda c: "/api/v1/runden/",
+    "payment-list": lambda c: "/api/v1/payments/",
+    "payment-detail": lambda c: f"/api/v1/payments/{c['payment']}/",
+    "api-history": lambda c: "/api/v1/history/",
+    "api-history-member": lambda c: f"/api/v1/history/?member={c['member']}",
+    "api-history-evening": lambda c: f"/api/v1/history/?evening={c['evening']}",
+}
+
+# Reads whose query count may rise by a bounded step as the history grows, and why. Empty:
+# every read holds its count.
+BOUNDED_NOT_CONSTANT: dict[str, str] = {}
+
+
+def _url_names() -> set[str]:
+    """The names of every route outside the admin (the staff's fallback, not a page of the
+    club)."""
+
+    def walk(patterns):
+        for p in patterns:
+            if isinstance(p, URLResolver):
+                if p.namespace != "admin":
+                    yield from walk(p.url_patterns)
+            elif p.name:
+                yield p.name
+
+    return set(walk(get_resolver().url_patterns))
+
+
+def test_every_page_and_api_read_is_counted():
+    known = set(PAGES) | set(API) | NOT_COUNTED
+    missing = sorted(n for n in _url_names() if n not in known)
+    assert not missing, f"pages or API reads without a query-count entry: {missing}"
+
+
+def _season(club, year: int, people: dict, day: int = 9):
+    """A season with one evening of four games, two Schock-Aus (one each of the secretary
+    and the member: every kind of record is there from the start), a payment and a Runde
+    given, all through the services."""
+    season_get_or_create(club=club, year=year)
+    evening = evening_create(
+        club=club,
+        date=datetime.date(year, 10, day),
+        secretary=people["secretary"],
+        present_members=[people["secretary"], people["member"]],
+        guests=[people["guest"]],
+        absent_members=[people["absent"]],
+    )
+    order = ["secretary", "member", "guest", "member"]
+    games = []
+    for n, loser in enumerate(order):
+        games.append(
+            game_record(
+                evening=evening,
+                loser=people[loser],
+                schock_aus_throwers={0: [people["secretary"]], 2: [people["member"]]}.get(n, []),
+            )
+        )
+    payment = payment_record(
+        member=people["member"], amount=Decimal("1.50"), paid_on=datetime.date(year, 10, day)
+    )
+    first = games[0].schock_aus.first()
+    runde_mark_given(schock_aus=first, given_on=datetime.date(year, 10, day))
+    return evening, games, payment
+
+
+@pytest.fixture
+def history():
+    """A club with two seasons (2025, 2026) and a `grow()` that adds four older ones."""
+    club = ClubFactory(name="Schockclub Zählwerk")
+    people = {
+        "secretary": MemberFactory(
+            club=club, name="Bernd Krause", is_secretary=True, user=UserFactory(username="b")
+        ),
+        "member": MemberFactory(club=club, name="Anna Becker", user=UserFactory(username="a")),
+        "guest": MemberFactory(club=club, name="Gustav Meier", kind="guest"),
+        "absent": MemberFactory(club=club, name="Frank Roth"),
+    }
+    _season(club, 2025, people)
+    evening, games, payment = _season(club, 2026, people)
+    cast = {
+        "club": club.pk,
+        "season": evening.season_id,
+        "member": people["member"].pk,
+        "evening": evening.pk,
+        "game": games[1].pk,
+        "payment": payment.pk,
+    }
+
+    def grow():
+        for year in (2021, 2022, 2023, 2024):
+            _season(club, year, people)
+        # And a second 2026 evening: more evenings in the season shown, too.
+        _season_evening_2026(club, people)
+
+    return people, cast, grow
+
+
+def _season_evening_2026(club, people):
+    evening = evening_create(
+        club=club,
+        date=datetime.date(2026, 10, 16),
+        secretary=people["secretary"],
+        present_members=[people["secretary"], people["member"]],
+        absent_members=[people["absent"]],
+    )
+    for loser in ("member", "secretary", "member"):
+        game_record(evening=evening, loser=people[loser], schock_aus_throwers=[people["member"]])
+
+
+def _client(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def _counts(clients: dict, reads: dict, cast: dict) -> dict:
+    counts = {}
+    for role, client in clients.items():
+        for name, build in reads.items():
+            url = build(cast)
+            client.get(url)  # warm: sessions, content types, lazily cached lookups
+            with CaptureQueriesContext(connection) as ctx:
+                response = client.get(url)
+            assert response.status_code < 500, (role, url, response.status_code)
+            counts[(role, name)] = len(ctx.captured_queries)
+    return counts
+
+
+@pytest.mark.parametrize("reads", [PAGES, API], ids=["pages", "api"])
+def test_query_counts_do_not_grow_with_seasons_and_evenings(history, reads):
+    people, cast, grow = history
+    clients = {
+        "secretary": _client(people["secretary"].user),
+        "member": _client(people["member"].user),
+    }
+    small = _counts(clients, reads, cast)
+    grow()
+    large = _counts(clients, reads, cast)
+    grown = {
+        key: (small[key], large[key])
+        for key in small
+        if large[key] != small[key] and key[1] not in BOUNDED_NOT_CONSTANT
+    }
+    assert not grown, f"query counts that changed with the history (2 -> 6 seasons): {grown}"
