@@ -1,6 +1,7 @@
 """Shared fixtures: the small named cast of STYLE.md (a secretary, a member, a guest, an
 outsider from another club) and the sample evening from ../shared/samples."""
 
+import asyncio
 import json
 from pathlib import Path
 
@@ -20,3 +21,52 @@ def sample_evening() -> dict:
 def _fast_password_hashing(settings):
     """Tests log in hundreds of times; PBKDF2's deliberate slowness only costs time here."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+BROWSER_TESTS = Path(__file__).resolve().parent / "browser"
+
+
+@pytest.fixture(autouse=True)
+def _no_event_loop_left_running(request):
+    """A test outside tests/browser starts in a thread without a running event loop.
+
+    Playwright's sync API marks its loop as running while it is started; left running, it
+    made Django's test client fail on the async health view in whatever test an xdist
+    worker ran next. tests/browser/conftest.py stops Playwright after each module; this
+    names the cause at once if that ever breaks.
+    """
+    if BROWSER_TESTS not in Path(str(request.node.fspath)).parents:
+        assert asyncio._get_running_loop() is None, "an event loop was left running"
+    yield
+
+
+@pytest.fixture(autouse=True)
+def _games_before_attendance(request):
+    """In a `transaction=True` test, the games go first when it ends.
+
+    The flush after such a test deletes table by table, in an order that changes from run
+    to run, and the database refuses to delete an attendance a game still uses
+    (games/migrations/0002_integrity_triggers.py): the flush then failed now and then. This
+    fixture sets up the transactional database itself, so its cleanup runs before the flush.
+    """
+    if "transactional_db" not in request.fixturenames and not _marked_transaction(request):
+        yield
+        return
+    request.getfixturevalue("transactional_db")
+    yield
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        for table in (
+            "games_rundegiven",
+            "games_roundthrow",
+            "games_round",
+            "games_schockaus",
+            "games_game",
+        ):
+            cursor.execute(f"DELETE FROM {table}")  # noqa: S608 - fixed table names
+
+
+def _marked_transaction(request) -> bool:
+    marker = request.node.get_closest_marker("django_db")
+    return bool(marker and (marker.kwargs.get("transaction") or marker.args[:1] == (True,)))
