@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.contrib.auth import password_validation
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -72,3 +73,30 @@ def password_change(*, user: User, old_password: str, new_password: str) -> None
         user.set_password(new_password)
         user.save(update_fields=["password"])
         api_tokens_revoke(user=user)
+
+
+EMAIL_MAX_LENGTH = 254
+
+
+def login_email_set(*, user: User, email: str) -> str:
+    """Set (or, with an empty string, clear) the e-mail address of `user`'s login: where
+    "Passwort vergessen" sends its link and the monthly reminder of an open amount goes
+    (league.banking.reminders). Returns the address as stored (trimmed, its domain in
+    lower case, as Django's `BaseUserManager.normalize_email`).
+
+    Raises BooksError `invalid_email` (field email) for anything that is not one address of
+    at most 254 characters (Django's EmailValidator: no name part, no list, no control
+    characters)."""
+    email = email.strip()
+    if email:
+        invalid = BooksError("invalid_email", _("Enter a valid e-mail address."), field="email")
+        if len(email) > EMAIL_MAX_LENGTH or any(ord(c) < 32 or ord(c) == 127 for c in email):
+            raise invalid
+        try:
+            validate_email(email)
+        except ValidationError:
+            raise invalid from None
+        email = User.objects.normalize_email(email)
+    user.email = email
+    user.save(update_fields=["email"])
+    return email

@@ -31,5 +31,6 @@ urlpatterns = [
         name="password_reset_complete",
     ),
     path("anmeldungen/", views.my_logins, name="my_logins"),
+    path("anmeldungen/email/", views.my_login_email, name="my_login_email"),
     path("anmeldungen/<str:key>/widerrufen/", views.my_login_revoke, name="my_login_revoke"),
 ]

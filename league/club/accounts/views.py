@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from league.club.accounts.selectors import api_tokens_of
-from league.club.accounts.services import api_token_revoke, api_tokens_revoke
+from league.club.accounts.services import api_token_revoke, api_tokens_revoke, login_email_set
 from league.club.errors import BooksError
 
 
@@ -69,8 +69,27 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
 def my_logins(request: HttpRequest) -> HttpResponse:
     """/anmeldungen/ "Meine Anmeldungen": the login's API tokens (apps and scripts), when
     issued and until when they hold, each with a button to revoke it."""
-    tokens = api_tokens_of(user=cast(User, request.user))  # login_required: not anonymous
-    return render(request, "registration/my_logins.html", {"tokens": tokens})
+    user = cast(User, request.user)  # login_required: not anonymous
+    tokens = api_tokens_of(user=user)
+    return render(request, "registration/my_logins.html", {"tokens": tokens, "email": user.email})
+
+
+@login_required
+@require_POST
+def my_login_email(request: HttpRequest) -> HttpResponse:
+    """POST /anmeldungen/email/: set or clear the login's e-mail address (for "Passwort
+    vergessen" and the reminders); a bad address is a German message, nothing saved."""
+    user = cast(User, request.user)  # login_required: not anonymous
+    try:
+        email = login_email_set(user=user, email=str(request.POST.get("email", ""))[:1000])
+    except BooksError as exc:
+        messages.error(request, exc.message)
+    else:
+        if email:
+            messages.success(request, _("Your e-mail address was saved."))
+        else:
+            messages.success(request, _("Your e-mail address was removed."))
+    return redirect("my_logins")
 
 
 @login_required

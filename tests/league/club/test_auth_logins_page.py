@@ -69,3 +69,50 @@ def test_a_visitor_is_sent_to_the_login():
     response = Client().get("/anmeldungen/")
     assert response.status_code == 302
     assert response["Location"].startswith("/login/")
+
+
+def test_a_login_sets_its_email_address_for_a_forgotten_password(client, anna):
+    response = client.post(
+        "/anmeldungen/email/", {"email": "  Anna.Becker@Example.ORG "}, follow=True
+    )
+    anna.refresh_from_db()
+    assert anna.email == "Anna.Becker@example.org"
+    assert "E-Mail-Adresse ist gespeichert" in response.content.decode()
+    assert 'value="Anna.Becker@example.org"' in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "anna",
+        "anna@",
+        "a@b@c.de",
+        "Anna <anna@example.org>",
+        "anna@example.org\nBcc: x@y.de",
+        "x" * 250 + "@example.org",
+        "anna@example.org, bernd@example.org",
+    ],
+)
+def test_a_bad_email_address_is_refused_in_german_and_nothing_saved(client, anna, bad):
+    anna.email = "alt@example.org"
+    anna.save()
+    response = client.post("/anmeldungen/email/", {"email": bad}, follow=True)
+    anna.refresh_from_db()
+    assert anna.email == "alt@example.org"
+    assert "Bitte eine gültige E-Mail-Adresse eingeben." in response.content.decode()
+
+
+def test_an_empty_email_address_removes_it(client, anna):
+    anna.email = "alt@example.org"
+    anna.save()
+    client.post("/anmeldungen/email/", {"email": ""})
+    anna.refresh_from_db()
+    assert anna.email == ""
+
+
+def test_setting_the_email_address_needs_a_login_and_a_post():
+    assert Client().post("/anmeldungen/email/", {"email": "x@example.org"}).status_code == 302
+    user = UserFactory(username="carla")
+    client = Client()
+    client.force_login(user)
+    assert client.get("/anmeldungen/email/").status_code == 405
