@@ -45,7 +45,7 @@ from django.core.cache import cache
 from django.db import connection
 from django.db.models import Count, IntegerField, Max, OuterRef, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
-from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import parse_etags
 from django.utils.translation import get_language
@@ -62,6 +62,7 @@ __all__ = [
     "books_cached",
     "books_page",
     "club_books_version",
+    "season_and_books_version",
     "season_page_state",
     "season_page_state_connect",
 ]
@@ -81,15 +82,50 @@ def _digest(parts: tuple[Any, ...]) -> str:
     return hashlib.blake2b(repr(parts).encode("utf-8"), digest_size=16).hexdigest()
 
 
-def _aggregate(model: type[Season] | type[Member], field: str, function: type) -> Coalesce:
+def _aggregate(
+    model: type[Season] | type[Member], field: str, function: type, club: str = "pk"
+) -> Coalesce:
     rows = (
-        model.objects.filter(club_id=OuterRef("pk"))
+        model.objects.filter(club_id=OuterRef(club))
         .order_by()
         .values("club_id")
         .annotate(v=function(field))
         .values("v")
     )
     return Coalesce(Subquery(rows, output_field=IntegerField()), Value(0))
+
+
+_VERSION_PARTS = (
+    ("v_versions", Season, "data_version", Sum),
+    ("v_seasons", Season, "id", Count),
+    ("v_last_season", Season, "id", Max),
+    ("v_years", Season, "year", Sum),
+    ("v_people", Member, "id", Count),
+    ("v_last_person", Member, "id", Max),
+)
+
+
+def _version_annotations(club: str) -> dict[str, Coalesce]:
+    return {name: _aggregate(model, f, fn, club) for name, model, f, fn in _VERSION_PARTS}
+
+
+def _version_text(club_id: int, values: tuple[Any, ...]) -> str:
+    return f"{club_id}-" + "-".join(str(v) for v in values)
+
+
+def season_and_books_version(*, club: Club, year: int) -> tuple[Season | None, str]:
+    """The club's season of `year` (None when there is none) and the club's books version
+    (`club_books_version`), in one query: a season page's first read."""
+    names = [name for name, *_ in _VERSION_PARTS]
+    season = (
+        Season.objects.filter(club=club, year=year)
+        .annotate(**_version_annotations("club_id"))
+        .first()
+    )
+    if season is None:
+        return None, club_books_version(club=club)
+    version = _version_text(club.pk, tuple(getattr(season, n) for n in names))
+    return season, version
 
 
 def club_books_version(*, club: Club | int) -> str:
@@ -104,22 +140,13 @@ def club_books_version(*, club: Club | int) -> str:
     club_id = club if isinstance(club, int) else club.pk
     row = (
         Club.objects.filter(pk=club_id)
-        .annotate(
-            v_versions=_aggregate(Season, "data_version", Sum),
-            v_seasons=_aggregate(Season, "id", Count),
-            v_last_season=_aggregate(Season, "id", Max),
-            v_years=_aggregate(Season, "year", Sum),
-            v_people=_aggregate(Member, "id", Count),
-            v_last_person=_aggregate(Member, "id", Max),
-        )
-        .values_list(
-            "v_versions", "v_seasons", "v_last_season", "v_years", "v_people", "v_last_person"
-        )
+        .annotate(**_version_annotations("pk"))
+        .values_list(*(name for name, *_ in _VERSION_PARTS))
         .first()
     )
     if row is None:
         return ""
-    return f"{club_id}-" + "-".join(str(v) for v in row)
+    return _version_text(club_id, row)
 
 
 def books_cache_key(*parts: Any) -> str:
@@ -200,7 +227,19 @@ def _private(response: HttpResponse, etag: str, *vary: str) -> HttpResponse:
 PageVersion = Callable[..., Any]
 
 
-def books_page(extra: PageVersion | None = None) -> Callable[[Callable], Callable]:
+def _share_membership(request: HttpRequest) -> None:
+    """Hand the member `member_required` read (with its club) to the user object, so the
+    template's `membership` context (league/club/context_processors.py: `user.member`,
+    `membership.club.name`) reads no second copy of either: two queries less a page."""
+    member = getattr(request, "member", None)
+    user = getattr(request, "user", None)
+    if member is not None and user is not None and member.user_id == user.pk:
+        user.member = member
+
+
+def books_page(
+    extra: PageVersion | None = None, *, season_year: str | None = None
+) -> Callable[[Callable], Callable]:
     """Page decorator (inside `member_required`): an ETag from the club's books version,
     the user, the person and role, the CSRF cookie, the language and the full path with its
     query; a GET whose If-None-Match carries it is answered 304 without running the view.
@@ -209,12 +248,23 @@ def books_page(extra: PageVersion | None = None) -> Callable[[Callable], Callabl
     cookie, is rendered and gets no ETag.
 
     The books version is left on the request (`request.books_version`) for the view's
-    cached reads and fragments."""
+    cached reads and fragments. `season_year` names the view's keyword argument of a
+    season's year: the season is then read with the version in one query and left on the
+    request (`request.season`; an unknown year is a 404)."""
 
     def decorator(view: Callable) -> Callable:
         @wraps(view)
         def wrapper(request, *args, **kwargs):
-            request.books_version = club_books_version(club=request.club)
+            if season_year is not None:
+                season, version = season_and_books_version(
+                    club=request.club, year=kwargs[season_year]
+                )
+                if season is None:
+                    raise Http404
+                request.season, request.books_version = season, version
+            else:
+                request.books_version = club_books_version(club=request.club)
+            _share_membership(request)
             if request.method not in ("GET", "HEAD"):
                 return view(request, *args, **kwargs)
             # Read on every GET (also when no ETag follows): one query count per page.

@@ -8,7 +8,8 @@ Figures come from league/standings/selectors.py; the views only pick the season 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.functional import SimpleLazyObject
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 
 from games.evenings.selectors import evening_list
 from league.club.access import ClubRequest, member_required
@@ -20,31 +21,50 @@ from league.standings.selectors import member_dues, season_standings
 
 def _season_state(request: ClubRequest, year: int) -> str:
     """The season report's state (it shows on the page, and changes without the books).
-    Leaves the season on the request for the view."""
-    request.season = club_season(request.club, year)  # type: ignore[attr-defined]
-    return season_page_state(season=request.season)  # type: ignore[attr-defined]
+    Leaves the season and that state on the request for the view."""
+    if getattr(request, "season", None) is None:
+        request.season = club_season(request.club, year)  # type: ignore[attr-defined]
+    request.season_state = season_page_state(season=request.season)  # type: ignore[attr-defined]
+    return request.season_state  # type: ignore[attr-defined]
 
 
 @member_required
-@books_page(extra=_season_state)
+@books_page(extra=_season_state, season_year="year")
 def standings(request: ClubRequest, year: int) -> HttpResponse:
-    """The season's table (shared places, guests apart, totals) and its evenings; the
-    figures cached by the club's books version (issue 15)."""
+    """The season's table (shared places, guests apart, totals) and its evenings.
+
+    The books part of the page (league/_standings_body.html: switcher, table, evenings) is
+    rendered once per club books version, season, role (secretary or not), report state and
+    language and kept in the cache (issue 15 item 1: the whole club opens the table at
+    once); a hit renders only the page's frame (navigation, who is logged in, the CSRF
+    token of the logout form), whose parts differ per user. Nothing per user goes into
+    the kept part."""
     season = getattr(request, "season", None) or club_season(request.club, year)
     version = request.books_version  # type: ignore[attr-defined]
-    context = {
-        "season": season,
-        "seasons": list(club_seasons(club=request.club)),
-        "standings": books_cached(
-            "season_standings", version, season.pk, build=lambda: season_standings(season=season)
-        ),
-        # Read only when the page's cached fragment is not there (league/templatetags).
-        "evenings": SimpleLazyObject(
-            lambda: books_cached(
+    is_secretary = request.member.is_secretary
+
+    def body() -> str:
+        context = {
+            "season": season,
+            "seasons": list(club_seasons(club=request.club)),
+            "is_secretary": is_secretary,
+            "standings": books_cached(
+                "season_standings",
+                version,
+                season.pk,
+                build=lambda: season_standings(season=season),
+            ),
+            "evenings": books_cached(
                 "evening_list", version, season.pk, build=lambda: evening_list(season=season)
-            )
-        ),
-    }
+            ),
+        }
+        return render_to_string("league/_standings_body.html", context)
+
+    state = getattr(request, "season_state", None)
+    if state is None:  # a POST or a request without the decorator's extra
+        state = season_page_state(season=season)
+    html = books_cached("standings_body", version, season.pk, is_secretary, state, build=body)
+    context = {"season": season, "body": mark_safe(html)}  # noqa: S308 - our own render
     return render(request, "league/standings.html", context)
 
 
