@@ -37,6 +37,7 @@ Decisions where the issue is silent:
 import csv
 import datetime
 import io
+import logging
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterator
@@ -55,10 +56,11 @@ from simple_history.utils import get_history_model_for_model
 from games.evenings.models import Attendance, Evening, Game, SchockAus
 from league.club.books import CLUB_BOOK_IMPORT as IMPORT_REASON
 from league.club.books import books_changed
+from league.club.errors import books_error_from_integrity
 from league.club.models import Club, Member, Season
 from league.club.money import marks_to_money
 from league.club.services import season_get_or_create
-from league.club.spreadsheet import has_control_character, spreadsheet_cell, spreadsheet_text
+from league.club.spreadsheet import spreadsheet_cell, spreadsheet_text
 from league.club.statutes import season_statutes
 from league.ledger.models import LedgerEntry
 from league.ledger.services import (
@@ -75,6 +77,8 @@ GAMES_COLUMNS = ["date", "number", "loser", "schock_aus"]
 ROLES = ("secretary", "member", "guest", "absent")
 PRESENT_ROLES = ("secretary", "member", "guest")
 
+logger = logging.getLogger(__name__)
+
 _BATCH = 2000  # rows per INSERT of the bulk writes
 _DATE_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")  # ASCII digits only (not ², ٣); fullmatch
 _NUMBER_RE = re.compile(r"[0-9]+")
@@ -83,6 +87,10 @@ FIRST_YEAR = 1900  # the book starts 1979; years before 1900 are typing errors (
 # supports; a larger number (3000000000) would make PostgreSQL refuse the INSERT (a 500).
 GAME_NUMBER_MAX = 2_147_483_647
 NAME_MAX = Member._meta.get_field("name").max_length or 100
+# Unicode's control characters (category Cc: U+0000..U+001F and U+007F..U+009F, fixed by
+# Unicode's stability policy): the same set `has_control_character` finds with
+# unicodedata, as one precompiled search per row (a test compares them on every code point).
+CONTROL_CHARACTER = re.compile("[\x00-\x1f\x7f-\x9f]")
 _FOLD = str.maketrans({"ä": "a", "ö": "o", "ü": "u", "ß": "ss", "é": "e"})
 
 
@@ -193,6 +201,17 @@ def _decode_lines(data: bytes, file: str, errors: list[RowError]) -> tuple[list[
     return texts, bad_lines
 
 
+def _decode(data: bytes, file: str, errors: list[RowError]) -> tuple[str, set[int]]:
+    """The file as text and the 1-based numbers of its lines that are not UTF-8: one
+    decode of the whole file when it is UTF-8 (the usual case), line by line otherwise
+    (`_decode_lines`, which reports each bad line)."""
+    try:
+        return data.decode("utf-8"), set()
+    except UnicodeDecodeError:
+        texts, bad_lines = _decode_lines(data, file, errors)
+        return "\n".join(texts), bad_lines
+
+
 def _header_ok(
     reader: Iterator[list[str]], file: str, columns: list[str], errors: list[RowError]
 ) -> bool:
@@ -235,6 +254,13 @@ def _csv_rows(reader: Any, file: str, errors: list[RowError]) -> Iterator[tuple[
         yield start, row
 
 
+def _field_text(text: str) -> str:
+    """A field as the books read it: stripped, and a spreadsheet's leading `'` before a
+    formula start taken away (`spreadsheet_text`; only a field starting with `'` needs it)."""
+    text = text.strip()
+    return spreadsheet_text(text) if text[:1] == "'" else text
+
+
 def _read_rows(
     data: bytes,
     file: str,
@@ -242,38 +268,45 @@ def _read_rows(
     errors: list[RowError],
     undecodable: list[tuple[int, list[str]]] | None = None,
 ) -> list[tuple[int, list[str]]]:
-    """(line number, fields) of every data row; bad encoding, a wrong header and a wrong
-    number of fields are reported in `errors` (those rows are left out; undecodable rows
-    go to `undecodable`, read with replacement characters)."""
+    """(line number, fields) of every data row; bad encoding, a wrong header, a wrong
+    number of fields and a control character are reported in `errors` (those rows are left
+    out; undecodable rows go to `undecodable`, read with replacement characters).
+
+    Cost: one decode and one csv pass over the file, one precompiled search per row
+    (`CONTROL_CHARACTER`; issue 15 item 2: a unicodedata lookup per character was a third
+    of the import of a 48-season book)."""
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     if not data.strip():
         errors.append(RowError(file, 1, "empty_file", _("The file is empty.")))
         return []
-    texts, bad_lines = _decode_lines(data, file, errors)
-    reader = csv.reader(io.StringIO("\n".join(texts), newline=""))
+    text, bad_lines = _decode(data, file, errors)
+    reader = csv.reader(io.StringIO(text, newline=""))
     if not _header_ok(reader, file, columns, errors):
         return []
     rows = []
+    width = len(columns)
+    control = CONTROL_CHARACTER.search
     for start, row in _csv_rows(reader, file, errors):
-        if not row or all(not f.strip() for f in row):
+        joined = "".join(row)
+        if not joined.strip():  # no fields, or only blank ones
             continue
         if start in bad_lines:
             if undecodable is not None:
                 undecodable.append((start, row))
             continue
-        if len(row) != len(columns):
+        if len(row) != width:
             errors.append(
                 RowError(
                     file,
                     start,
                     "wrong_field_count",
                     _("Expected %(expected)s fields, found %(found)s.")
-                    % {"expected": len(columns), "found": len(row)},
+                    % {"expected": width, "found": len(row)},
                 )
             )
             continue
-        if any(has_control_character(f) for f in row):
+        if control(joined):
             errors.append(
                 RowError(
                     file,
@@ -283,7 +316,7 @@ def _read_rows(
                 )
             )
             continue
-        rows.append((start, [spreadsheet_text(f.strip()) for f in row]))
+        rows.append((start, [_field_text(f) for f in row]))
     return rows
 
 
@@ -292,18 +325,34 @@ def last_year() -> int:
     return timezone.localdate().year + 1
 
 
-def _parse_date(text: str) -> datetime.date | None:
+def _parse_date(text: str, last: int | None = None) -> datetime.date | None:
     """The date of a `YYYY-MM-DD` text in ASCII digits whose year lies in FIRST_YEAR ..
-    next year, or None (`_date_error` says why)."""
+    `last` (default: `last_year()`, next year), or None (`_date_error` says why)."""
     if not _DATE_RE.fullmatch(text):
         return None
     try:
         date = datetime.date.fromisoformat(text)
     except ValueError:
         return None
-    if not FIRST_YEAR <= date.year <= last_year():
+    if not FIRST_YEAR <= date.year <= (last_year() if last is None else last):
         return None
     return date
+
+
+class _Dates:
+    """`_parse_date` for one parse of the book: next year read once, each distinct text
+    parsed once (an evening's date repeats on every one of its rows)."""
+
+    def __init__(self) -> None:
+        self.last = last_year()
+        self.parsed: dict[str, datetime.date | None] = {}
+
+    def __call__(self, text: str) -> datetime.date | None:
+        try:
+            return self.parsed[text]
+        except KeyError:
+            date = self.parsed[text] = _parse_date(text, self.last)
+            return date
 
 
 def _date_error(text: str) -> tuple[str, str]:
@@ -344,6 +393,7 @@ class _AttendanceReader:
     kinds: dict[str, tuple[str, int]] = field(default_factory=dict)
     broken: set[datetime.date] = field(default_factory=set)
     current: BookEvening | None = None
+    dates: _Dates = field(default_factory=_Dates)
 
     def _error(self, line: int, code: str, reason: str) -> None:
         self.errors.append(RowError(self.file, line, code, reason))
@@ -366,7 +416,7 @@ class _AttendanceReader:
         self, line: int, date_text: str, name_text: str, role_text: str
     ) -> tuple[datetime.date, str, str] | None:
         """(date, name, role) of a row, or None when one of them is bad (reported)."""
-        date = _parse_date(date_text)
+        date = self.dates(date_text)
         name = _clean_name(name_text)
         role = role_text.lower()
         if date is None:
@@ -474,7 +524,7 @@ def club_book_parse(
     unusable = not rows and bool(errors)  # empty, or wrong columns
     reader = _AttendanceReader(attendance_name, errors)
     for _line, fields in undecodable:
-        date = _parse_date(fields[0]) if fields else None
+        date = reader.dates(fields[0]) if fields else None
         if date is not None:
             reader.broken.add(date)  # its people cannot be known: no presence checks
     for line, (date_text, name_text, role) in rows:
@@ -483,9 +533,7 @@ def club_book_parse(
     if unusable:  # the games cannot be judged without attendance: only read them
         _read_rows(games, games_name, GAMES_COLUMNS, errors)
     else:
-        _parse_games(
-            games, games_name, attendance_name, evenings, reader.kinds, reader.broken, errors
-        )
+        _parse_games(games, games_name, attendance_name, evenings, reader, errors)
     return dict(sorted(evenings.items())), errors
 
 
@@ -511,17 +559,17 @@ def _games_evening(
     file: str,
     attendance_name: str,
     evenings: dict[datetime.date, BookEvening],
-    broken: set[datetime.date],
+    reader: _AttendanceReader,
     errors: list[RowError],
 ) -> BookEvening | None:
     """The evening a game row belongs to, or None: a malformed date or a date without
-    attendance is reported; a date whose attendance is broken is skipped silently (its
-    attendance is reported already; presence cannot be judged)."""
-    date = _parse_date(date_text)
+    attendance is reported; a date whose attendance is broken (`reader.broken`) is skipped
+    silently (its attendance is reported already; presence cannot be judged)."""
+    date = reader.dates(date_text)
     if date is None:
         errors.append(RowError(file, line, *_date_error(date_text)))
         return None
-    if date in broken:
+    if date in reader.broken:
         return None
     evening = evenings.get(date)
     if evening is None:
@@ -566,6 +614,9 @@ def _game_people_problems(
     loser: str, throwers: list[str], evening: BookEvening, kinds: dict[str, tuple[str, int]]
 ) -> list[tuple[str, str]]:
     """(code, reason) of every problem with a game's loser and Schock-Aus throwers."""
+    present = evening.present
+    if loser and present(loser) and all(t and present(t) for t in throwers):
+        return []  # the usual row: everyone named was there (a present name is known)
     problems = []
     if not loser:
         problems.append(("loser_missing", _("The loser is missing.")))
@@ -584,17 +635,17 @@ def _parse_games(
     file: str,
     attendance_name: str,
     evenings: dict[datetime.date, BookEvening],
-    kinds: dict[str, tuple[str, int]],
-    broken: set[datetime.date],
+    reader: _AttendanceReader,
     errors: list[RowError],
 ) -> None:
     """Read the games file into `evenings` (each game to its evening's `games`); every bad
-    row is reported in `errors`."""
+    row is reported in `errors`. `reader`: the attendance file as read (its people's
+    kinds, its broken dates, its date parser)."""
     numbers: dict[datetime.date, dict[int, int]] = defaultdict(dict)
     for line, (date_text, number_text, loser_text, throwers_text) in _read_rows(
         data, file, GAMES_COLUMNS, errors
     ):
-        evening = _games_evening(date_text, line, file, attendance_name, evenings, broken, errors)
+        evening = _games_evening(date_text, line, file, attendance_name, evenings, reader, errors)
         if evening is None:
             continue
         number = _game_number(number_text, date_text, line, file, numbers[evening.date])
@@ -603,7 +654,7 @@ def _parse_games(
             continue
         loser = _clean_name(loser_text)
         throwers = [_clean_name(t) for t in throwers_text.split(";")] if throwers_text else []
-        problems = _game_people_problems(loser, throwers, evening, kinds)
+        problems = _game_people_problems(loser, throwers, evening, reader.kinds)
         if problems:
             errors.extend(RowError(file, line, code, reason) for code, reason in problems)
             continue
@@ -786,16 +837,21 @@ def club_book_import(
     except _DryRunDone:
         pass
     except IntegrityError as exc:  # the database refused a row the checks let through
-        result.errors = [
-            RowError(
-                attendance_name,
-                0,
-                "database_refused",
-                _("Refused by the database: %(e)s") % {"e": exc},
-            )
-        ]
+        result.errors = [database_refusal(exc, attendance_name)]
         result.created, result.seasons = {}, []
     return result
+
+
+def database_refusal(exc: IntegrityError, file: str) -> RowError:
+    """The bad row an import reports when the database refused a row its own checks let
+    through (a trigger's or a constraint's refusal, during a COPY or at the commit): the
+    stable code of `books_error_from_integrity` (`person_of_other_club`,
+    `loser_not_present`, ...; `database_refused` for any other refusal) and its German
+    reason, never the database's own text (logged for the operator instead)."""
+    logger.warning("The club-book import was refused by the database: %s", exc)
+    refusal = books_error_from_integrity(exc)
+    code = "database_refused" if refusal.code == "conflict" else refusal.code
+    return RowError(file, 0, code, _("Refused by the database: %(e)s") % {"e": refusal.message})
 
 
 @dataclass
@@ -1095,7 +1151,8 @@ def _write_charges(batch: _Batch, games: list[_WrittenGame]) -> int:
     with their audit-trail records. The charges come from the ledger's own
     `absence_charge` / `game_lost_charge`; only their money is computed once per season
     and Mark count instead of once per entry. Returns how many entries were written."""
-    statutes = season_statutes()  # every season of the book is kept by the same statutes
+    # Each evening is charged under its season's statutes (issue 14 item 4).
+    statutes_of = {s.pk: season_statutes(s) for s in batch.season_of.values()}
     date_of = {pk: date for date, pk in batch.evening_ids.items()}
     money: dict[tuple[int, int], Decimal] = {}
 
@@ -1124,13 +1181,26 @@ def _write_charges(batch: _Batch, games: list[_WrittenGame]) -> int:
     entries = []
     for e in batch.new:
         evening_id = batch.evening_ids[e.date]
+        statutes = statutes_of[batch.season_of[e.date].pk]
+        members = {n for n, role in e.roles.items() if role in ("secretary", "member")}
+        lost_by_members = sum(1 for g in e.games if g.loser in members)
         for name, role in e.roles.items():
             if role == "absent":
                 member_id = batch.members[name].pk
-                charge = absence_charge(member_id=member_id, statutes=statutes)
+                absence = absence_charge(
+                    member_id=member_id,
+                    statutes=statutes,
+                    lost_by_members=lost_by_members,
+                    present_members=len(members),
+                )
+                if absence is None:  # the statutes charge no absence
+                    continue
                 key = absence_source_key(evening_id, member_id)
-                entries.append(row(evening_id, e.date, key, charge))
+                entries.append(row(evening_id, e.date, key, absence))
     for game in games:
+        statutes = statutes_of[batch.season_of[date_of[game.evening_id]].pk]
+        if not statutes.marks_per_game_lost:
+            continue
         charge = game_lost_charge(
             game_id=game.pk, number=game.number, loser_id=game.loser_id, statutes=statutes
         )

@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games.evenings.models import Attendance, Evening, Game, SchockAus
 from league.club.models import Club, Member, Season
@@ -481,10 +481,60 @@ def test_a_row_the_database_refuses_while_writing_is_a_bad_row_and_nothing_is_sa
         return created
 
     monkeypatch.setattr(services, "_create_members", with_an_outsider)
-    result = _import()
-    assert [e.code for e in result.errors] == ["database_refused"]
+    with translation.override("de"):
+        result = _import()
+    # The trigger's code, and its German reason instead of the database's own text.
+    assert [e.code for e in result.errors] == ["person_of_other_club"]
+    assert result.errors[0].reason == (
+        "Von der Datenbank abgelehnt: Diese Person gehört zu einem anderen Verein."
+    )
     assert result.created == {}
     assert _state() == before
+
+
+def test_a_refusal_the_database_gives_no_code_for_is_database_refused_in_german():
+    """A constraint the books do not name (here a unique violation of another table)
+    still gives a stable code and a German reason, not the database's message."""
+    from django.db import IntegrityError
+
+    from league.clubbook.services import database_refusal
+
+    exc = IntegrityError('duplicate key value violates unique constraint "some_other_key"')
+    with translation.override("de"):
+        row = database_refusal(exc, "club-book-attendance.csv")
+    assert row.code == "database_refused"
+    assert row.reason.startswith("Von der Datenbank abgelehnt: ")
+    assert "duplicate key" not in row.reason and "some_other_key" not in row.reason
+
+
+def test_the_control_character_search_finds_exactly_unicodes_control_characters():
+    """The import's precompiled search (issue 15 item 2) refuses the same characters as
+    the unicodedata check it replaced: every code point compared."""
+    import re
+    import sys
+    import unicodedata
+
+    from league.club.spreadsheet import has_control_character
+    from league.clubbook.services import CONTROL_CHARACTER
+
+    for point in range(sys.maxunicode + 1):
+        char = chr(point)
+        expected = unicodedata.category(char) == "Cc"
+        assert bool(CONTROL_CHARACTER.search(char)) is expected, hex(point)
+        if point < 0x3000:  # the old check itself, on the scripts names are written in
+            assert has_control_character(char) is expected, hex(point)
+    assert isinstance(CONTROL_CHARACTER, re.Pattern)
+
+
+@pytest.mark.parametrize("char", ["\x85", "\x9f", "\x7f", "\t", "\r"])
+def test_a_name_with_a_control_character_is_a_bad_row(char):
+    """C1 controls (NEL U+0085, U+009F), DEL and a quoted tab or CR in a name are refused
+    like the NUL byte: the line is reported, nothing is imported."""
+    line = f'2026-10-09,1,"Dieter{char}Hahn",'.encode()
+    result = _import(games=_replace_line(GAMES, 2, line))
+    assert [(e.file, e.line, e.code) for e in result.errors] == [
+        ("club-book-games.csv", 2, "control_character")
+    ]
 
 
 @pytest.mark.parametrize("name", ["x" * 101, "", "   ", "Club\x00"])
