@@ -5,6 +5,7 @@ only Django's app loading reads this module.
 """
 
 from league.banking.models import BankStatementLine, ClubBankAccount, PaymentReminder
+from league.closing.models import SeasonSignOff
 from league.club.models import RULE_PRESET_CHOICES, Club, Currency, Member, Season
 from league.ledger.models import LedgerEntry, Payment
 from league.reports.models import ReportBuild
@@ -23,4 +24,5 @@ __all__ = [
     "ReportBuild",
     "RundeGiven",
     "Season",
+    "SeasonSignOff",
 ]

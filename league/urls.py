@@ -17,4 +17,5 @@ urlpatterns = [
     path("", include("league.sharing.urls")),
     path("", include("league.statistics.urls")),
     path("", include("league.banking.urls")),
+    path("", include("league.closing.urls")),
 ]

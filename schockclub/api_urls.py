@@ -20,6 +20,7 @@ from league.club.accounts.api import (
     TokenView,
 )
 from league.club.api import ClubViewSet, MeView
+from league.closing.api import SeasonCloseView, SeasonReopenView, SeasonSignOffView
 from league.clubbook.api import ClubBookExportView, ClubBookImportView
 from league.ledger.api import BalancesView, MemberStatementView, PaymentViewSet
 from league.reports.api import SeasonReportPdfView, SeasonReportView
@@ -82,6 +83,16 @@ urlpatterns: list = [
         name="api-season-statistics",
     ),
     path("statistics/records/", RecordsView.as_view(), name="api-statistics-records"),
+    # Season close with the Kassenprüfer sign-off (issue 14 item 3, league/closing/api.py).
+    path("seasons/<int:season_id>/close/", SeasonCloseView.as_view(), name="api-season-close"),
+    path(
+        "seasons/<int:season_id>/reopen/", SeasonReopenView.as_view(), name="api-season-reopen"
+    ),
+    path(
+        "seasons/<int:season_id>/sign-off/",
+        SeasonSignOffView.as_view(),
+        name="api-season-sign-off",
+    ),
     # Money in: the GiroCode of a member's open amount (issue 14 item 2).
     path(
         "members/<int:id>/girocode.png",

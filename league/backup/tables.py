@@ -72,6 +72,9 @@ CLUB_TABLES: tuple[ClubTable, ...] = (
     ClubTable("league.BankStatementLine"),
     ClubTable("league.LedgerEntry"),
     ClubTable("league.RundeGiven", ("schock_aus", "games.SchockAus")),
+    # The Kassenprüfer's signatures of closed seasons (league.closing); never changed, so
+    # no history of their own (the season's history records the close and reopen).
+    ClubTable("league.SeasonSignOff", ("season", "league.Season"), history=False),
     # Reminders sent: kept so that a restored club does not mail the same month again. Not
     # audited (a log of mails sent, no record of the books).
     ClubTable("league.PaymentReminder", ("member", "league.Member"), history=False),

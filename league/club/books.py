@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.db.models import F
 
+from league.club.errors import season_closed_error
 from league.club.models import Season
 
 __all__ = [
@@ -102,12 +103,21 @@ def books_changed(
 
     Raises:
         BooksChangedOutsideTransaction: called outside a transaction.
+        BooksError: `season_closed` (409) when the season is closed (league.closing): a
+            closed season's books change only after `season_reopen`.
     """
     if not transaction.get_connection().in_atomic_block:
         raise BooksChangedOutsideTransaction(
             "books_changed must run inside the writer's transaction"
         )
-    Season.objects.filter(pk=season_id).update(data_version=F("data_version") + 1)
+    # A closed season's books are locked (league.closing, issue 14 item 3): the update
+    # leaves it alone and the writer's transaction is refused and rolled back. The database
+    # refuses it too (trigger schock_season_closed, league migration 0010).
+    moved = Season.objects.filter(pk=season_id, closed_at__isnull=True).update(
+        data_version=F("data_version") + 1
+    )
+    if not moved and Season.objects.filter(pk=season_id, closed_at__isnull=False).exists():
+        raise season_closed_error()
     change = BooksChange(
         season_id=season_id, evening_id=evening_id, evening_deleted=evening_deleted, reason=reason
     )

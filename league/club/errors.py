@@ -38,6 +38,7 @@ _DB_CODES = {
     "attendance_in_use": ("attendance_in_use", "attendance", 409),
     "game_unique_number": ("duplicate_game_number", "number", 409),
     "evening_unique_date_per_club": ("evening_exists", "date", 409),
+    "season_closed": ("season_closed", None, 409),
 }
 
 
@@ -54,7 +55,18 @@ def db_refusal_messages() -> dict[str, str]:
         ),
         "game_unique_number": _("This evening has a game with this number already."),
         "evening_unique_date_per_club": _("There is an evening on this date already."),
+        "season_closed": season_closed_message(),
     }
+
+
+def season_closed_message() -> str:
+    """The German refusal of a change to a closed season (league.closing, issue 14 item 3)."""
+    return _("The season is closed. To change it, it must be reopened first.")
+
+
+def season_closed_error() -> BooksError:
+    """`season_closed` (409): the season's books are locked until it is reopened."""
+    return BooksError("season_closed", season_closed_message(), status=409)
 
 
 def books_error_from_integrity(exc: IntegrityError) -> BooksError:

@@ -72,6 +72,17 @@ class Season(models.Model):
     data_version = models.PositiveIntegerField(
         default=0, help_text="Bumped whenever the season's records change (report cache key)."
     )
+    # Season close (issue 14 item 3, league.closing): while `closed_at` is set the books
+    # are locked; `books_changed` and a database trigger (league migration 0010) refuse.
+    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
+    closed_by = models.ForeignKey(
+        "Member",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("closed by"),
+    )
     # The data version is a cache key moved by `books_changed`, not a record of the books.
     history = HistoricalRecords(excluded_fields=["data_version"])
 

@@ -35,6 +35,10 @@ class LedgerEntry(models.Model):
         ABSENCE = "absence", _("absence")
         REVERSAL = "reversal", _("reversal")
         PAYMENT = "payment", _("payment")
+        # Season close (league.closing): a member's open balance leaves the closed season
+        # (carry_out) and opens the next season's statement (carry_in).
+        CARRY_OUT = "carry_out", _("carried to next season")
+        CARRY_IN = "carry_in", _("carried from last season")
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="ledger_entries")
     season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="ledger_entries")

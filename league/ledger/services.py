@@ -32,7 +32,7 @@ from games.evenings.models import Attendance, Evening, Game
 from league.club.books import MARK_VALUE_CHANGED, BooksChange, books_changed
 from league.club.errors import BooksError
 from league.club.models import Club, Member, Season
-from league.club.money import marks_to_money, round_money
+from league.club.money import format_money, marks_to_money, round_money
 from league.club.statutes import Statutes, season_statutes
 from league.ledger.models import LedgerEntry, Payment
 
@@ -46,6 +46,11 @@ REASON_SEASON_CHANGED = "season_changed"
 REASON_EVENING_DELETED = "evening_deleted"
 REASON_PAYMENT_CANCELLED = "payment_cancelled"
 REASON_MARK_VALUE_CHANGED = "mark_value_changed"
+# A season reopened (league.closing): its carry-over lines are reversed.
+REASON_SEASON_REOPENED = "season_reopened"
+# The kinds that settle a balance rather than charge one: a payment, and the carry of a
+# closed season's open balance into the next season (league.closing).
+SETTLING_KINDS = (LedgerEntry.Kind.PAYMENT, LedgerEntry.Kind.CARRY_OUT)
 
 
 def game_source_key(game_id: int) -> str:
@@ -348,7 +353,25 @@ def reversal_reason_label(code: str) -> str:
         REASON_EVENING_DELETED: _("evening deleted"),
         REASON_PAYMENT_CANCELLED: _("payment cancelled"),
         REASON_MARK_VALUE_CHANGED: _("value of the Mark changed"),
+        REASON_SEASON_REOPENED: _("season reopened"),
     }.get(code, code)
+
+
+def carry_label(entry: LedgerEntry) -> str:
+    """The German text of a carry-over line (league.closing). `description` holds the other
+    season's year, and for a carry converted between currencies "<year>|<amount>|<currency>"
+    (the amount before conversion, e.g. "2001|12.00|DM")."""
+    year, _sep, rest = entry.description.partition("|")
+    if entry.kind == LedgerEntry.Kind.CARRY_OUT:
+        text = _("Balance carried to season %(year)s") % {"year": year}
+    else:
+        text = _("Balance carried from season %(year)s") % {"year": year}
+    amount, _sep, currency = rest.partition("|")
+    if amount and currency:
+        text += " " + _("(%(amount)s converted at 1.95583 DM = 1 EUR)") % {
+            "amount": format_money(Decimal(amount), currency)
+        }
+    return text
 
 
 def _method_label(code: str) -> str:
@@ -375,6 +398,8 @@ def _entry_label(
             "method": _method_label(payment.method) if payment else "?"
         }
         return f"{text}: {entry.description}" if entry.description else text
+    if entry.kind in (LedgerEntry.Kind.CARRY_OUT, LedgerEntry.Kind.CARRY_IN):
+        return carry_label(entry)
     original = entry.reverses
     what = _entry_label(original, game_numbers, evening_dates, payments) if original else ""
     return _("Reversal: %(what)s (%(reason)s)") % {
@@ -447,10 +472,10 @@ def _marks_of(money: Decimal, mark_value: Decimal) -> Decimal:
 
 
 def _is_payment_side(entry: LedgerEntry) -> bool:
-    if entry.kind == LedgerEntry.Kind.PAYMENT:
+    if entry.kind in SETTLING_KINDS:
         return True
     return entry.kind == LedgerEntry.Kind.REVERSAL and bool(
-        entry.reverses and entry.reverses.kind == LedgerEntry.Kind.PAYMENT
+        entry.reverses and entry.reverses.kind in SETTLING_KINDS
     )
 
 
@@ -619,8 +644,8 @@ def club_balances(*, club: Club, season: Season | None = None) -> ClubBalances:
     """Who owes what and the kitty's balance, per season (one aggregate query plus the
     members and seasons). `season` limits rows and season totals to one season; the kitty
     totals are always over all seasons, per currency."""
-    payment_side = Q(kind=LedgerEntry.Kind.PAYMENT) | Q(
-        kind=LedgerEntry.Kind.REVERSAL, reverses__kind=LedgerEntry.Kind.PAYMENT
+    payment_side = Q(kind__in=SETTLING_KINDS) | Q(
+        kind=LedgerEntry.Kind.REVERSAL, reverses__kind__in=SETTLING_KINDS
     )
     base = LedgerEntry.objects.filter(club=club)
     aggregated = list(

@@ -1,0 +1,605 @@
+"""Season close with the Kassenprüfer sign-off (issue 14 item 3).
+
+The wizard's open items, closing a season, reopening it, the auditors' signatures and the
+fingerprint they sign.
+
+- **Closed** (`Season.closed_at` set): the season's books are locked. Every writer ends
+  with `league.club.books.books_changed`, which refuses a closed season (`season_closed`,
+  409), and the database refuses raising its `data_version` too (trigger
+  `schock_season_closed`, league migration 0010). A change needs `season_reopen` first,
+  with a reason kept in the season's audit history.
+- **Carry-over**: on close each member's open balance of the season (money owed, or a
+  credit) leaves it by a `carry_out` ledger line and opens the next season's statement by
+  a `carry_in` line (source key ``carry:<season id>:<member id>`` on both); the next season
+  is created when missing (`season_get_or_create`). Reopening reverses both lines (reason
+  "season_reopened"), so close -> reopen -> close leaves one standing pair per member.
+  **Decision** (DM -> EUR, 2001 -> 2002): a DM balance is converted at the fixed rate
+  1.95583 DM = 1 EUR with Decimal, rounded half up to cents (`carry_amount`); the carry line
+  keeps the DM amount in its text.
+- **Auditors**: **Decision**: any active club member (not a guest) with a login who is not
+  a secretary of the club may sign (the Kassenprüfer checks the secretary's books, so a
+  secretary never signs). One or two auditors: a season holds at most two valid
+  signatures, one per auditor. A signature is valid while the season's fingerprint equals
+  the one signed (`signature_state`); an auditor whose signature broke may sign again.
+- **Open items** block nothing by themselves: incomplete evenings and Runden not given
+  must be confirmed (`confirm=True`), open balances are carried.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Count, Max, Q, Sum
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.evenings.models import Attendance, Evening
+from league.closing.models import SeasonSignOff
+from league.club.books import books_changed
+from league.club.errors import BooksError
+from league.club.models import Currency, Member, Season
+from league.club.money import round_money
+from league.club.services import season_get_or_create
+from league.club.statutes import season_statutes
+from league.ledger.models import LedgerEntry
+from league.ledger.services import REASON_SEASON_REOPENED
+from league.runden.models import RundeGiven
+from league.runden.services import STATUS_OPEN, RundeStatus, runden_overview
+from league.standings.selectors import season_standings
+
+DM_PER_EUR = Decimal("1.95583")
+"""The fixed conversion rate of the Deutsche Mark to the euro (1 EUR = 1.95583 DM)."""
+
+MAX_AUDITORS = 2
+REASON_MAX_LENGTH = 100
+"""The audit history keeps a change reason of at most 100 characters (simple_history)."""
+
+VALID, BROKEN = "valid", "broken"
+CLOSED_REASON = "season_closed"
+FINGERPRINT_VERSION = 1
+
+_CARRY_OUT_SIDE = Q(kind=LedgerEntry.Kind.CARRY_OUT) | Q(
+    kind=LedgerEntry.Kind.REVERSAL, reverses__kind=LedgerEntry.Kind.CARRY_OUT
+)
+_CARRY_IN_SIDE = Q(kind=LedgerEntry.Kind.CARRY_IN) | Q(
+    kind=LedgerEntry.Kind.REVERSAL, reverses__kind=LedgerEntry.Kind.CARRY_IN
+)
+_PAYMENT_SIDE = Q(kind=LedgerEntry.Kind.PAYMENT) | Q(
+    kind=LedgerEntry.Kind.REVERSAL, reverses__kind=LedgerEntry.Kind.PAYMENT
+)
+
+
+def carry_source_key(season_id: int, member_id: int) -> str:
+    """The source key of both lines of a carry-over: ``carry:<closed season>:<member>``."""
+    return f"carry:{season_id}:{member_id}"
+
+
+def carry_amount(amount: Decimal, *, from_currency: str, to_currency: str) -> Decimal:
+    """`amount` of `from_currency` in `to_currency`, Decimal, rounded half up to cents.
+
+    DM -> EUR divides by 1.95583, EUR -> DM multiplies (the fixed euro rate); the same
+    currency is only rounded. Example: Decimal("12.00") DM -> Decimal("6.14") EUR.
+    """
+    if from_currency == to_currency:
+        return round_money(amount)
+    if (from_currency, to_currency) == (Currency.DM, Currency.EUR):
+        return round_money(amount / DM_PER_EUR)
+    if (from_currency, to_currency) == (Currency.EUR, Currency.DM):
+        return round_money(amount * DM_PER_EUR)
+    raise ValueError(f"no rate from {from_currency} to {to_currency}")
+
+
+# --------------------------------------------------------------------------- reading
+
+
+@dataclass(frozen=True)
+class MemberBalance:
+    """A person's money in a season before any carry out of it, Decimal in the season's
+    currency: `charged` (charges net of reversals), `paid` (payments net of reversals),
+    `carried_in` (from the season before) and `balance` = charged - paid + carried_in
+    (positive: owed to the kitty; negative: a credit)."""
+
+    member: Member
+    charged: Decimal
+    paid: Decimal
+    carried_in: Decimal
+
+    @property
+    def balance(self) -> Decimal:
+        return self.charged - self.paid + self.carried_in
+
+
+def season_member_balances(*, season: Season) -> list[MemberBalance]:
+    """Every person with ledger lines in `season`, by name, with the money of
+    `MemberBalance`; the season's own carry-out lines (and their reversals) are left out,
+    so the figures are the same whether the season is closed or not. Two queries."""
+    rows = (
+        LedgerEntry.objects.filter(season=season)
+        .exclude(_CARRY_OUT_SIDE)
+        .values("member_id")
+        .annotate(
+            paid=Sum("amount", filter=_PAYMENT_SIDE),
+            carried=Sum("amount", filter=_CARRY_IN_SIDE),
+            charged=Sum("amount", filter=~_PAYMENT_SIDE & ~_CARRY_IN_SIDE),
+        )
+        .order_by()
+    )
+    figures = {r["member_id"]: r for r in rows}
+    members = Member.objects.in_bulk(list(figures))
+    zero = Decimal("0")
+    result = [
+        MemberBalance(
+            member=members[member_id],
+            charged=round_money(r["charged"] or zero),
+            paid=round_money(-(r["paid"] or zero)),
+            carried_in=round_money(r["carried"] or zero),
+        )
+        for member_id, r in figures.items()
+    ]
+    return sorted(result, key=lambda b: b.member.name)
+
+
+@dataclass(frozen=True)
+class IncompleteEvening:
+    """An evening whose games entered differ from the games expected (five per present
+    club member, the season's statutes)."""
+
+    evening_id: int
+    date: datetime.date
+    games_entered: int
+    games_expected: int
+
+
+def season_incomplete_evenings(*, season: Season) -> list[IncompleteEvening]:
+    """The season's evenings with fewer or more games than expected, oldest first. One
+    query (games and present club members counted per evening)."""
+    statutes = season_statutes(season)
+    evenings = (
+        Evening.objects.filter(season=season)
+        .annotate(
+            n_games=Count("games", distinct=True),
+            n_members=Count(
+                "attendances",
+                filter=Q(attendances__role=Attendance.Role.MEMBER),
+                distinct=True,
+            ),
+        )
+        .order_by("date")
+        .values_list("pk", "date", "n_games", "n_members")
+    )
+    result = []
+    for pk, date, n_games, n_members in evenings:
+        expected = statutes.games_expected(present_members=n_members)
+        if n_games != expected:
+            result.append(IncompleteEvening(pk, date, n_games, expected))
+    return result
+
+
+@dataclass
+class OpenItems:
+    """What the close wizard shows as still open: `incomplete_evenings`, `runden_open`
+    (Runden owed and not given) and `open_balances` (people whose balance is not zero;
+    carried into the next season on close, so they never block)."""
+
+    incomplete_evenings: list[IncompleteEvening]
+    runden_open: list[RundeStatus]
+    open_balances: list[MemberBalance]
+
+    @property
+    def needs_confirmation(self) -> bool:
+        """Incomplete evenings or Runden not given: closing must be confirmed."""
+        return bool(self.incomplete_evenings or self.runden_open)
+
+
+def season_open_items(*, season: Season) -> OpenItems:
+    """The wizard's list for `season` (issue 14 item 3). About seven queries."""
+    return OpenItems(
+        incomplete_evenings=season_incomplete_evenings(season=season),
+        runden_open=runden_overview(club=season.club, season=season, status=STATUS_OPEN),
+        open_balances=[b for b in season_member_balances(season=season) if b.balance != 0],
+    )
+
+
+def _cents(amount: Decimal) -> int:
+    return int(round_money(amount) * 100)
+
+
+def season_figures(*, season: Season) -> dict[str, Any]:
+    """The figures an auditor signs, as plain JSON values (money in integer cents, people
+    by id, so a rename does not break a signature):
+
+    - ``season``: id, year, currency, Mark value;
+    - ``standings``: per person (club members and guests, by id) place, evenings attended
+      and absent, games played and lost, Schock-Aus, points, Runden owed, Marks, money;
+    - ``totals``: evenings, games, Schock-Aus, Runden owed, Marks, money, and the ledger's
+      charged, paid, carried in and balance;
+    - ``balances``: per person charged, paid, carried in and balance (`MemberBalance`:
+      without the season's own carry out, which close and reopen book and reverse);
+    - ``runden_given``: per person the Runden given of the season's Schock-Aus.
+    """
+    standings = season_standings(season=season)
+    balances = season_member_balances(season=season)
+    given = (
+        RundeGiven.objects.filter(schock_aus__game__evening__season=season)
+        .values("schock_aus__thrower_id")
+        .annotate(n=Count("id"))
+        .order_by()
+    )
+    return {
+        "version": FINGERPRINT_VERSION,
+        "season": {
+            "id": season.pk,
+            "year": season.year,
+            "currency": season.currency,
+            "mark_value_cents": _cents(season.mark_value),
+        },
+        "standings": sorted(
+            [
+                r.member.pk,
+                r.place,
+                r.evenings_attended,
+                r.evenings_absent,
+                r.games_played,
+                r.games_lost,
+                r.schock_aus,
+                r.points,
+                r.runden,
+                r.marks,
+                _cents(r.money),
+            ]
+            for r in standings.everyone
+        ),
+        "totals": {
+            "evenings": standings.evenings,
+            "games": standings.games,
+            "schock_aus": standings.schock_aus,
+            "runden": standings.runden,
+            "marks": standings.marks_total,
+            "money_cents": _cents(standings.money_total),
+            "charged_cents": sum(_cents(b.charged) for b in balances),
+            "paid_cents": sum(_cents(b.paid) for b in balances),
+            "carried_in_cents": sum(_cents(b.carried_in) for b in balances),
+            "balance_cents": sum(_cents(b.balance) for b in balances),
+        },
+        "balances": sorted(
+            [
+                b.member.pk,
+                _cents(b.charged),
+                _cents(b.paid),
+                _cents(b.carried_in),
+                _cents(b.balance),
+            ]
+            for b in balances
+        ),
+        "runden_given": sorted([g["schock_aus__thrower_id"], g["n"]] for g in given),
+    }
+
+
+def season_fingerprint(*, season: Season) -> str:
+    """The sha256 hex digest (64 characters) of `season_figures`, serialized as canonical
+    JSON (sorted keys, no spaces). Equal figures give the same digest on any database."""
+    text = json.dumps(season_figures(season=season), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def signature_state(*, sign_off: SeasonSignOff, fingerprint: str | None = None) -> str:
+    """ "valid" while the season's figures are those signed (`fingerprint` of now equals
+    the one signed), else "broken" (the books changed after the audit). Pass the current
+    `fingerprint` to check several signatures of one season with one computation."""
+    if fingerprint is None:
+        fingerprint = season_fingerprint(season=sign_off.season)
+    return VALID if sign_off.fingerprint == fingerprint else BROKEN
+
+
+@dataclass
+class SignOffLine:
+    """A signature and its state ("valid" or "broken")."""
+
+    sign_off: SeasonSignOff
+    state: str
+
+    @property
+    def valid(self) -> bool:
+        return self.state == VALID
+
+
+@dataclass
+class CloseState:
+    """Everything the close wizard shows: whether and when the season was closed and by
+    whom, the open items, the current fingerprint and every signature with its state."""
+
+    season: Season
+    open_items: OpenItems
+    fingerprint: str
+    sign_offs: list[SignOffLine] = field(default_factory=list)
+
+    @property
+    def closed(self) -> bool:
+        return self.season.closed_at is not None
+
+    @property
+    def valid_sign_offs(self) -> list[SignOffLine]:
+        return [line for line in self.sign_offs if line.valid]
+
+
+def season_sign_offs(*, season: Season, fingerprint: str | None = None) -> list[SignOffLine]:
+    """The season's signatures, oldest first, each with its state (`signature_state`)."""
+    if fingerprint is None:
+        fingerprint = season_fingerprint(season=season)
+    sign_offs = SeasonSignOff.objects.filter(season=season).select_related("auditor", "season")
+    return [SignOffLine(s, signature_state(sign_off=s, fingerprint=fingerprint)) for s in sign_offs]
+
+
+def season_close_state(*, season: Season) -> CloseState:
+    """The close wizard's state of `season` (page and API)."""
+    season = Season.objects.select_related("club", "closed_by").get(pk=season.pk)
+    fingerprint = season_fingerprint(season=season)
+    return CloseState(
+        season=season,
+        open_items=season_open_items(season=season),
+        fingerprint=fingerprint,
+        sign_offs=season_sign_offs(season=season, fingerprint=fingerprint),
+    )
+
+
+def may_sign_off(member: Member | None) -> bool:
+    """Whether `member` may sign as Kassenprüfer: an active club member (not a guest) with
+    a login, not a secretary (see the module's Decision)."""
+    return bool(
+        member is not None
+        and member.user_id is not None
+        and member.active
+        and member.kind == Member.Kind.MEMBER
+        and not member.is_secretary
+    )
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def _locked(season: Season) -> Season:
+    return Season.objects.select_for_update().select_related("club").get(pk=season.pk)
+
+
+def _next_season_open(season: Season, *, create: bool) -> Season | None:
+    """The next season (created when `create` and missing); refused when it is closed."""
+    if create:
+        following: Season | None = season_get_or_create(club=season.club, year=season.year + 1)
+    else:
+        following = Season.objects.filter(club_id=season.club_id, year=season.year + 1).first()
+    if following is not None and following.closed_at is not None:
+        raise BooksError(
+            "next_season_closed",
+            _("The season %(year)s is closed: reopen it first.") % {"year": following.year},
+            status=409,
+        )
+    return following
+
+
+def _carry_booked_on(season: Season) -> datetime.date:
+    """The day a carry out is booked: the season's last day, or its latest line if later
+    (a payment for the season received in January), so it is the statement's last line."""
+    latest = LedgerEntry.objects.filter(season=season).aggregate(d=Max("booked_on"))["d"]
+    return max(season.ends_on, latest) if latest else season.ends_on
+
+
+def _book_carry(season: Season, balances: list[MemberBalance]) -> Season | None:
+    """Book the carry-over of every open balance; returns the next season, or None when
+    nothing was open."""
+    open_ = [b for b in balances if b.balance != 0]
+    if not open_:
+        return None
+    following = _next_season_open(season, create=True)
+    assert following is not None
+    booked_out = _carry_booked_on(season)
+    lines = []
+    for b in open_:
+        key = carry_source_key(season.pk, b.member.pk)
+        amount_in = carry_amount(
+            b.balance, from_currency=season.currency, to_currency=following.currency
+        )
+        converted = following.currency != season.currency
+        lines.append(
+            LedgerEntry(
+                club_id=season.club_id,
+                season=season,
+                member=b.member,
+                kind=LedgerEntry.Kind.CARRY_OUT,
+                marks=0,
+                amount=-b.balance,
+                currency=season.currency,
+                source_key=key,
+                description=str(following.year),
+                booked_on=booked_out,
+            )
+        )
+        lines.append(
+            LedgerEntry(
+                club_id=season.club_id,
+                season=following,
+                member=b.member,
+                kind=LedgerEntry.Kind.CARRY_IN,
+                marks=0,
+                amount=amount_in,
+                currency=following.currency,
+                source_key=key,
+                description=(
+                    f"{season.year}|{round_money(b.balance)}|{season.currency}"
+                    if converted
+                    else str(season.year)
+                ),
+                booked_on=following.starts_on,
+            )
+        )
+    for line in lines:
+        line._change_reason = CLOSED_REASON  # type: ignore[attr-defined]
+        line.save()
+    return following
+
+
+@transaction.atomic
+def season_close(*, season: Season, by: Member, confirm: bool = False) -> Season:
+    """Close `season` (issue 14 item 3): carry every open balance into the next season
+    (created when missing), then lock the books (`closed_at`, `closed_by`; audited in the
+    season's history with the reason "season_closed"). Both seasons' `books_changed` run
+    (reasons "season_closed" and "season_carry"), so caches, ETags and the report follow.
+
+    Args:
+        season: the season to close.
+        by: the secretary who closes it (the interfaces check the role).
+        confirm: close although evenings are incomplete or Runden not given.
+
+    Returns the season, refreshed.
+
+    Raises:
+        BooksError: `season_already_closed` (409); `open_items` (409) when there are
+            incomplete evenings or Runden not given and `confirm` is false;
+            `next_season_closed` (409) when a balance must be carried into a closed
+            season.
+    """
+    season = _locked(season)
+    if season.closed_at is not None:
+        raise BooksError("season_already_closed", _("The season is closed already."), status=409)
+    if not confirm and season_open_items(season=season).needs_confirmation:
+        raise BooksError(
+            "open_items",
+            _(
+                "Evenings are incomplete or Runden not given. Close the season anyway only "
+                "if that is right (confirm)."
+            ),
+            field="confirm",
+            status=409,
+        )
+    following = _book_carry(season, season_member_balances(season=season))
+    books_changed(season_id=season.pk, reason=CLOSED_REASON)
+    if following is not None:
+        books_changed(season_id=following.pk, reason="season_carry")
+    season.refresh_from_db(fields=["data_version"])
+    season.closed_at = timezone.now()
+    season.closed_by = by
+    season._change_reason = CLOSED_REASON  # type: ignore[attr-defined]
+    season._history_user = by.user  # type: ignore[attr-defined]
+    season.save(update_fields=["closed_at", "closed_by"])
+    return season
+
+
+@transaction.atomic
+def season_reopen(*, season: Season, by: Member, reason: str) -> Season:
+    """Reopen a closed season so its books can change again: `closed_at` is cleared (the
+    season's history records it with `reason` as its change reason, and who did it), and
+    the carry-over booked on close is reversed in both seasons (reason "season_reopened",
+    booked today). Signatures stay; a later change of the figures breaks them.
+
+    Args:
+        season: a closed season.
+        by: the secretary who reopens it (the interfaces check the role).
+        reason: why, 1 to 100 characters (white space folded).
+
+    Raises:
+        BooksError: `reason_required` (400), `reason_too_long` (400), `season_not_closed`
+            (409), `next_season_closed` (409) when the carry must be reversed in a closed
+            season.
+    """
+    reason = " ".join((reason or "").split())
+    if not reason:
+        raise BooksError(
+            "reason_required", _("Please give the reason for reopening."), field="reason"
+        )
+    if len(reason) > REASON_MAX_LENGTH:
+        raise BooksError(
+            "reason_too_long",
+            _("The reason may have at most %(max)s characters.") % {"max": REASON_MAX_LENGTH},
+            field="reason",
+        )
+    season = _locked(season)
+    if season.closed_at is None:
+        raise BooksError("season_not_closed", _("The season is not closed."), status=409)
+    carried = list(
+        LedgerEntry.objects.filter(
+            source_key__startswith=f"carry:{season.pk}:",
+            kind__in=(LedgerEntry.Kind.CARRY_OUT, LedgerEntry.Kind.CARRY_IN),
+            reversed_by__isnull=True,
+        ).order_by("id")
+    )
+    following_ids = {e.season_id for e in carried if e.season_id != season.pk}
+    if following_ids:
+        _next_season_open(season, create=False)
+    season.closed_at = None
+    season.closed_by = None
+    season._change_reason = reason  # type: ignore[attr-defined]
+    season._history_user = by.user  # type: ignore[attr-defined]
+    season.save(update_fields=["closed_at", "closed_by"])
+    today = timezone.localdate()
+    for entry in carried:
+        reversal = LedgerEntry(
+            club_id=entry.club_id,
+            season_id=entry.season_id,
+            member_id=entry.member_id,
+            kind=LedgerEntry.Kind.REVERSAL,
+            marks=0,
+            amount=-entry.amount,
+            currency=entry.currency,
+            source_key=entry.source_key,
+            description=REASON_SEASON_REOPENED,
+            reverses=entry,
+            booked_on=today,
+        )
+        reversal._change_reason = REASON_SEASON_REOPENED  # type: ignore[attr-defined]
+        reversal.save()
+    books_changed(season_id=season.pk, reason="season_reopened")
+    for season_id in sorted(following_ids):
+        books_changed(season_id=season_id, reason="season_carry")
+    season.refresh_from_db(fields=["data_version"])
+    return season
+
+
+@transaction.atomic
+def season_sign_off(*, season: Season, auditor: Member) -> SeasonSignOff:
+    """Record `auditor`'s signature on a closed season: now, the fingerprint of its
+    figures (`season_fingerprint`) and its data version. Not a change of the books (no
+    `books_changed`): the season stays closed and its data version stays.
+
+    Raises:
+        BooksError: `season_not_closed` (409); `auditor_not_allowed` (403, see
+            `may_sign_off`; a person of another club too); `already_signed` (409) when
+            the auditor's signature on the season is valid; `auditors_complete` (409)
+            when two other auditors have signed validly.
+    """
+    season = _locked(season)
+    if season.closed_at is None:
+        raise BooksError(
+            "season_not_closed",
+            _("Only a closed season can be signed off."),
+            status=409,
+        )
+    if auditor.club_id != season.club_id or not may_sign_off(auditor):
+        raise BooksError(
+            "auditor_not_allowed",
+            _("Only a club member with a login who is not the secretary signs as auditor."),
+            status=403,
+        )
+    fingerprint = season_fingerprint(season=season)
+    valid = [
+        line for line in season_sign_offs(season=season, fingerprint=fingerprint) if line.valid
+    ]
+    if any(line.sign_off.auditor_id == auditor.pk for line in valid):
+        raise BooksError("already_signed", _("You have signed this season already."), status=409)
+    if len({line.sign_off.auditor_id for line in valid}) >= MAX_AUDITORS:
+        raise BooksError(
+            "auditors_complete",
+            _("Two auditors have signed this season already."),
+            status=409,
+        )
+    return SeasonSignOff.objects.create(
+        season=season,
+        auditor=auditor,
+        signed_at=timezone.now(),
+        fingerprint=fingerprint,
+        data_version=season.data_version,
+    )

@@ -1,0 +1,43 @@
+"""Fixtures of the season-close tests: the sample evening's club with a login for an
+auditor, and the season closed."""
+
+from dataclasses import dataclass
+
+import pytest
+
+from league.club.models import Club, Member, Season
+from tests.factories import UserFactory
+from tests.sample import enter_sample_evening
+
+
+@dataclass
+class Books:
+    club: Club
+    season: Season
+    evening: object
+    people: dict[str, Member]
+    secretary: Member
+    auditor: Member
+    second_auditor: Member
+
+
+@pytest.fixture
+def books(sample_evening, db) -> Books:
+    """The sample evening of 2026 entered; Anna and Carla have logins (auditors), Bernd
+    is the secretary."""
+    evening, people = enter_sample_evening(sample_evening)
+    for name, username in (("Anna Becker", "anna"), ("Carla Vogt", "carla")):
+        people[name].user = UserFactory(username=username)
+        people[name].save(update_fields=["user"])
+    secretary = people["Bernd Krause"]
+    secretary.user = UserFactory(username="bernd")
+    secretary.save(update_fields=["user"])
+    return Books(
+        club=evening.club,
+        season=evening.season,
+        evening=evening,
+        people=people,
+        secretary=secretary,
+        auditor=people["Anna Becker"],
+        second_auditor=people["Carla Vogt"],
+    )
