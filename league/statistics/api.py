@@ -13,7 +13,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from league.club.api_common import club_of
-from league.club.models import Season
+from league.club.caching import (
+    api_etag,
+    api_not_modified,
+    api_private,
+    books_cached,
+    club_books_version,
+)
+from league.club.models import Club, Season
 from league.statistics import schema
 from league.statistics.selectors import club_statistics
 from league.statistics.serializers import StatisticsSerializer
@@ -29,7 +36,7 @@ class SeasonStatisticsView(APIView):
     def get(self, request, season_id: int):
         club = club_of(request)
         season = get_object_or_404(Season, pk=season_id, club=club)
-        return Response(StatisticsSerializer(club_statistics(club=club, season=season)).data)
+        return _statistics(request, club, season)
 
 
 @extend_schema(tags=["Statistics"])
@@ -41,4 +48,20 @@ class RecordsView(APIView):
     @schema.RECORDS_GET
     def get(self, request):
         club = club_of(request)
-        return Response(StatisticsSerializer(club_statistics(club=club)).data)
+        return _statistics(request, club, None)
+
+
+def _statistics(request, club: Club, season: Season | None) -> Response:
+    """The serialized statistics of `season` (None: all seasons), kept per club books
+    version, with an ETag (a GET with it answers 304; league/club/caching.py)."""
+    version = club_books_version(club=club)
+    etag = api_etag(request, "statistics", version)
+    if (not_modified := api_not_modified(request, etag)) is not None:
+        return not_modified
+    data = books_cached(
+        "api_statistics",
+        version,
+        season.pk if season else None,
+        build=lambda: dict(StatisticsSerializer(club_statistics(club=club, season=season)).data),
+    )
+    return api_private(Response(data), etag)

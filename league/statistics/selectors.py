@@ -10,7 +10,7 @@ seasons, evenings and games, and computes everything in one pass over those rows
 - streaks per person: the longest run of games without a loss, of evenings with a
   Schock-Aus, of the club's evenings present;
 - records: most Schock-Aus in an evening, most losses in an evening, best season (the most
-  championship points of a club member in one season, ``Statutes.points``), fastest game
+  championship points of a club member in one season, ``Statutes.evening_points``), fastest game
   (fewest rounds, games entered round by round only);
 - head to head: who lost right after whom, from the Vorleger chain (the loser of a game
   opens the next one as its Vorleger, RULES.md 4);
@@ -34,6 +34,7 @@ from games.evenings.models import Attendance, Evening, Game, SchockAus
 from games.rounds.models import Round, RoundThrow
 from games.rules.odds import turn_schock_aus_probability
 from games.rules.ruleset import RuleSet
+from league.club.caching import books_cached, books_cached_many
 from league.club.models import Club, Member, Season
 from league.club.statutes import season_rules, season_statutes
 from league.runden.models import RundeGiven
@@ -248,114 +249,238 @@ def club_statistics(*, club: Club, season: Season | None = None) -> Statistics:
     evening the person was not listed at, or absent, ends the run). Runden owed follow the
     statutes (RULES.md 5) per evening; given counts the Runden recorded as given.
 
-    People: everyone with an attendance in the scope, by name. Eleven queries (constant).
+    **Per-season aggregates (issue 15 item 1)**: every figure is computed per season first
+    (``SeasonPart``: counts, the run lengths of each streak at its start, its end and its
+    longest, each record's best rows, the head-to-head counts) and kept in the cache under
+    the season's ``data_version`` and stored rules and statutes; the scope's figures are
+    those parts combined (``_combine``). An all-time read therefore reads one small part
+    per season, and a change to one season recomputes only that season's part; the mean
+    turns per game (the luck decision above) is kept per state of all seasons' versions.
+
+    People: everyone with an attendance in the scope, by name. Eleven queries when nothing
+    is cached (inside a transaction nothing is: league/club/caching.py), constant; four
+    when every part is cached.
     """
-    seasons = Season.objects.filter(club=club).order_by("year")
-    if season is not None:
-        seasons = seasons.filter(pk=season.pk)
-    season_list = list(seasons)  # 1
-    season_of = {s.pk: s for s in season_list}
-    scope = {"evening__season__in": season_list}
-    evenings = list(
-        Evening.objects.filter(season__in=season_list)
-        .order_by("date")
-        .values("id", "season_id", "date", "secretary__name")
-    )  # 2
-    attendances = list(
-        Attendance.objects.filter(**scope).values("evening_id", "member_id", "role")
-    )  # 3
-    games = list(
-        Game.objects.filter(**scope)
-        .order_by("evening__date", "number")
-        .values("id", "evening_id", "number", "loser_id", "vorleger_id", "entry_mode")
-    )  # 4
-    schock_aus = list(
-        SchockAus.objects.filter(game__evening__season__in=season_list)
-        .order_by("game__evening__date", "game__number", "position")
-        .values("id", "game_id", "thrower_id")
-    )  # 5
-    given = set(
-        RundeGiven.objects.filter(schock_aus__game__evening__season__in=season_list).values_list(
-            "schock_aus_id", flat=True
-        )
-    )  # 6
-    throws = list(
-        RoundThrow.objects.filter(round__game__evening__season__in=season_list)
-        .order_by("round__game_id", "round__number", "position")
-        .values("round__game_id", "position", "player_id", "attempts", "muss_regel")
-    )  # 7
-    rounds_per_game = dict(
-        Round.objects.filter(
-            game__evening__season__in=season_list, kind__in=["round", "deckel_nehmen"]
-        )
-        .values_list("game_id")
-        .annotate(n=Count("id"))
-    )  # 8
-    # The mean turns per person and game over every game of the club entered round by
-    # round (for short games, see the docstring).
-    club_throws = RoundThrow.objects.filter(round__game__evening__club=club)
-    mean = {
-        "turns": club_throws.count(),  # 9
-        "pairs": club_throws.values("round__game_id", "player_id").distinct().count(),  # 10
-    }
+    all_seasons = list(Season.objects.filter(club=club).order_by("year"))  # 1
+    scope = [s for s in all_seasons if season is None or s.pk == season.pk]
     members = {
         pk: (name, kind)
         for pk, name, kind in Member.objects.filter(club=club).values_list("id", "name", "kind")
-    }  # 11
-    return _compute(
+    }  # 2
+    parts = books_cached_many(
+        [_part_key(s) for s in scope],
+        build=lambda missing: _season_parts([scope[i] for i in missing], members),
+    )  # 3-9 for the seasons whose part is not cached
+    versions = tuple((s.pk, s.data_version) for s in all_seasons)
+    turns, pairs = books_cached(
+        "statistics_mean_turns", club.pk, versions, build=lambda: _club_turns(club)
+    )  # 10-11
+    return _combine(
         club=club,
         season=season,
-        season_of=season_of,
-        evenings=evenings,
-        attendances=attendances,
-        games=games,
-        schock_aus=schock_aus,
-        given=given,
-        throws=throws,
-        rounds_per_game=rounds_per_game,
-        mean_turns=Fraction(mean["turns"], mean["pairs"]) if mean["pairs"] else None,
+        seasons=scope,
+        parts=parts,
+        mean_turns=Fraction(turns, pairs) if pairs else None,
         members=members,
     )
 
 
-def _compute(
-    *,
-    club: Club,
-    season: Season | None,
-    season_of: dict[int, Season],
-    evenings: Sequence[Mapping[str, Any]],
-    attendances: Sequence[Mapping[str, Any]],
-    games: Sequence[Mapping[str, Any]],
-    schock_aus: Sequence[Mapping[str, Any]],
-    given: set[int],
-    throws: Sequence[Mapping[str, Any]],
-    rounds_per_game: dict[int, int],
-    mean_turns: Fraction | None,
-    members: dict[int, tuple[str, str]],
-) -> Statistics:
-    """The one pass over the rows ``club_statistics`` read (no queries)."""
+def _part_key(season: Season) -> tuple[Any, ...]:
+    """What a season's part depends on: its books (``data_version``) and the rules and
+    statutes it stores."""
+    return (
+        "statistics_part",
+        season.pk,
+        season.data_version,
+        repr(season.rules),
+        repr(getattr(season, "statutes", None)),
+    )
+
+
+def _club_turns(club: Club) -> tuple[int, int]:
+    """(turns entered, distinct (game, player) pairs) over every game of the club entered
+    round by round: the mean turns per person and game of the luck decision. Two queries."""
+    club_throws = RoundThrow.objects.filter(round__game__evening__club=club)
+    turns = club_throws.count()
+    pairs = club_throws.values("round__game_id", "player_id").distinct().count()
+    return turns, pairs
+
+
+@dataclass(frozen=True)
+class Run:
+    """A sequence of flags summed up for the longest run of True over several sequences
+    joined end to end: its length, the run at its start and at its end, its longest."""
+
+    length: int = 0
+    prefix: int = 0
+    suffix: int = 0
+    best: int = 0
+
+    @classmethod
+    def of(cls, flags: Sequence[bool]) -> Run:
+        """The summary of `flags`."""
+        prefix = next((i for i, flag in enumerate(flags) if not flag), len(flags))
+        suffix = next((i for i, flag in enumerate(reversed(flags)) if not flag), len(flags))
+        return cls(len(flags), prefix, suffix, _longest(flags))
+
+    def __add__(self, other: Run) -> Run:
+        """This sequence followed by `other`'s."""
+        return Run(
+            length=self.length + other.length,
+            prefix=self.prefix if self.prefix < self.length else self.length + other.prefix,
+            suffix=other.suffix if other.suffix < other.length else other.length + self.suffix,
+            best=max(self.best, other.best, self.suffix + other.prefix),
+        )
+
+
+@dataclass
+class PersonPart:
+    """One person's figures in one season (see ``PersonStatistics``): counts, the exact
+    Schock-Aus expected from entered turns, the games entered short (their expectation
+    needs the club's mean turns, applied when the parts are combined) and the three
+    streaks' runs."""
+
+    games: int = 0
+    losses: int = 0
+    schock_aus: int = 0
+    runden_owed: int = 0
+    runden_given: int = 0
+    evenings_present: int = 0
+    evenings_absent: int = 0
+    entered_expected: Fraction = field(default_factory=Fraction)
+    short_games: int = 0
+    games_run: Run = field(default_factory=Run)
+    schock_aus_run: Run = field(default_factory=Run)
+    presence_run: Run = field(default_factory=Run)
+
+
+@dataclass
+class SeasonPart:
+    """A season's statistics by member id (no names: those are read when the parts are
+    combined), kept per season version. Record rows keep every row that ties for the
+    season's best, so the combined record breaks ties as one pass over all seasons would.
+
+    ``schock_aus_evening`` / ``losses_evening``: (count, date, member id) of the season's
+    highest count; ``season_points``: (points, member id) of the season's highest points
+    (club members only); ``fastest``: (rounds, date, number, loser id) or None."""
+
+    season_id: int
+    evenings: int = 0
+    games: int = 0
+    games_with_rounds: int = 0
+    schock_aus: int = 0
+    people: dict[int, PersonPart] = field(default_factory=dict)
+    schock_aus_evening: list[tuple[int, date, int]] = field(default_factory=list)
+    losses_evening: list[tuple[int, date, int]] = field(default_factory=list)
+    season_points: list[tuple[int, int]] = field(default_factory=list)
+    fastest: tuple[int, date, int, int] | None = None
+    pair_counts: dict[tuple[int, int], int] = field(default_factory=dict)
+    attendance: list[EveningAttendance] = field(default_factory=list)
+
+
+def _best_rows(rows: list[tuple[int, date, int]]) -> list[tuple[int, date, int]]:
+    top = max((r[0] for r in rows), default=None)
+    return [r for r in rows if r[0] == top]
+
+
+def _season_parts(
+    seasons: Sequence[Season], members: dict[int, tuple[str, str]]
+) -> list[SeasonPart]:
+    """The parts of `seasons` (in their order), from seven queries over all of them."""
+    if not seasons:
+        return []
+    season_of = {s.pk: s for s in seasons}
+    evenings = list(
+        Evening.objects.filter(season__in=seasons)
+        .order_by("date")
+        .values("id", "season_id", "date", "secretary__name")
+    )
+    scope = {"evening__season__in": seasons}
+    attendances = list(Attendance.objects.filter(**scope).values("evening_id", "member_id", "role"))
+    games = list(
+        Game.objects.filter(**scope)
+        .order_by("evening__date", "number")
+        .values("id", "evening_id", "number", "loser_id", "vorleger_id", "entry_mode")
+    )
+    schock_aus = list(
+        SchockAus.objects.filter(game__evening__season__in=seasons)
+        .order_by("game__evening__date", "game__number", "position")
+        .values("id", "game_id", "thrower_id")
+    )
+    given = set(
+        RundeGiven.objects.filter(schock_aus__game__evening__season__in=seasons).values_list(
+            "schock_aus_id", flat=True
+        )
+    )
+    throws = list(
+        RoundThrow.objects.filter(round__game__evening__season__in=seasons)
+        .order_by("round__game_id", "round__number", "position")
+        .values("round__game_id", "position", "player_id", "attempts", "muss_regel")
+    )
+    rounds_per_game = dict(
+        Round.objects.filter(game__evening__season__in=seasons, kind__in=["round", "deckel_nehmen"])
+        .values_list("game_id")
+        .annotate(n=Count("id"))
+    )
     evening_of = {e["id"]: e for e in evenings}
     rules_of_season = {pk: season_rules(s) for pk, s in season_of.items()}
     rules_of_game = {
         g["id"]: rules_of_season[evening_of[g["evening_id"]]["season_id"]] for g in games
     }
-    short_expectation = {
-        pk: (mean_turns * turn_schock_aus_probability(rules) if mean_turns is not None else None)
-        for pk, rules in rules_of_season.items()
-    }
     turn_expected = _turn_expectations(throws, rules_of_game)
     players_of_game: dict[int, set[int]] = defaultdict(set)
     for game_id, player_id in turn_expected:
         players_of_game[game_id].add(player_id)
+    evenings_of: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
+    for e in evenings:
+        evenings_of[e["season_id"]].append(e)
+    attendances_of: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
+    for a in attendances:
+        attendances_of[evening_of[a["evening_id"]]["season_id"]].append(a)
+    games_of_evening: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
+    for g in games:
+        games_of_evening[g["evening_id"]].append(g)
+    sa_of_evening: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
+    game_evening = {g["id"]: g["evening_id"] for g in games}
+    for sa_row in schock_aus:
+        sa_of_evening[game_evening[sa_row["game_id"]]].append(sa_row)
+    return [
+        _season_part(
+            season=s,
+            evenings=evenings_of[s.pk],
+            attendances=attendances_of[s.pk],
+            games_of_evening=games_of_evening,
+            sa_of_evening=sa_of_evening,
+            given=given,
+            turn_expected=turn_expected,
+            players_of_game=players_of_game,
+            rounds_per_game=rounds_per_game,
+            members=members,
+        )
+        for s in seasons
+    ]
 
-    people: dict[int, PersonStatistics] = {}
 
-    def person(member_id: int) -> PersonStatistics:
+def _season_part(
+    *,
+    season: Season,
+    evenings: Sequence[Mapping[str, Any]],
+    attendances: Sequence[Mapping[str, Any]],
+    games_of_evening: Mapping[int, list[Mapping[str, Any]]],
+    sa_of_evening: Mapping[int, list[Mapping[str, Any]]],
+    given: set[int],
+    turn_expected: Mapping[tuple[int, int], Fraction],
+    players_of_game: Mapping[int, set[int]],
+    rounds_per_game: Mapping[int, int],
+    members: dict[int, tuple[str, str]],
+) -> SeasonPart:
+    """One pass over a season's rows (no queries)."""
+    part = SeasonPart(season_id=season.pk, evenings=len(evenings))
+    people = part.people
+
+    def person(member_id: int) -> PersonPart:
         if member_id not in people:
-            name, kind = members[member_id]
-            people[member_id] = PersonStatistics(
-                member_id=member_id, name=name, guest=kind == Member.Kind.GUEST
-            )
+            people[member_id] = PersonPart()
         return people[member_id]
 
     present_at: dict[int, set[int]] = defaultdict(set)  # evening -> people present
@@ -368,47 +493,33 @@ def _compute(
             present_at[a["evening_id"]].add(a["member_id"])
             person(a["member_id"]).evenings_present += 1
 
-    games_of_evening: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
-    for g in games:
-        games_of_evening[g["evening_id"]].append(g)
-    sa_of_evening: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
-    game_evening = {g["id"]: g["evening_id"] for g in games}
-    for sa_row in schock_aus:
-        sa_of_evening[game_evening[sa_row["game_id"]]].append(sa_row)
-
-    # Per person, in order: game flags (lost?), evening flags (Schock-Aus?), presence flags.
+    # Per person, in order: game flags (not lost?), evening flags (Schock-Aus?), presence flags.
     game_flags: dict[int, list[bool]] = defaultdict(list)
     sa_evening_flags: dict[int, list[bool]] = defaultdict(list)
     presence_flags: dict[int, list[bool]] = defaultdict(list)
     schock_aus_evening: list[tuple[int, date, int]] = []  # (count, date, member)
     losses_evening: list[tuple[int, date, int]] = []
-    season_points: Counter[tuple[int, int]] = Counter()  # (season, member) -> points
+    season_points: Counter[int] = Counter()
     pair_counts: Counter[tuple[int, int]] = Counter()
-    attendance_rows: list[EveningAttendance] = []
-    fastest: tuple[int, date, int, int] | None = None
-    entered_expected: dict[int, Fraction] = defaultdict(Fraction)
-    short_games: Counter[tuple[int, int]] = Counter()
-    unknown: set[int] = set()
-
+    statutes = season_statutes(season)
     for evening in evenings:
         eid, day = evening["id"], evening["date"]
-        statutes = season_statutes(season_of[evening["season_id"]])
         present = present_at[eid]
-        evening_games = games_of_evening[eid]
-        evening_sa = sa_of_evening[eid]
+        evening_games = games_of_evening.get(eid, [])
+        evening_sa = sa_of_evening.get(eid, [])
         losses: Counter[int] = Counter()
         thrown: Counter[int] = Counter()
         for g in evening_games:
             rounds_entered = g["id"] in players_of_game
             takers = players_of_game[g["id"]] if rounds_entered else present
             for member_id in takers:
-                people[member_id].games += 1
-                game_flags[member_id].append(g["loser_id"] == member_id)
+                who = person(member_id)
+                who.games += 1
+                game_flags[member_id].append(g["loser_id"] != member_id)
                 if rounds_entered:
-                    entered_expected[member_id] += turn_expected[(g["id"], member_id)]
+                    who.entered_expected += turn_expected[(g["id"], member_id)]
                 else:
-                    # Counted here, multiplied once at the end: Fractions are slow.
-                    short_games[(member_id, evening["season_id"])] += 1
+                    who.short_games += 1
             person(g["loser_id"]).losses += 1
             losses[g["loser_id"]] += 1
             if g["vorleger_id"] is not None:
@@ -416,8 +527,8 @@ def _compute(
             rounds = rounds_per_game.get(g["id"])
             if g["entry_mode"] == Game.EntryMode.ROUNDS and rounds:
                 candidate = (rounds, day, g["number"], g["loser_id"])
-                if fastest is None or candidate[:3] < fastest[:3]:
-                    fastest = candidate
+                if part.fastest is None or candidate[:3] < part.fastest[:3]:
+                    part.fastest = candidate
         for sa in evening_sa:
             thrown[sa["thrower_id"]] += 1
             person(sa["thrower_id"]).schock_aus += 1
@@ -425,9 +536,9 @@ def _compute(
                 person(sa["thrower_id"]).runden_given += 1
         for owed in statutes.runden([sa["thrower_id"] for sa in evening_sa]):
             person(owed.thrower).runden_owed += 1
-        for member_id in sorted(present):
+        for member_id in present:
             sa_evening_flags[member_id].append(thrown[member_id] > 0)
-        for member_id in sorted(set(people)):
+        for member_id in people:
             presence_flags[member_id].append(member_id in present)
         for member_id, count in thrown.items():
             schock_aus_evening.append((count, day, member_id))
@@ -435,10 +546,10 @@ def _compute(
             losses_evening.append((count, day, member_id))
         for member_id in present | set(thrown) | set(losses):
             if members[member_id][1] == Member.Kind.MEMBER:
-                season_points[(evening["season_id"], member_id)] += statutes.points(
+                season_points[member_id] += statutes.points(
                     schock_aus=thrown[member_id], games_lost=losses[member_id]
                 )
-        attendance_rows.append(
+        part.attendance.append(
             EveningAttendance(
                 evening_id=eid,
                 date=day,
@@ -450,18 +561,74 @@ def _compute(
                 schock_aus=len(evening_sa),
             )
         )
-
-    for (member_id, season_id), count in short_games.items():
-        per_game = short_expectation[season_id]
-        if per_game is None:
-            unknown.add(member_id)
-        else:
-            entered_expected[member_id] += count * per_game
+        part.games += len(evening_games)
+        part.schock_aus += len(evening_sa)
+        part.games_with_rounds += sum(1 for g in evening_games if g["id"] in players_of_game)
     for member_id, who in people.items():
-        who.expected_schock_aus = None if member_id in unknown else entered_expected[member_id]
-        who.longest_without_loss = _longest(not lost for lost in game_flags[member_id])
-        who.longest_schock_aus_evenings = _longest(sa_evening_flags[member_id])
-        who.longest_present = _longest(presence_flags[member_id])
+        who.games_run = Run.of(game_flags[member_id])
+        who.schock_aus_run = Run.of(sa_evening_flags[member_id])
+        who.presence_run = Run.of(presence_flags[member_id])
+    part.schock_aus_evening = _best_rows(schock_aus_evening)
+    part.losses_evening = _best_rows(losses_evening)
+    top = max(season_points.values(), default=None)
+    part.season_points = [(p, m) for m, p in season_points.items() if p == top]
+    part.pair_counts = dict(pair_counts)
+    return part
+
+
+def _combine(
+    *,
+    club: Club,
+    season: Season | None,
+    seasons: Sequence[Season],
+    parts: Sequence[SeasonPart],
+    mean_turns: Fraction | None,
+    members: dict[int, tuple[str, str]],
+) -> Statistics:
+    """The scope's statistics from its seasons' parts (in season order; no queries)."""
+    year_of = {s.pk: s.year for s in seasons}
+    short_expectation = {
+        s.pk: (
+            mean_turns * turn_schock_aus_probability(season_rules(s))
+            if mean_turns is not None
+            else None
+        )
+        for s in seasons
+    }
+    everyone = {m for part in parts for m in part.people}
+    people: dict[int, PersonStatistics] = {}
+    for member_id in everyone:
+        name, kind = members[member_id]
+        who = PersonStatistics(member_id=member_id, name=name, guest=kind == Member.Kind.GUEST)
+        expected: Fraction | None = Fraction(0)
+        games_run = schock_aus_run = presence_run = Run()
+        for part in parts:
+            one = part.people.get(member_id)
+            if one is None:
+                # Not listed at any of the season's evenings: each ends a presence run.
+                presence_run += Run(part.evenings, 0, 0, 0)
+                continue
+            who.games += one.games
+            who.losses += one.losses
+            who.schock_aus += one.schock_aus
+            who.runden_owed += one.runden_owed
+            who.runden_given += one.runden_given
+            who.evenings_present += one.evenings_present
+            who.evenings_absent += one.evenings_absent
+            per_game = short_expectation[part.season_id]
+            if expected is not None:
+                if one.short_games and per_game is None:
+                    expected = None
+                else:
+                    expected += one.entered_expected + one.short_games * (per_game or 0)
+            games_run += one.games_run
+            schock_aus_run += one.schock_aus_run
+            presence_run += one.presence_run
+        who.expected_schock_aus = expected
+        who.longest_without_loss = games_run.best
+        who.longest_schock_aus_evenings = schock_aus_run.best
+        who.longest_present = presence_run.best
+        people[member_id] = who
 
     def evening_record(rows: list[tuple[int, date, int]]) -> EveningRecord | None:
         if not rows:
@@ -476,17 +643,24 @@ def _compute(
         return StreakRecord(name=best.name, length=getattr(best, attr))
 
     best_season = None
+    season_points = [(p, part.season_id, m) for part in parts for p, m in part.season_points]
     if season_points:
-        (season_id, member_id), points = min(
-            season_points.items(),
-            key=lambda kv: (-kv[1], season_of[kv[0][0]].year, members[kv[0][1]][0]),
+        points, season_id, member_id = min(
+            season_points, key=lambda r: (-r[0], year_of[r[1]], members[r[2]][0])
         )
         best_season = SeasonRecord(
-            name=members[member_id][0], year=season_of[season_id].year, points=points
+            name=members[member_id][0], year=year_of[season_id], points=points
         )
+    fastest: tuple[int, date, int, int] | None = None
+    for part in parts:
+        if part.fastest is not None and (fastest is None or part.fastest[:3] < fastest[:3]):
+            fastest = part.fastest
+    pair_counts: Counter[tuple[int, int]] = Counter()
+    for part in parts:
+        pair_counts.update(part.pair_counts)
     records = Records(
-        most_schock_aus_evening=evening_record(schock_aus_evening),
-        most_losses_evening=evening_record(losses_evening),
+        most_schock_aus_evening=evening_record([r for p in parts for r in p.schock_aus_evening]),
+        most_losses_evening=evening_record([r for p in parts for r in p.losses_evening]),
         best_season=best_season,
         fastest_game=(
             GameRecord(
@@ -510,13 +684,13 @@ def _compute(
     return Statistics(
         club=club,
         season=season,
-        seasons=len(season_of),
-        evenings=len(evenings),
-        games=len(games),
-        games_with_rounds=len(players_of_game),
-        schock_aus=len(schock_aus),
+        seasons=len(parts),
+        evenings=sum(p.evenings for p in parts),
+        games=sum(p.games for p in parts),
+        games_with_rounds=sum(p.games_with_rounds for p in parts),
+        schock_aus=sum(p.schock_aus for p in parts),
         people=sorted(people.values(), key=lambda p: p.name),
         records=records,
         head_to_head=head_to_head,
-        attendance=attendance_rows if season is not None else [],
+        attendance=list(parts[0].attendance) if season is not None and parts else [],
     )

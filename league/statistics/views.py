@@ -17,6 +17,7 @@ from django.shortcuts import get_object_or_404, render
 
 from games.evenings.selectors import club_seasons_played
 from league.club.access import ClubRequest, member_required
+from league.club.caching import books_cached, books_page
 from league.club.models import Season
 from league.club.selectors import club_seasons, query_year
 from league.statistics.charts import schock_aus_chart_svg
@@ -36,26 +37,45 @@ def _chart(stats: Statistics) -> str | None:
     return "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
 
 
+def _figures(request: ClubRequest, season: Season | None) -> tuple[Statistics, str | None]:
+    """The statistics of `season` (None: all seasons) and their chart, kept per club books
+    version (league/club/caching.py; the all-time figures are combined from per-season
+    parts, league/statistics/selectors.py)."""
+    return books_cached(
+        "statistics_page",
+        request.books_version,  # type: ignore[attr-defined]
+        season.pk if season else None,
+        build=lambda: _with_chart(club_statistics(club=request.club, season=season)),
+    )
+
+
+def _with_chart(stats: Statistics) -> tuple[Statistics, str | None]:
+    return stats, _chart(stats)
+
+
 @member_required
+@books_page()
 def season_statistics(request: ClubRequest) -> HttpResponse:
     """A season's statistics (``?saison=<year>``; an unknown year shows the default)."""
     seasons = list(club_seasons(club=request.club))
     if not seasons:
         raise Http404
     year = query_year(request)
-    played = club_seasons_played(club=request.club)
-    default = played[0] if played else seasons[0]
-    season = next((s for s in seasons if s.year == year), default)
-    stats = club_statistics(club=request.club, season=season)
-    context = {"stats": stats, "seasons": seasons, "chart": _chart(stats)}
+    season = next((s for s in seasons if s.year == year), None)
+    if season is None:
+        played = club_seasons_played(club=request.club)
+        season = played[0] if played else seasons[0]
+    stats, chart = _figures(request, season)
+    context = {"stats": stats, "seasons": seasons, "chart": chart}
     return render(request, "league/statistics/season.html", context)
 
 
 @member_required
+@books_page()
 def records(request: ClubRequest) -> HttpResponse:
     """The club's all-time statistics and records."""
-    stats = club_statistics(club=request.club)
-    context = {"stats": stats, "chart": _chart(stats)}
+    stats, chart = _figures(request, None)
+    context = {"stats": stats, "chart": chart}
     return render(request, "league/statistics/records.html", context)
 
 
