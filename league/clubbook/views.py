@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from league.club.access import ClubRequest, secretary_required
+from league.club.errors import BooksError
 from league.clubbook.serializers import MAX_UPLOAD_BYTES
 from league.clubbook.services import club_book_export, club_book_import
 
@@ -106,14 +107,18 @@ def club_book_upload(request: ClubRequest) -> HttpResponse:
         files = form.cleaned_data["attendance"], form.cleaned_data["games"]
         attendance, games = (f.read() for f in files)
         names = [f.name for f in files]
-        result = club_book_import(
-            club_name=request.club.name,
-            attendance=attendance,
-            games=games,
-            dry_run=True,
-            attendance_name=names[0],
-            games_name=names[1],
-        )
+        try:
+            result = club_book_import(
+                club_name=request.club.name,
+                attendance=attendance,
+                games=games,
+                dry_run=True,
+                attendance_name=names[0],
+                games_name=names[1],
+            )
+        except BooksError as exc:  # e.g. `season_closed`: a season of the book is closed
+            messages.error(request, exc.message)
+            return render(request, "league/ledger/import.html", context)
         context["result"] = result
         if result.ok and result.changed:
             context["token"] = _keep_upload(request, attendance, games, names)
@@ -141,14 +146,18 @@ def club_book_confirm(request: ClubRequest, token: str) -> HttpResponse:
         messages.error(request, _("The upload has expired. Please upload the files again."))
         return redirect("club_book_upload")
     attendance, games, names = upload
-    result = club_book_import(
-        club_name=request.club.name,
-        attendance=attendance,
-        games=games,
-        user=request.user,
-        attendance_name=names[0],
-        games_name=names[1],
-    )
+    try:
+        result = club_book_import(
+            club_name=request.club.name,
+            attendance=attendance,
+            games=games,
+            user=request.user,
+            attendance_name=names[0],
+            games_name=names[1],
+        )
+    except BooksError as exc:  # e.g. `season_closed`: a season of the book is closed
+        messages.error(request, exc.message)
+        return redirect("club_book_upload")
     shutil.rmtree(_upload_dir(token), ignore_errors=True)
     if result.ok:
         messages.success(request, _("The club book was imported."))
