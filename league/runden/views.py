@@ -19,26 +19,27 @@ from django.views.decorators.http import require_POST
 
 from games.evenings.models import Evening, SchockAus
 from league.club.access import ClubRequest, member_required, secretary_required
+from league.club.caching import club_books_version
 from league.club.errors import BooksError
 from league.club.models import Member
 from league.club.selectors import club_seasons, season_from_query, whole_number
 from league.runden.forms import RundeGivenForm
+from league.runden.listing import SHOWN, runden_page
 from league.runden.services import (
     STATUS_ALL,
     STATUS_GIVEN,
     STATUS_OPEN,
-    open_runden_by_evening,
     runde_mark_given,
     runde_unmark,
     runden_mark_evening_given,
-    runden_overview,
 )
 
 
 @member_required
 def runden_list(request: ClubRequest) -> HttpResponse:
     """The Runden owed: open, given or all, in the current season (?saison=YYYY, or
-    ?saison=alle for every season)."""
+    ?saison=alle for every season); the first `SHOWN` lines and the count, read from
+    per-season parts kept per season version (league/runden/listing.py)."""
     season = season_from_query(request, default_current=True)
     status = request.GET.get("status", STATUS_OPEN)
     if status not in (STATUS_OPEN, STATUS_GIVEN, STATUS_ALL):
@@ -46,15 +47,23 @@ def runden_list(request: ClubRequest) -> HttpResponse:
     person = None
     if (person_id := whole_number(request.GET.get("person"))) is not None:
         person = get_object_or_404(Member, pk=person_id, club=request.club)
-    rows = runden_overview(club=request.club, season=season, member=person, status=status)
+    page = runden_page(
+        club=request.club,
+        season=season,
+        member=person,
+        status=status,
+        books_version=club_books_version(club=request.club),
+    )
     context = {
-        "rows": rows,
+        "rows": page.rows,
+        "total": page.total,
+        "shown": SHOWN,
         "season": season,
         "seasons": club_seasons(club=request.club),
         "status": status,
         "person": person,
         "today": timezone.localdate(),
-        "open_by_evening": open_runden_by_evening(rows),
+        "open_by_evening": page.open_by_evening,
     }
     return render(request, "league/ledger/runden.html", context)
 
