@@ -25,7 +25,6 @@ from league.runden.services import (
     STATUS_GIVEN,
     STATUS_OPEN,
     RundeStatus,
-    open_runden_by_evening,
     runden_overview,
 )
 
@@ -116,9 +115,13 @@ def _build_page(
                 continue
             rows.append((s, row))
     rows.sort(key=lambda sr: (sr[1][1], sr[1][2]))
-    evenings = open_runden_by_evening(
-        [_status(s, row, None) for s, row in rows if row[6] is None and row[3] != "not_owed"]
-    )
+    # As `open_runden_by_evening`: the evenings of the open Runden owed, oldest first.
+    counts: dict[int, dict[str, Any]] = {}
+    for _s, row in rows:
+        if row[6] is None and row[3] != "not_owed":
+            line = counts.setdefault(row[0], {"evening_id": row[0], "date": row[1], "count": 0})
+            line["count"] += 1
+    evenings = sorted(counts.values(), key=lambda e: e["date"])
     shown = rows[:SHOWN]
     people = Member.objects.filter(club=club).in_bulk()
     return RundenPage(
@@ -128,7 +131,7 @@ def _build_page(
     )
 
 
-def _status(season: Season, row: PartRow, thrower: Member | None) -> RundeStatus:
+def _status(season: Season, row: PartRow, thrower: Member) -> RundeStatus:
     evening_id, day, ordinal, reason, _thrower_id, schock_aus_id, given_on, note = row
     return RundeStatus(
         evening_id=evening_id,
@@ -136,7 +139,7 @@ def _status(season: Season, row: PartRow, thrower: Member | None) -> RundeStatus
         season=season,
         ordinal=ordinal,
         reason=reason,
-        thrower=thrower,  # type: ignore[arg-type] - only for the evenings' count
+        thrower=thrower,
         schock_aus_id=schock_aus_id,
         given_on=given_on,
         note=note,
