@@ -15,8 +15,14 @@ What it does, in one run:
    with apt-get when missing) for `--duration` seconds at `--connections` connections,
    the API with the secretary's token and the pages with the secretary's session cookie
    (set by a generated Lua script);
+   The cells: the trivial endpoint (first and again last), the standings API and page,
+   the standings page asked again with its ETag (If-None-Match: 304, no body), the
+   evenings and Kasse pages, balances, a member's statement (API and page, all seasons
+   and one), a person's history, the statistics pages (one season, all-time records),
+   and "open Runden, all seasons";
 4. prints a table: requests/s, median and p99 latency (ms), errors (socket errors and
-   non-2xx/3xx answers) and the ratio of requests/s to the trivial endpoint's;
+   answers of 400 and above) and the ratios of requests/s and of p99 to the trivial
+   endpoint's;
 5. stops gunicorn (SIGTERM to its process group, SIGKILL after 10 s) and drops the
    database (unless `--keep`) whatever happened (try/finally).
 
@@ -55,6 +61,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 USERNAME = "bench-secretary"
+CONDITIONAL = "standings page, If-None-Match (304)"
 PASSWORD = "bench-load-Schocken-1979"  # a local throwaway database's login, dropped after
 
 # wrk prints this table of its own measurements as one JSON line at the end (Lua `done`).
@@ -202,7 +209,12 @@ def login_and_urls() -> tuple[dict[str, str], dict[str, tuple[str, str]]]:
     # A session in the configured session store, as the login page makes one.
     client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
     cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
-    auth = {"page": f"{settings.SESSION_COOKIE_NAME}={cookie}"}
+    # And a CSRF cookie, as a browser has after its first page: pages send their ETag only
+    # to a client that has one (league/club/caching.py, the logout form's token).
+    from django.middleware.csrf import _get_new_csrf_string
+
+    csrf = f"{settings.CSRF_COOKIE_NAME}={_get_new_csrf_string()}"
+    auth = {"page": f"{settings.SESSION_COOKIE_NAME}={cookie}; {csrf}"}
     urls = {
         "trivial GET /api/v1/clubs/": ("/api/v1/clubs/", "api"),
         "standings API": (f"/api/v1/seasons/{season.pk}/standings/", "api"),
@@ -221,8 +233,13 @@ def login_and_urls() -> tuple[dict[str, str], dict[str, tuple[str, str]]]:
             f"/api/v1/members/{member.pk}/statement/?season={season.pk}",
             "api",
         ),
+        "statement page, one season": (f"/kasse/konto/{member.pk}/?saison={LAST}", "page"),
+        "statement page, all seasons": (f"/kasse/konto/{member.pk}/?saison=alle", "page"),
         "person's history page": (f"/verlauf/person/{member.pk}/", "page"),
         "statistics page": ("/statistik/", "page"),
+        "season statistics page": (f"/statistik/saisons/?saison={LAST}", "page"),
+        "records page (all seasons)": ("/statistik/rekorde/", "page"),
+        "open Runden, all seasons": ("/runden/?saison=alle", "page"),
     }
     return auth, urls
 
@@ -264,20 +281,20 @@ def stop(process: subprocess.Popen) -> None:
         pass
 
 
-def fetch(base: str, url: str, header: tuple[str, str]) -> tuple[int, int]:
-    """(status, body bytes) of one GET, redirects not followed."""
+def fetch(base: str, url: str, headers: dict[str, str]) -> tuple[int, int, str]:
+    """(status, body bytes, ETag or "") of one GET, redirects not followed."""
 
     class NoRedirect(urllib.request.HTTPRedirectHandler):
         def redirect_request(self, *a, **k):
             return None
 
     opener = urllib.request.build_opener(NoRedirect)
-    request = urllib.request.Request(base + url, headers=dict([header]))
+    request = urllib.request.Request(base + url, headers=headers)
     try:
         with opener.open(request, timeout=60) as response:
-            return response.status, len(response.read())
+            return response.status, len(response.read()), response.headers.get("ETag", "")
     except urllib.error.HTTPError as error:
-        return error.code, 0
+        return error.code, 0, error.headers.get("ETag", "") if error.headers else ""
 
 
 def wait_ready(base: str, process: subprocess.Popen, log: Path) -> None:
@@ -286,7 +303,7 @@ def wait_ready(base: str, process: subprocess.Popen, log: Path) -> None:
         if process.poll() is not None:
             raise SystemExit(f"gunicorn stopped at start; its log: {log}")
         try:
-            if fetch(base, "/login/", ("Accept", "text/html"))[0] == 200:
+            if fetch(base, "/login/", {"Accept": "text/html"})[0] == 200:
                 return
         except OSError:
             pass
@@ -305,10 +322,18 @@ def api_token(base: str) -> str:
         return json.loads(response.read())["token"]
 
 
-def run_wrk(wrk: str, args: argparse.Namespace, url: str, header: tuple[str, str]) -> dict:
-    """One wrk run; its Lua `done` prints the figures as JSON."""
+def run_wrk(wrk: str, args: argparse.Namespace, url: str, headers: dict[str, str]) -> dict:
+    """One wrk run with these request headers; its Lua `done` prints the figures as JSON
+    (wrk counts a 304 as a success, like any answer below 400)."""
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
-        script.write(LUA.format(headers=f"wrk.headers[{header[0]!r}] = {json.dumps(header[1])}"))
+        script.write(
+            LUA.format(
+                headers="\n".join(
+                    f"wrk.headers[{json.dumps(name)}] = {json.dumps(value)}"
+                    for name, value in headers.items()
+                )
+            )
+        )
     try:
         output = subprocess.run(
             [
@@ -376,9 +401,16 @@ def main() -> None:
         base = f"http://127.0.0.1:{args.port}"
         wait_ready(base, process, log)
         headers = {
-            "api": ("Authorization", f"Token {api_token(base)}"),
-            "page": ("Cookie", auth["page"]),
+            "api": {"Authorization": f"Token {api_token(base)}"},
+            "page": {"Cookie": auth["page"]},
         }
+        # The standings page once more, asked as a browser asks again: with the ETag it
+        # got (If-None-Match), answered 304 without a body.
+        urls = dict(urls)
+        at = list(urls).index("standings page") + 1
+        items = list(urls.items())
+        items.insert(at, (CONDITIONAL, (urls["standings page"][0], "page")))
+        urls = dict(items)
         cells = {
             name: value
             for name, value in urls.items()
@@ -391,12 +423,20 @@ def main() -> None:
         rows = []
         for name, (candidates, kind) in cells_in_order:
             for url in candidates.split():
-                status, size = fetch(base, url, headers[kind])  # also warms the caches
+                status, size, etag = fetch(base, url, headers[kind])  # also warms the caches
                 if status == 200:
                     break
             else:
                 raise SystemExit(f"{name}: {candidates} answered {status}, not 200")
-            figures = run_wrk(wrk, args, base + url, headers[kind])
+            cell_headers = dict(headers[kind])
+            if name == CONDITIONAL:
+                if not etag:
+                    raise SystemExit(f"{name}: {url} sent no ETag")
+                cell_headers["If-None-Match"] = etag
+                status, size, _etag = fetch(base, url, cell_headers)
+                if status != 304:
+                    raise SystemExit(f"{name}: {url} with its ETag answered {status}, not 304")
+            figures = run_wrk(wrk, args, base + url, cell_headers)
             seconds = figures["duration_us"] / 1e6
             errors = sum(figures[k] for k in ("connect", "read", "write", "status", "timeout"))
             rows.append((name, url, size, figures["requests"] / seconds, figures, errors))
@@ -423,20 +463,24 @@ def main() -> None:
 
 def print_table(args: argparse.Namespace, rows: list) -> None:
     trivial = (rows[0][3] + rows[-1][3]) / 2
+    trivial_p99 = (rows[0][4]["p99_us"] + rows[-1][4]["p99_us"]) / 2
     print()
     print(
         f"gunicorn {args.workers} workers, wrk {args.connections} connections, "
         f"{args.duration} s a cell, 127.0.0.1; load average at the end "
         f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
     )
-    print("| what | URL | body | requests/s | median | p99 | errors | req/s vs trivial |")
     print("(ratios to the mean of the trivial endpoint's first and last cell)")
-    print("|---|---|---|---|---|---|---|---|")
+    print(
+        "| what | URL | body | requests/s | median | p99 | errors | req/s vs trivial "
+        "| p99 vs trivial |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
     for name, url, size, rate, figures, errors in rows:
         print(
             f"| {name} | `{url}` | {size / 1024:,.0f} KiB | {rate:,.1f} | "
             f"{figures['p50_us'] / 1000:,.0f} ms | {figures['p99_us'] / 1000:,.0f} ms | "
-            f"{errors} | {rate / trivial:.2f} |"
+            f"{errors} | {rate / trivial:.2f} | {figures['p99_us'] / trivial_p99:.2f} |"
         )
 
 

@@ -8,8 +8,10 @@ one to warm up) and the queries of the first (cold) and of a repeated (warm) req
 
 the trivial endpoint, the standings page and API, the evenings page, the Kasse page, the
 balances API, a member's statement (page and API, one season and all seasons), a person's
-history page and "open Runden, all seasons" (issue 15). A last column shows a repeated
-request with the ETag it got (`If-None-Match`): 304 when the page supports it.
+history page, the statistics pages and API (one season, all-time records) and "open Runden,
+all seasons" (issue 15); the standings page also cold (the cache emptied before each
+request). A last column shows a repeated request with the ETag it got (`If-None-Match`):
+304 when the page supports it.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/schock_reads_bench \\
     REDIS_URL=redis://127.0.0.1:6379/6 .venv/bin/python bench/bench_reads.py [--keepdb]
@@ -19,13 +21,9 @@ from __future__ import annotations
 
 import os
 import statistics
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "schockclub.settings")
+from support import bench_database, is_postgresql
 
 REPEATS = int(os.environ.get("BENCH_REPEATS", "15"))
 # BENCH_ONLY="standings,Runden": measure only the reads whose name holds one of these words.
@@ -53,7 +51,13 @@ class _Counter:
 
 
 def _measure(client, url: str, headers: dict) -> tuple[float, int, int, int, str]:
-    """(median ms, queries cold, queries warm, status of a conditional GET, size)."""
+    """(median ms, queries cold, queries warm, status of a conditional GET, size). With
+    `"cold": True` in `headers`, the cache is emptied before each timed request (the
+    first read after a change: nothing kept yet)."""
+    from django.core.cache import cache
+
+    headers = dict(headers)
+    empty_first = headers.pop("cold", False)
     with _Counter() as cold:
         first = client.get(url, headers=headers)
     assert first.status_code == 200, (url, first.status_code, first.content[:300])
@@ -61,6 +65,8 @@ def _measure(client, url: str, headers: dict) -> tuple[float, int, int, int, str
         client.get(url, headers=headers)
     times = []
     for _ in range(REPEATS):
+        if empty_first:
+            cache.clear()
         start = time.perf_counter()
         client.get(url, headers=headers)
         times.append((time.perf_counter() - start) * 1000)
@@ -86,16 +92,17 @@ def run() -> None:
     print(f"database: {connection.vendor}; cache: {cache.__class__.__name__}")
     attendance, games, _figures = club_book()
     start = time.perf_counter()
-    result = club_book_import(club_name=CLUB, attendance=attendance, games=games)
-    assert result.ok, result.errors[:5]
-    print(f"imported in {time.perf_counter() - start:.1f} s")
+    if not Club.objects.filter(name=CLUB).exists():  # --keepdb: imported by an earlier run
+        result = club_book_import(club_name=CLUB, attendance=attendance, games=games)
+        assert result.ok, result.errors[:5]
+        print(f"imported in {time.perf_counter() - start:.1f} s")
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("ANALYZE")
     cache.clear()
     club = Club.objects.get(name=CLUB)
     season = Season.objects.get(club=club, year=LAST)
-    user = get_user_model().objects.create_user("bench-secretary")
+    user, _new = get_user_model().objects.get_or_create(username="bench-secretary")
     # The person with the most ledger lines: the longest statement and history.
     from django.db.models import Count
 
@@ -110,6 +117,7 @@ def run() -> None:
     reads = [
         ("trivial API /clubs/", api, "/api/v1/clubs/", auth),
         ("standings page", page, f"/saison/{LAST}/", {}),
+        ("standings page (cold)", page, f"/saison/{LAST}/", {"cold": True}),
         ("standings API", api, f"/api/v1/seasons/{season.pk}/standings/", auth),
         ("evenings page", page, "/abende/", {}),
         ("Kasse page", page, "/kasse/", {}),
@@ -122,6 +130,10 @@ def run() -> None:
         ("person history page", page, f"/verlauf/person/{person.pk}/", {}),
         ("open Runden, all seasons", page, "/runden/?saison=alle", {}),
         ("statistics page", page, "/statistik/", {}),
+        ("season statistics page", page, f"/statistik/saisons/?saison={LAST}", {}),
+        ("records page (all seasons)", page, "/statistik/rekorde/", {}),
+        ("season statistics API", api, f"/api/v1/seasons/{season.pk}/statistics/", auth),
+        ("records API (all seasons)", api, "/api/v1/statistics/records/", auth),
         ("Marks page", page, f"/saison/{LAST}/marken/{person.pk}/", {}),
     ]
     print(
@@ -141,23 +153,11 @@ def run() -> None:
 
 
 def main() -> None:
-    if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
+    if not is_postgresql():
         print("bench_reads: skipped, set DATABASE_URL to a PostgreSQL database of your own")
         return
-    import django
-
-    django.setup()
-    from django.db import connection
-    from django.test.utils import setup_test_environment
-
-    setup_test_environment()
-    keepdb = "--keepdb" in sys.argv
-    old_name = connection.settings_dict["NAME"]
-    connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=keepdb)
-    try:
+    with bench_database(sqlite_ok=False):
         run()
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0, keepdb=keepdb)
 
 
 if __name__ == "__main__":

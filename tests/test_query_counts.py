@@ -13,6 +13,8 @@ A page or API route added to the URL conf without an entry below fails
 """
 
 import datetime
+from collections import defaultdict
+from collections.abc import Callable
 from decimal import Decimal
 
 import pytest
@@ -30,9 +32,13 @@ from tests.factories import ClubFactory, MemberFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
-# Pages: URL name -> path built from the cast `c` (a dict of ids), or None when the page is
-# not a read this test can ask for (reason in the comment).
-PAGES = {
+# Every route outside the admin, in one table: URL name -> the path of the read, built from
+# the cast `c` (a dict of ids), or NOT_COUNTED with the reason in the comment above it. A
+# route added to the URL conf without a line here fails `test_every_route_is_in_the_table`.
+NOT_COUNTED = None
+
+ROUTES: dict[str, Callable[[dict], str] | None] = {
+    # --- pages ---
     "home": lambda c: "/",
     "season_standings": lambda c: "/saison/2026/",
     "my_dues": lambda c: "/marken/",
@@ -85,65 +91,8 @@ PAGES = {
     "club_seasons": lambda c: "/verein/saisons/",
     "my_logins": lambda c: "/anmeldungen/",
     "password_change": lambda c: "/passwort/",
-}
-
-# Reads not counted here, and why (everything else in the URL conf must be in PAGES/API).
-NOT_COUNTED = {
-    # Writes only (POST), or forms behind a one-time token or link.
-    "login",
-    "logout",
-    "payment_cancel",
-    "runde_given",
-    "runde_undo",
-    "runden_evening_given",
-    "club_book_confirm",
-    "season_report_request",
-    "club_member_action",
-    "club_login_new",
-    "club_login_invite",
-    "login_invitation_accept",
-    "password_change_done",
-    "password_reset",
-    "password_reset_done",
-    "password_reset_confirm",
-    "password_reset_complete",
-    "my_login_revoke",
-    "throw_evaluate",
-    # Files the season report and the evening sheet render with WeasyPrint (their cost is
-    # bench/bench_report.py's), the club book export (every row of the history, by design).
-    "season_report_download",
-    "evening_sheet_pdf",
-    # The season recap card, a PNG drawn by matplotlib (its reads are season_recap's).
-    "season_recap_image",
-    "club_book_export",
-    # The odds page simulates 2,000 games (cached per rule set; reads no books).
-    "odds",
-    # Not pages of the books: the service's health, the app manifest and service worker,
-    # the API's schema and docs.
-    "health",
-    "web_manifest",
-    "service_worker",
-    "schema",
-    "swagger-ui",
-    # API: writes, the token endpoints, the PDF, the club book export.
-    "api-rules-evaluate",
-    "api-token",
-    "api-logout",
-    "api-logout-all",
-    "api-token-detail",
-    "api-password",
-    "api-club-book-import",
-    "api-club-book-export-attendance",
-    "api-club-book-export-games",
-    "api-season-report-pdf",
-    "game-preview-rounds",
-    "game-record-rounds",
-    "runde-given",
-    "payment-cancel",
-    "api-evening-share",
-}
-
-API = {
+    "season_close": lambda c: "/saison/2026/abschluss/",
+    # --- the API ---
     "api-root": lambda c: "/api/v1/",
     "api-me": lambda c: "/api/v1/me/",
     "api-tokens": lambda c: "/api/v1/auth/tokens/",
@@ -175,7 +124,69 @@ API = {
     "api-history": lambda c: "/api/v1/history/",
     "api-history-member": lambda c: f"/api/v1/history/?member={c['member']}",
     "api-history-evening": lambda c: f"/api/v1/history/?evening={c['evening']}",
+    # --- not counted here, and why ---
+    # Writes only (POST), or forms behind a one-time token or link.
+    "login": NOT_COUNTED,
+    "logout": NOT_COUNTED,
+    "payment_cancel": NOT_COUNTED,
+    "runde_given": NOT_COUNTED,
+    "runde_undo": NOT_COUNTED,
+    "runden_evening_given": NOT_COUNTED,
+    "club_book_confirm": NOT_COUNTED,
+    "season_report_request": NOT_COUNTED,
+    "club_member_action": NOT_COUNTED,
+    "club_login_new": NOT_COUNTED,
+    "club_login_invite": NOT_COUNTED,
+    "login_invitation_accept": NOT_COUNTED,
+    "password_change_done": NOT_COUNTED,
+    "password_reset": NOT_COUNTED,
+    "password_reset_done": NOT_COUNTED,
+    "password_reset_confirm": NOT_COUNTED,
+    "password_reset_complete": NOT_COUNTED,
+    "my_login_revoke": NOT_COUNTED,
+    "throw_evaluate": NOT_COUNTED,
+    "season_close_action": NOT_COUNTED,
+    "season_reopen_action": NOT_COUNTED,
+    "season_sign_off_action": NOT_COUNTED,
+    # Files the season report and the evening sheet render with WeasyPrint (their cost is
+    # bench/bench_report.py's), the club book export (every row of the history, by design).
+    "season_report_download": NOT_COUNTED,
+    "evening_sheet_pdf": NOT_COUNTED,
+    # The season recap card, a PNG drawn by matplotlib (its reads are season_recap's).
+    "season_recap_image": NOT_COUNTED,
+    "club_book_export": NOT_COUNTED,
+    # The odds page simulates 2,000 games (cached per rule set; reads no books).
+    "odds": NOT_COUNTED,
+    # Not pages of the books: the service's health, the app manifest and service worker,
+    # the API's schema and docs.
+    "health": NOT_COUNTED,
+    "web_manifest": NOT_COUNTED,
+    "service_worker": NOT_COUNTED,
+    "schema": NOT_COUNTED,
+    "swagger-ui": NOT_COUNTED,
+    # API: writes, the token endpoints, the PDF, the club book export.
+    "api-rules-evaluate": NOT_COUNTED,
+    "api-token": NOT_COUNTED,
+    "api-logout": NOT_COUNTED,
+    "api-logout-all": NOT_COUNTED,
+    "api-token-detail": NOT_COUNTED,
+    "api-password": NOT_COUNTED,
+    "api-club-book-import": NOT_COUNTED,
+    "api-club-book-export-attendance": NOT_COUNTED,
+    "api-club-book-export-games": NOT_COUNTED,
+    "api-season-report-pdf": NOT_COUNTED,
+    "game-preview-rounds": NOT_COUNTED,
+    "game-record-rounds": NOT_COUNTED,
+    "runde-given": NOT_COUNTED,
+    "payment-cancel": NOT_COUNTED,
+    "api-evening-share": NOT_COUNTED,
+    "api-season-close": NOT_COUNTED,
+    "api-season-reopen": NOT_COUNTED,
+    "api-season-sign-off": NOT_COUNTED,
 }
+_ANY_CAST: dict = defaultdict(int)
+PAGES = {n: b for n, b in ROUTES.items() if b and not b(_ANY_CAST).startswith("/api/")}
+API = {n: b for n, b in ROUTES.items() if b and b(_ANY_CAST).startswith("/api/")}
 
 # Reads whose query count may rise by a bounded step as the history grows, and why. Empty:
 # every read holds its count.
@@ -197,10 +208,11 @@ def _url_names() -> set[str]:
     return set(walk(get_resolver().url_patterns))
 
 
-def test_every_page_and_api_read_is_counted():
-    known = set(PAGES) | set(API) | NOT_COUNTED
-    missing = sorted(n for n in _url_names() if n not in known)
-    assert not missing, f"pages or API reads without a query-count entry: {missing}"
+def test_every_route_is_in_the_table():
+    missing = sorted(n for n in _url_names() if n not in ROUTES)
+    assert not missing, f"routes without a line in ROUTES: {missing}"
+    gone = sorted(n for n in ROUTES if n not in _url_names())
+    assert not gone, f"lines in ROUTES for routes that no longer exist: {gone}"
 
 
 def _season(club, year: int, people: dict, day: int = 9):
@@ -313,3 +325,50 @@ def test_query_counts_do_not_grow_with_seasons_and_evenings(history, reads):
         if large[key] != small[key] and key[1] not in BOUNDED_NOT_CONSTANT
     }
     assert not grown, f"query counts that changed with the history (2 -> 6 seasons): {grown}"
+
+
+# Reads kept in the cache (league/club/caching.py) and the queries a repeated read makes:
+# the session, the user, the person, the club's books version (with the season on a season
+# page), and what the page shows beyond the books (the season report's state on the
+# standings page, the person's latest own record on the history page). Asked outside a
+# transaction (inside one nothing is kept); the same with six seasons as with two.
+KEPT_READS = {
+    "season_standings": 7,
+    "evening_list": 6,
+    "ledger_home": 6,
+    "audit_member": 6,
+    "runden_list_open_all": 7,
+    "statistics_season": 5,
+    "statistics_records": 4,
+    "season-standings": 5,
+    "api-season-statistics": 5,
+    "api-statistics-records": 4,
+    "api-balances": 4,
+}
+
+
+def _warm_counts(client, cast: dict) -> dict:
+    counts = {}
+    for name in KEPT_READS:
+        url = ROUTES[name](cast)  # type: ignore[misc]
+        client.get(url)  # the first read keeps what it computed
+        client.get(url)
+        with CaptureQueriesContext(connection) as ctx:
+            response = client.get(url)
+        assert response.status_code == 200, (url, response.status_code)
+        counts[name] = len(ctx.captured_queries)
+    return counts
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_repeated_read_of_a_kept_page_makes_few_queries_whatever_the_history(history):
+    from django.core.cache import cache
+
+    cache.clear()
+    people, cast, grow = history
+    client = _client(people["secretary"].user)
+    small = _warm_counts(client, cast)
+    grow()
+    large = _warm_counts(client, cast)
+    assert large == small
+    assert small == KEPT_READS

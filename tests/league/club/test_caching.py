@@ -141,6 +141,9 @@ def test_a_renamed_person_shows_in_the_next_read(club_books):
         "/kasse/konto/{anna}/?saison=alle",
         "/saison/2026/marken/{anna}/",
         "/abende/{evening}/",
+        "/statistik/saisons/?saison=2026",
+        "/statistik/rekorde/",
+        "/runden/?saison=alle",
     ],
 )
 def test_a_second_page_read_does_not_read_the_books(club_books, path):
@@ -165,6 +168,8 @@ def test_a_second_page_read_does_not_read_the_books(club_books, path):
         "/api/v1/members/{anna}/statement/",
         "/api/v1/members/{anna}/statement/?season=all",
         "/api/v1/balances/",
+        "/api/v1/seasons/{season}/statistics/",
+        "/api/v1/statistics/records/",
     ],
 )
 def test_a_second_api_read_does_not_read_the_books(club_books, path):
@@ -188,6 +193,9 @@ def test_a_second_api_read_does_not_read_the_books(club_books, path):
         "/kasse/",
         "/kasse/konto/{anna}/",
         "/saison/2026/marken/{anna}/",
+        "/statistik/saisons/?saison=2026",
+        "/statistik/rekorde/",
+        "/verlauf/person/{anna}/",
     ],
 )
 def test_a_page_read_again_with_its_etag_is_304_until_the_books_change(club_books, path):
@@ -217,6 +225,7 @@ def test_a_page_read_again_with_its_etag_is_304_until_the_books_change(club_book
         "/api/v1/members/{anna}/dues/",
         "/api/v1/members/{anna}/statement/",
         "/api/v1/balances/",
+        "/api/v1/statistics/records/",
     ],
 )
 def test_an_api_read_again_with_its_etag_is_304_until_the_books_change(club_books, path):
