@@ -60,12 +60,9 @@ class PersonLine:
     def absent(self) -> bool:
         return self.role == Attendance.Role.ABSENT
 
-    @property
-    def points(self) -> int | None:
-        """Championship points (+1 per Schock-Aus, -1 per lost game); None for guests."""
-        if self.guest:
-            return None
-        return season_statutes().points(schock_aus=self.schock_aus, games_lost=self.games_lost)
+    # Championship points of the evening under the season's statutes (seed 003: +1 per
+    # Schock-Aus, -1 per lost game; or by the evening's rank); None for guests.
+    points: int | None = None
 
 
 @dataclass
@@ -120,9 +117,10 @@ def evening_schock_aus_order(schock_aus: list[SchockAus]) -> list[SchockAus]:
 
 
 def evening_books(*, evening: Evening) -> EveningBooks:
-    """Compute an evening's books: games expected (5 per present club member) and entered,
-    Schock-Aus with ordinals, Runden owed with reasons, Marks and money per person (lost
-    games; 6 Marks per absent club member), totals and warnings. Four queries; one when
+    """Compute an evening's books under its season's statutes (seed 003 in brackets):
+    games expected (5 per present club member) and entered, Schock-Aus with ordinals,
+    Runden owed with reasons, points, Marks and money per person (lost games; 6 Marks per
+    absent club member), totals and warnings. Four queries; one when
     the books of the evening's season are unchanged since the last read (cached by the
     season's data version and the evening's version, issue 15; not inside a transaction).
     """
@@ -157,11 +155,21 @@ def _evening_books(evening: Evening) -> EveningBooks:
     thrown = Counter(sa.thrower_id for sa in ordered)
     runden_count = Counter(r.thrower.pk for r in runden)
     season = evening.season
+    present_members = [a.member_id for a in attendances if a.role == Attendance.Role.MEMBER]
+    points = statutes.evening_points(
+        present_members=present_members, games_lost=lost, schock_aus=thrown
+    )
+    absence = statutes.absence_marks(
+        lost_by_members=sum(lost[m] for m in present_members),
+        present_members=len(present_members),
+    )
     people = []
     for a in attendances:
         line = PersonLine(member=a.member, role=a.role)
+        if a.role != Attendance.Role.GUEST:
+            line.points = points.get(a.member_id, 0)
         if a.role == Attendance.Role.ABSENT:
-            line.marks = statutes.marks(games_lost=0, evenings_absent=1)
+            line.marks = absence
         else:
             line.games_lost = lost[a.member_id]
             line.schock_aus = thrown[a.member_id]
@@ -169,8 +177,7 @@ def _evening_books(evening: Evening) -> EveningBooks:
             line.runden = runden_count[a.member_id]
         line.money = marks_to_money(line.marks, season.mark_value)
         people.append(line)
-    present_members = sum(1 for a in attendances if a.role == Attendance.Role.MEMBER)
-    games_expected = statutes.games_expected(present_members=present_members)
+    games_expected = statutes.games_expected(present_members=len(present_members))
     marks_total = sum(p.marks for p in people)
     books = EveningBooks(
         evening=evening,

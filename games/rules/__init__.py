@@ -9,7 +9,7 @@ from .errors import RuleViolation
 from .flags import FLAGS, FlagInfo
 from .rounds import RoundResult, resolve_round
 from .ruleset import PRESETS, RuleSet, preset_name
-from .runden import RundeOwed, runden_owed
+from .runden import RundeOwed, runden_owed, runden_owed_by
 from .throws import Category, Evaluation, Throw, evaluate, rank, round_key
 from .turns import Attempt, muss_regel_applies, validate_throw, validate_turn
 
@@ -32,6 +32,7 @@ __all__ = [
     "resolve_round",
     "round_key",
     "runden_owed",
+    "runden_owed_by",
     "validate_throw",
     "validate_turn",
 ]

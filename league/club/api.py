@@ -10,6 +10,7 @@ the register never imports the books.
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -27,8 +28,16 @@ from league.club.serializers import (
     SeasonCreateSerializer,
     SeasonRulesSerializer,
     SeasonSerializer,
+    SeasonStatutesSerializer,
+    SeasonStatutesUpdateSerializer,
 )
-from league.club.services import member_create, season_create, season_update
+from league.club.services import (
+    member_create,
+    season_create,
+    season_statutes_update,
+    season_update,
+)
+from league.club.statutes import statutes_view
 
 
 @schema.CLUB_VIEWSET
@@ -71,6 +80,24 @@ class SeasonViewSet(ClubScopedMixin, mixins.CreateModelMixin, viewsets.ReadOnlyM
         data.is_valid(raise_exception=True)
         season = season_update(season=season, **data.validated_data)
         return Response(SeasonSerializer(season).data)
+
+    @schema.SEASON_STATUTES
+    @action(
+        detail=True,
+        methods=["get", "put"],
+        url_path="statutes",
+        filterset_class=None,
+        pagination_class=None,
+    )
+    def statutes(self, request, pk=None):
+        """The statutes the season's books are kept under (GET: everyone of the club; PUT:
+        the secretary, `season_statutes_update`)."""
+        season = self.get_object()  # another club's season: 404; a member's PUT: 403
+        if request.method == "PUT":
+            data = SeasonStatutesUpdateSerializer(data=request.data)
+            data.is_valid(raise_exception=True)
+            season = season_statutes_update(season=season, **data.validated_data)
+        return Response(SeasonStatutesSerializer(statutes_view(season)).data)
 
 
 @schema.MEMBER_VIEWSET

@@ -31,6 +31,7 @@ from league.club.models import Season
 __all__ = [
     "CLUB_BOOK_IMPORT",
     "MARK_VALUE_CHANGED",
+    "STATUTES_CHANGED",
     "BooksChange",
     "BooksChangedOutsideTransaction",
     "books_changed",
@@ -42,6 +43,10 @@ __all__ = [
 # not one evening (the ledger reverses each charge booked at the old value and books it
 # again at the new one, RULES.md 5).
 MARK_VALUE_CHANGED = "mark_value_changed"
+# The reason of a change to a season's statutes (`league.club.services.
+# season_statutes_update`, issue 14 item 4): points, Marks and money of the whole season
+# follow, so the receivers treat it like `MARK_VALUE_CHANGED`.
+STATUTES_CHANGED = "statutes_changed"
 # The reason the club-book import writes into the history of every row it creates.
 CLUB_BOOK_IMPORT = "club book import"
 

@@ -18,9 +18,10 @@ from league.club.services import (
     member_merge,
     member_update,
     season_create,
+    season_statutes_update,
     season_update,
 )
-from league.club.statutes import preset_rules, season_rules
+from league.club.statutes import preset_rules, season_rules, season_statutes
 
 FORMAT_CHOICES = [
     ("single", _("One game (single)")),
@@ -303,4 +304,169 @@ class LoginForm(BooksErrorMixin, forms.Form):
             return login_create(person=self.person, username=data["username"], password=password)
         except BooksError as exc:
             self.add_books_error(exc)
+            return None
+
+
+# --- a season's statutes (issue 14 item 4) -------------------------------------------------
+
+
+class StatutesForm(BooksErrorMixin, forms.Form):
+    """A season's statutes, figure by figure (the secretary's). Calls
+    `season_statutes_update`; on a season with evenings the page asks first (`confirm`).
+    The statutes' own checks (``Statutes.from_data``) refuse bad figures; their field names
+    (``statutes.absence.marks``) map to the form's fields."""
+
+    scoring = forms.ChoiceField(
+        label=_("Points"),
+        choices=[
+            ("per_event", _("per Schock-Aus and per lost game")),
+            ("by_rank", _("by the evening's rank")),
+        ],
+    )
+    points_per_schock_aus = forms.IntegerField(label=_("Points per Schock-Aus"))
+    points_per_game_lost = forms.IntegerField(label=_("Points per lost game"))
+    rank_points = forms.CharField(
+        label=_("Points by rank"),
+        required=False,
+        max_length=200,
+        help_text=_("Points of the 1st, 2nd, ... place, separated by commas, e.g. 7,5,4,3,2,1"),
+    )
+    marks_per_game_lost = forms.IntegerField(label=_("Marks per lost game"))
+    absence = forms.ChoiceField(
+        label=_("Absence"),
+        choices=[
+            ("none", _("costs nothing")),
+            ("fixed", _("a fixed number of Marks")),
+            ("average_plus", _("the evening's average plus a surcharge")),
+        ],
+    )
+    absence_marks = forms.IntegerField(label=_("Marks per absence"))
+    absence_surcharge = forms.IntegerField(label=_("Surcharge in Marks"))
+    games_per_present_member = forms.IntegerField(label=_("Games per present member"))
+    mark_eras = forms.CharField(
+        label=_("Value of the Mark by era"),
+        widget=forms.Textarea(attrs={"rows": 3}),
+        max_length=500,
+        help_text=_("One era a line: from year, value, currency, e.g. 2002 0.50 EUR"),
+    )
+    runden_first = forms.BooleanField(label=_("The first Schock-Aus owes a Runde"), required=False)
+    runden_last = forms.BooleanField(label=_("The last Schock-Aus owes a Runde"), required=False)
+    runden_every = forms.IntegerField(
+        label=_("Every n-th Schock-Aus owes a Runde"), help_text=_("0: none")
+    )
+    runden_shift = forms.BooleanField(
+        label=_("When the last owes one already, the one before it owes it"), required=False
+    )
+    confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+    field_aliases = {
+        "statutes.scoring.mode": "scoring",
+        "statutes.scoring.points_per_schock_aus": "points_per_schock_aus",
+        "statutes.scoring.points_per_game_lost": "points_per_game_lost",
+        "statutes.scoring.rank_points": "rank_points",
+        "statutes.marks_per_game_lost": "marks_per_game_lost",
+        "statutes.absence.mode": "absence",
+        "statutes.absence.marks": "absence_marks",
+        "statutes.absence.surcharge": "absence_surcharge",
+        "statutes.games_per_present_member": "games_per_present_member",
+        "statutes.mark_eras": "mark_eras",
+        "statutes.runden.every": "runden_every",
+    }
+
+    def __init__(self, *args, season: Season, **kwargs):
+        statutes = season_statutes(season)
+        initial = {
+            "scoring": statutes.scoring,
+            "points_per_schock_aus": statutes.points_per_schock_aus,
+            "points_per_game_lost": statutes.points_per_game_lost,
+            "rank_points": ",".join(str(p) for p in statutes.rank_points),
+            "marks_per_game_lost": statutes.marks_per_game_lost,
+            "absence": statutes.absence,
+            "absence_marks": statutes.marks_per_absence,
+            "absence_surcharge": statutes.absence_surcharge,
+            "games_per_present_member": statutes.games_per_present_member,
+            "mark_eras": "\n".join(
+                f"{e.since_year} {e.value} {e.currency}" for e in statutes.mark_eras
+            ),
+            "runden_first": statutes.runden_first,
+            "runden_last": statutes.runden_last,
+            "runden_every": statutes.runden_every,
+            "runden_shift": statutes.runden_shift,
+        }
+        kwargs["initial"] = initial
+        super().__init__(*args, **kwargs)
+        self.season = season
+        self.confirmation: BooksError | None = None
+
+    def _numbers(self, name: str) -> list[int] | None:
+        text = self.cleaned_data.get(name) or ""
+        try:
+            return [int(part) for part in text.replace(";", ",").split(",") if part.strip()]
+        except ValueError:
+            self.add_error(name, _("Please enter whole numbers separated by commas."))
+            return None
+
+    def _eras(self) -> list[dict[str, object]] | None:
+        eras = []
+        for line in (self.cleaned_data.get("mark_eras") or "").splitlines():
+            parts = line.split()
+            if not parts:
+                continue
+            if len(parts) != 3 or not parts[0].isdigit():
+                self.add_error("mark_eras", _("One era a line: from year, value, currency."))
+                return None
+            year, value, currency = parts
+            eras.append(
+                {
+                    "since_year": int(year),
+                    "value": value.replace(",", "."),
+                    "currency": currency.upper(),
+                }
+            )
+        return eras
+
+    def statutes_data(self) -> dict[str, object] | None:
+        """The statutes as data (``Statutes.to_data``'s shape), or None with errors."""
+        data = self.cleaned_data
+        rank_points, eras = self._numbers("rank_points"), self._eras()
+        if rank_points is None or eras is None:
+            return None
+        return {
+            "scoring": {
+                "mode": data["scoring"],
+                "points_per_schock_aus": data["points_per_schock_aus"],
+                "points_per_game_lost": data["points_per_game_lost"],
+                "rank_points": rank_points,
+            },
+            "marks_per_game_lost": data["marks_per_game_lost"],
+            "absence": {
+                "mode": data["absence"],
+                "marks": data["absence_marks"],
+                "surcharge": data["absence_surcharge"],
+            },
+            "games_per_present_member": data["games_per_present_member"],
+            "mark_eras": eras,
+            "runden": {
+                "first": data["runden_first"],
+                "last": data["runden_last"],
+                "every": data["runden_every"],
+                "shift": data["runden_shift"],
+            },
+        }
+
+    def save(self) -> Season | None:
+        """Store the statutes; None when refused (the error on the form) or when the
+        change needs the secretary's confirmation first (`confirmation` set)."""
+        statutes = self.statutes_data()
+        if statutes is None:
+            return None
+        try:
+            return season_statutes_update(
+                season=self.season, statutes=statutes, confirm=self.cleaned_data["confirm"]
+            )
+        except BooksError as exc:
+            if exc.code == "confirmation_required":
+                self.confirmation = exc
+            else:
+                self.add_books_error(exc)
             return None

@@ -34,6 +34,9 @@ class Club(models.Model):
     rule_preset = models.CharField(
         _("rule set"), max_length=20, choices=RULE_PRESET_CHOICES, default="club"
     )
+    # The club's statutes (issue 14 item 4): the defaults its new seasons are kept under
+    # (league.club.statutes.Statutes.to_data(); empty: seed 003's).
+    statutes = models.JSONField(_("statutes"), default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     history = HistoricalRecords()
 
@@ -67,6 +70,9 @@ class Season(models.Model):
     # stays the preset they started from ("Grundlage"). Empty: the preset's flags
     # (league.club.statutes.season_rules is the one reader).
     rules = models.JSONField(_("rules"), default=dict, blank=True)
+    # The statutes the season's books are kept under (issue 14 item 4; Statutes.to_data(),
+    # league.club.statutes.season_statutes is the one reader; empty: seed 003's).
+    statutes = models.JSONField(_("statutes"), default=dict, blank=True)
     mark_value = models.DecimalField(_("value of one Mark"), max_digits=6, decimal_places=2)
     currency = models.CharField(_("currency"), max_length=3, choices=Currency.choices)
     data_version = models.PositiveIntegerField(

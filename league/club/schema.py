@@ -17,7 +17,10 @@ from league.club.serializers import (
     SeasonCreateSerializer,
     SeasonRulesSerializer,
     SeasonSerializer,
+    SeasonStatutesSerializer,
+    SeasonStatutesUpdateSerializer,
 )
+from league.club.statutes import CLUB_STATUTES
 
 CLUB_EXAMPLE = {"id": 1, "name": "Schockclub Sample", "rule_preset": "club"}
 
@@ -202,3 +205,61 @@ ME_GET = extend_schema(
         )
     ],
 )
+
+
+STATUTES_EXAMPLE: dict[str, Any] = {
+    "season": 49,
+    "year": 2026,
+    "evenings": 12,
+    "mark_value": "0.50",
+    "currency": "EUR",
+    "data_version": 311,
+    "statutes": CLUB_STATUTES.to_data(),
+}
+RANK_STATUTES_EXAMPLE: dict[str, Any] = {
+    "scoring": {"mode": "by_rank", "rank_points": [7, 5, 4, 3, 2, 1]},
+    "absence": {"mode": "average_plus", "surcharge": 1},
+    "runden": {"first": True, "last": False, "every": 3, "shift": False},
+}
+
+_STATUTES_GET = extend_schema(
+    methods=["GET"],
+    summary="A season's statutes",
+    description="The statutes the season's books are kept under (issue 14 item 4): points "
+    "per Schock-Aus and per lost game (`per_event`) or by an evening's rank (`by_rank`: "
+    "the club members present ranked by fewest games lost, ties share the better place), "
+    "Marks per lost game, the absence charge (`none`, `fixed` Marks, or `average_plus`: "
+    "the evening's lost-game Marks over its present club members, rounded half up, plus "
+    "the surcharge), games per present member, the Mark's eras and the Runden rule. Every "
+    "member of the club may read them.",
+    responses={200: SeasonStatutesSerializer, **error_responses()},
+    examples=[api_example("Seed 003", STATUTES_EXAMPLE, response_only=True)],
+)
+_STATUTES_PUT = extend_schema(
+    methods=["PUT"],
+    summary="Change a season's statutes",
+    description="Secretary only (a member: 403; another club's season: 404). Keys left "
+    "out keep the season's figures. A season that has evenings needs `confirm: true` "
+    "(without: 409 `confirmation_required`): every point, Mark and money amount is then "
+    "recomputed, the ledger reverses and re-books each charge that changed, the change "
+    "is audited and the `data_version` moves. A bad figure: 400 with a `statutes_*` "
+    "code (`statutes_invalid`, `statutes_invalid_number`, `statutes_invalid_mode`, "
+    "`statutes_invalid_flag`, `statutes_invalid_rank_points`, "
+    "`statutes_invalid_mark_eras`); new eras that would change the currency of a season "
+    "with ledger lines: 409 `currency_in_use`.",
+    request=SeasonStatutesUpdateSerializer,
+    responses={200: SeasonStatutesSerializer, **error_responses(400, 403, 409)},
+    examples=[
+        api_example(
+            "By rank 7/5/4/3/2/1, absence average plus one Mark",
+            {"statutes": RANK_STATUTES_EXAMPLE, "confirm": True},
+            request_only=True,
+        ),
+        api_example("Seed 003", STATUTES_EXAMPLE, response_only=True),
+    ],
+)
+
+
+def SEASON_STATUTES(view: Any) -> Any:  # noqa: N802 (named like the other schema constants)
+    """The schema of `GET/PUT /api/v1/seasons/{id}/statutes/`."""
+    return _STATUTES_GET(_STATUTES_PUT(view))

@@ -114,6 +114,42 @@ class SeasonRulesSerializer(serializers.Serializer):
     )
 
 
+class SeasonStatutesSerializer(serializers.Serializer):
+    """A season's statutes (issue 14 item 4; ``Statutes.to_data()``), with what they
+    decide beside: the Mark's value and currency of the season and its evenings."""
+
+    season = serializers.IntegerField(source="pk")
+    year = serializers.IntegerField()
+    evenings = serializers.IntegerField(
+        help_text="Evenings of the season: a change recomputes them."
+    )
+    mark_value = serializers.DecimalField(max_digits=6, decimal_places=2)
+    currency = serializers.CharField()
+    data_version = serializers.IntegerField()
+    statutes = serializers.JSONField(
+        source="statutes_data",
+        help_text="scoring (mode per_event or by_rank, points_per_schock_aus, "
+        "points_per_game_lost, rank_points), marks_per_game_lost, absence (mode none, fixed "
+        "or average_plus; marks; surcharge), games_per_present_member, mark_eras "
+        "(since_year, value, currency), runden (first, last, every, shift).",
+    )
+
+
+class SeasonStatutesUpdateSerializer(serializers.Serializer):
+    """Input of a season's statutes change (PUT): the statutes (keys left out keep the
+    season's figures) and `confirm` for a season that has evenings."""
+
+    statutes = serializers.DictField(
+        help_text="The statutes in the shape GET answers; a bad figure is a 400 with a "
+        "`statutes_*` code."
+    )
+    confirm = serializers.BooleanField(
+        default=False,
+        help_text="Needed when the season has evenings (all amounts and points are "
+        "recomputed); without it: 409 `confirmation_required`.",
+    )
+
+
 class MemberSerializer(serializers.ModelSerializer):
     """A person of the club: a club member or a guest."""
 

@@ -18,11 +18,17 @@ from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 
 from games.rules import RuleSet, RuleViolation, preset_name
-from league.club.books import MARK_VALUE_CHANGED, books_changed
+from league.club.books import MARK_VALUE_CHANGED, STATUTES_CHANGED, books_changed
 from league.club.errors import BooksError, books_error_from_integrity
 from league.club.models import RULE_PRESET_CHOICES, Club, Member, Season
 from league.club.money import round_money
-from league.club.statutes import preset_rules, season_rules, season_statutes
+from league.club.statutes import (
+    Statutes,
+    club_statutes,
+    preset_rules,
+    season_rules,
+    season_statutes,
+)
 
 #: What a caller may hand as a season's rules: a whole RuleSet, or flags (name -> value)
 #: laid over a basis (the chosen preset for a new season, the season's rules for a change).
@@ -63,8 +69,10 @@ def season_create(
     ends_on: datetime.date | None = None,
 ) -> Season:
     """Create a club's season for `year` (RULES.md section 5): a calendar year unless the
-    club gives other dates, the club's rule preset unless another is named, and the Mark's
-    value and currency of the year (1.00 DM to 2001, 0.50 EUR from 2002).
+    club gives other dates, the club's rule preset unless another is named, the club's
+    statutes (`Club.statutes`, seed 003's when it keeps none; issue 14 item 4) and the
+    Mark's value and currency of the year by their eras (seed 003: 1.00 DM to 2001, 0.50
+    EUR from 2002).
 
     The season stores its rule set as flags (RULES.md 6): `rules` (a RuleSet, or flags laid
     over the preset) composed from the preset, else the preset's own flags; `rule_preset`
@@ -78,7 +86,8 @@ def season_create(
         raise BooksError("invalid_rule_preset", _("Unknown rule set."), field="rule_preset")
     basis = preset_rules(preset)
     flags = season_rules_data(rules=basis if rules is None else rules, basis=basis)
-    value, currency = season_statutes().mark_value(year)
+    statutes = club_statutes(club)  # the club's statutes, stored with the season
+    value, currency = statutes.mark_value(year)
     try:
         with transaction.atomic():
             return Season.objects.create(
@@ -86,6 +95,7 @@ def season_create(
                 year=year,
                 rule_preset=preset,
                 rules=flags,
+                statutes=statutes.to_data(),
                 starts_on=starts_on or datetime.date(year, 1, 1),
                 ends_on=ends_on or datetime.date(year, 12, 31),
                 mark_value=value,
@@ -199,6 +209,96 @@ def season_update(
     books_changed(season_id=season.pk, reason=reason)
     season.refresh_from_db(fields=["data_version"])
     return season
+
+
+#: What a caller may hand as statutes: a whole Statutes, or data (``Statutes.to_data()``'s
+#: shape) whose left-out keys keep the figures the season (or club) has.
+StatutesInput = Statutes | Mapping[str, object]
+
+
+def _statutes_of(statutes: StatutesInput, *, basis: Statutes) -> Statutes:
+    if isinstance(statutes, Statutes):
+        return statutes
+    return Statutes.from_data(statutes, basis=basis)
+
+
+@transaction.atomic
+def season_statutes_update(
+    *, season: Season, statutes: StatutesInput, confirm: bool = False
+) -> Season:
+    """Change the statutes a season's books are kept under (issue 14 item 4; RULES.md 5).
+
+    `statutes` is a Statutes or data read strictly by ``Statutes.from_data`` over the
+    season's current statutes. On a season that has evenings the change recomputes every
+    point, Mark and money amount of its books, so it needs `confirm`; then, in one
+    transaction, the season stores the new statutes (its audit trail records the change
+    with the reason "statutes_changed"), its Mark value (and currency, while it has no
+    ledger lines) follows the new eras when the eras changed, and the books-changed event
+    (reason `STATUTES_CHANGED`) moves the data version and has the ledger reverse and
+    re-book every charge that changed. Unchanged statutes: nothing is written. Returns
+    the season as stored, its `data_version` read again.
+
+    Raises BooksError: the ``statutes_*`` codes of ``Statutes.from_data`` (400);
+    ``confirmation_required`` (409) on a season with evenings without `confirm`;
+    ``currency_in_use`` (409) when new eras would change the currency of a season that
+    has ledger lines; ``season_closed`` (409) for a closed season.
+    """
+    season = Season.objects.select_for_update().get(pk=season.pk)
+    if getattr(season, "closed_at", None) is not None:
+        raise BooksError(
+            "season_closed", _("This season is closed; its books cannot change."), status=409
+        )
+    old = season_statutes(season)
+    new = _statutes_of(statutes, basis=old)
+    if new == old and season.statutes:
+        return season
+    evenings = season.evenings.count()
+    if evenings and not confirm:
+        raise BooksError(
+            "confirmation_required",
+            _(
+                "The season has %(n)s evenings already; every amount and every point will "
+                "be recomputed."
+            )
+            % {"n": evenings},
+            field="confirm",
+            status=409,
+        )
+    fields = ["statutes"]
+    if new.mark_eras != old.mark_eras:
+        value, currency = new.mark_value(season.year)
+        if currency != season.currency:
+            if season.ledger_entries.exists():
+                raise BooksError(
+                    "currency_in_use",
+                    _("The season has entries in %(currency)s; its currency cannot change.")
+                    % {"currency": season.currency},
+                    field="statutes.mark_eras",
+                    status=409,
+                )
+            season.currency = currency
+            fields.append("currency")
+        if value != season.mark_value:
+            season.mark_value = value
+            fields.append("mark_value")
+    season.statutes = new.to_data()
+    season._change_reason = STATUTES_CHANGED  # type: ignore[attr-defined]
+    season.save(update_fields=fields)
+    books_changed(season_id=season.pk, reason=STATUTES_CHANGED)
+    season.refresh_from_db(fields=["data_version"])
+    return season
+
+
+@transaction.atomic
+def club_statutes_update(*, club: Club, statutes: StatutesInput) -> Club:
+    """Set the statutes a club gives its new seasons (`Club.statutes`; issue 14 item 4).
+    Seasons that exist keep theirs (``season_statutes_update`` changes one). Audited
+    (reason "statutes_changed"). Raises BooksError: the ``statutes_*`` codes (400)."""
+    new = _statutes_of(statutes, basis=club_statutes(club))
+    club.statutes = new.to_data()
+    club._change_reason = STATUTES_CHANGED  # type: ignore[attr-defined]
+    club.save(update_fields=["statutes"])
+    return club
 
 
 def season_get_or_create(*, club: Club, year: int) -> Season:

@@ -1,91 +1,520 @@
-"""The club's statutes as data a season carries (seed 003, RULES.md section 5).
+"""The club's statutes as data a season carries (seed 003, RULES.md section 5; issue 14 item 4).
 
-Every figure of the statutes lives here once: points per Schock-Aus and per lost game,
-Marks per lost game and per absence, games per present club member, the Mark's value and
-currency by era, and which Schock-Aus owe a Runde. Services and selectors ask a season for
-its statutes (`season_statutes`) and its rule set (`season_rules`) and read the figures
-from there; none of them writes a figure of its own. Today every season of every club
-carries `CLUB_STATUTES`; statutes chosen per club build on this (a later issue).
+Every figure of the books lives here once: how championship points are scored (per
+Schock-Aus and per lost game, or by an evening's rank), Marks per lost game, what an
+absence costs (nothing, a fixed number of Marks, or the evening's average plus a
+surcharge), games per present club member, the Mark's value and currency by era, and
+which Schock-Aus owe a Runde. A club keeps its own statutes (`Club.statutes`, the
+defaults of its new seasons) and every season stores the statutes it was kept under
+(`Season.statutes`); services and selectors ask a season for them (`season_statutes`)
+and read the figures from there; none of them writes a figure of its own.
+
+An empty stored value means seed 003's statutes, `CLUB_STATUTES`, exactly as the club
+has kept its books since 1979.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-from decimal import Decimal
+import json
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from functools import lru_cache
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from games.rules import PRESETS, RuleSet, RundeOwed, runden_owed
+from django.utils.translation import gettext as _
+
+from games.rules import PRESETS, RuleSet, RundeOwed, runden_owed_by
+from league.club.errors import BooksError
 
 if TYPE_CHECKING:
-    from league.club.models import Season
+    from league.club.models import Club, Season
 
-__all__ = ["CLUB_STATUTES", "Statutes", "preset_rules", "season_rules", "season_statutes"]
+__all__ = [
+    "ABSENCE_MODES",
+    "CLUB_STATUTES",
+    "SCORING_MODES",
+    "MarkEra",
+    "Statutes",
+    "club_statutes",
+    "preset_rules",
+    "season_rules",
+    "season_statutes",
+    "statutes_view",
+]
 
 T = TypeVar("T")
+K = TypeVar("K", bound=Hashable)
+
+#: Scoring modes: "per_event" (points per Schock-Aus and per lost game, seed 003) and
+#: "by_rank" (points by an evening's rank, e.g. 7/5/4/3/2/1).
+SCORING_MODES = ("per_event", "by_rank")
+#: Absence modes: "none" (an absence costs nothing), "fixed" (a fixed number of Marks,
+#: seed 003: 6), "average_plus" (the evening's average plus a surcharge).
+ABSENCE_MODES = ("none", "fixed", "average_plus")
+CURRENCIES = ("DM", "EUR")
+
+# Bounds of every number (inclusive): a figure outside is refused, never clipped.
+POINTS_BOUND = 100  # points per event: -100..100; rank points 0..100
+MARKS_BOUND = 100  # Marks per lost game, per absence, surcharge: 0..100
+GAMES_BOUNDS = (1, 50)  # games per present club member
+EVERY_BOUND = 100  # every n-th Schock-Aus owes a Runde: 0 (none) .. 100
+RANKS_MAX = 30  # at most 30 ranks with points
+ERAS_MAX = 10
+YEAR_BOUNDS = (1900, 2200)
+MARK_VALUE_MAX = Decimal("9999.99")
+
+
+@dataclass(frozen=True)
+class MarkEra:
+    """From `since_year` on (until the next era), one Mark is worth `value` (Decimal money,
+    two decimal places) in `currency` ("DM" or "EUR")."""
+
+    since_year: int
+    value: Decimal
+    currency: str
+
+
+SEED_003_ERAS = (
+    MarkEra(1979, Decimal("1.00"), "DM"),
+    MarkEra(2002, Decimal("0.50"), "EUR"),
+)
 
 
 @dataclass(frozen=True)
 class Statutes:
-    """The statutes of a club's books (RULES.md 5; seed 003 unless said otherwise).
+    """The statutes of a club's books (RULES.md 5; the defaults are seed 003).
 
     Attributes:
-        points_per_schock_aus: championship points for every Schock-Aus thrown (+1).
-        points_per_game_lost: championship points for every game lost (-1).
+        scoring: "per_event" or "by_rank" (`SCORING_MODES`).
+        points_per_schock_aus: per_event: championship points for every Schock-Aus (+1).
+        points_per_game_lost: per_event: championship points for every lost game (-1).
+        rank_points: by_rank: points for an evening's 1st, 2nd, ... place (e.g. 7, 5, 4, 3,
+            2, 1); later places get none. Never rising from one place to the next.
         marks_per_game_lost: Marks the loser of a game pays into the kitty (1).
-        marks_per_absence: Marks a club member pays for an evening absent: the average of
-            five games plus one penalty Mark (6).
-        games_per_present_member: games an evening has for every present club member; guests
+        absence: "none", "fixed" or "average_plus" (`ABSENCE_MODES`).
+        marks_per_absence: fixed: Marks a club member pays for an evening absent (6: the
+            average of five games plus one penalty Mark).
+        absence_surcharge: average_plus: Marks added to the evening's average.
+        games_per_present_member: games an evening has per present club member; guests
             add none (5).
-        euro_since: the first season year whose Mark is counted in EUR (2002).
-        mark_value_dm: what one Mark is worth before `euro_since`, in DM (1.00).
-        mark_value_eur: what one Mark is worth from `euro_since` on, in EUR (0.50).
+        mark_eras: the Mark's value and currency by era, sorted by `since_year`: 1.00 DM
+            up to and including 2001, 0.50 EUR from 2002. A year before the first era takes
+            the first era's value.
+        runden_first, runden_last: the first / the last Schock-Aus of an evening owes a Runde.
+        runden_every: every n-th Schock-Aus owes a Runde (5; 0: none).
+        runden_shift: when the last already owes one, its Runde falls to the one before.
 
-    Which Schock-Aus owe a Runde (the first, every fifth and the last of an evening) is the
-    rules module's `runden_owed` (RULES.md 5); `runden` below is the one way the books ask.
+    Evening rank (by_rank; the issue is silent, **Decision**): the club members present
+    at an evening are ranked by fewest games lost that evening; equal losses share the
+    better place (1, 2, 2, 4) and each gets that place's points. Guests and absent members
+    get no points.
+
+    The average of an absence (average_plus; **Decision**): the Marks the club members
+    present at the evening lost (guests' lost games not counted) divided by their number,
+    as a Decimal rounded half up to whole Marks (charges are whole Marks; 4.5 -> 5), plus
+    the surcharge. No member present: the surcharge alone. The sample evening of
+    2026-10-09: members lost 22 games, 5 present: 4.4 -> 4 Marks, + 1 = 5.
     """
 
+    scoring: str = "per_event"
     points_per_schock_aus: int = 1
     points_per_game_lost: int = -1
+    rank_points: tuple[int, ...] = ()
     marks_per_game_lost: int = 1
+    absence: str = "fixed"
     marks_per_absence: int = 6
+    absence_surcharge: int = 0
     games_per_present_member: int = 5
-    euro_since: int = 2002
-    mark_value_dm: Decimal = Decimal("1.00")
-    mark_value_eur: Decimal = Decimal("0.50")
+    mark_eras: tuple[MarkEra, ...] = field(default=SEED_003_ERAS)
+    runden_first: bool = True
+    runden_last: bool = True
+    runden_every: int = 5
+    runden_shift: bool = True
+
+    # --- the figures -------------------------------------------------------------------
+
+    @property
+    def by_rank(self) -> bool:
+        """Points come from an evening's rank (scoring "by_rank")."""
+        return self.scoring == "by_rank"
+
+    @property
+    def absence_depends_on_evening(self) -> bool:
+        """An absence costs the evening's average plus a surcharge (it follows the games)."""
+        return self.absence == "average_plus"
 
     def points(self, *, schock_aus: int, games_lost: int) -> int:
-        """Championship points of a person: Schock-Aus and lost games weighed by the statutes."""
+        """per_event championship points: Schock-Aus and lost games weighed by the statutes.
+        By rank, points come from `evening_rank_points` (this gives 0 then)."""
+        if self.by_rank:
+            return 0
         return schock_aus * self.points_per_schock_aus + games_lost * self.points_per_game_lost
 
-    def marks(self, *, games_lost: int, evenings_absent: int = 0) -> int:
-        """Marks owed for `games_lost` lost games and `evenings_absent` evenings absent."""
-        return games_lost * self.marks_per_game_lost + evenings_absent * self.marks_per_absence
+    def evening_rank_points(self, games_lost: Mapping[K, int]) -> dict[K, int]:
+        """by_rank: the points of each club member present at one evening, from
+        `games_lost` (member -> games lost that evening, every present club member listed,
+        0 included). Fewest lost ranks first, ties share the better place (1, 2, 2, 4).
+        per_event: every member gets 0 (points come from `points`)."""
+        if not self.by_rank:
+            return dict.fromkeys(games_lost, 0)
+        order = sorted(games_lost.values())
+        place_of: dict[int, int] = {}
+        for index, lost in enumerate(order, start=1):
+            place_of.setdefault(lost, index)
+        table = self.rank_points
+        return {
+            key: table[place_of[lost] - 1] if place_of[lost] <= len(table) else 0
+            for key, lost in games_lost.items()
+        }
+
+    def evening_points(
+        self,
+        *,
+        present_members: Iterable[K],
+        games_lost: Mapping[K, int],
+        schock_aus: Mapping[K, int],
+    ) -> dict[K, int]:
+        """Championship points of one evening for each club member present at it
+        (`present_members`; guests and absent members get none): per_event by `points`
+        from `games_lost` and `schock_aus` (member -> count that evening, missing: 0), by
+        rank by `evening_rank_points`. A season's points are the sum over its evenings."""
+        members = list(present_members)
+        if self.by_rank:
+            return self.evening_rank_points({m: games_lost.get(m, 0) for m in members})
+        return {
+            m: self.points(schock_aus=schock_aus.get(m, 0), games_lost=games_lost.get(m, 0))
+            for m in members
+        }
+
+    def absence_marks(self, *, lost_by_members: int = 0, present_members: int = 0) -> int:
+        """Marks a club member absent from an evening pays: none; the fixed Marks (6 in
+        seed 003); or the evening's average (the Marks of the `lost_by_members` games its
+        `present_members` present club members lost, over their number, half up to whole
+        Marks) plus the surcharge."""
+        if self.absence == "none":
+            return 0
+        if self.absence == "fixed":
+            return self.marks_per_absence
+        if present_members <= 0:
+            return self.absence_surcharge
+        average = Decimal(lost_by_members * self.marks_per_game_lost) / Decimal(present_members)
+        return int(average.quantize(Decimal(1), rounding=ROUND_HALF_UP)) + self.absence_surcharge
+
+    def marks(
+        self,
+        *,
+        games_lost: int,
+        evenings_absent: int = 0,
+        lost_by_members: int = 0,
+        present_members: int = 0,
+    ) -> int:
+        """Marks owed for `games_lost` lost games and `evenings_absent` absences from one
+        evening (whose present members lost `lost_by_members` games, when the absence
+        follows the evening: `absence_marks`)."""
+        absent = self.absence_marks(
+            lost_by_members=lost_by_members, present_members=present_members
+        )
+        return games_lost * self.marks_per_game_lost + evenings_absent * absent
 
     def games_expected(self, *, present_members: int) -> int:
         """Games an evening has with `present_members` club members present (guests add none)."""
         return self.games_per_present_member * present_members
 
     def mark_value(self, year: int) -> tuple[Decimal, str]:
-        """The Mark's value and currency of a season year: (Decimal("1.00"), "DM") up to and
-        including 2001, (Decimal("0.50"), "EUR") from 2002."""
-        if year < self.euro_since:
-            return self.mark_value_dm, "DM"
-        return self.mark_value_eur, "EUR"
+        """The Mark's value and currency of a season year by era: seed 003 gives
+        (Decimal("1.00"), "DM") up to and including 2001, (Decimal("0.50"), "EUR") from 2002."""
+        era = self.mark_eras[0]
+        for candidate in self.mark_eras:
+            if candidate.since_year <= year:
+                era = candidate
+        return era.value, era.currency
 
     def runden(self, throwers: Sequence[T]) -> list[RundeOwed]:
-        """The Runden owed for an evening's Schock-Aus throwers in throwing order (RULES.md 5:
-        first, every fifth, last): `games.rules.runden_owed`."""
-        return runden_owed(list(throwers))
+        """The Runden owed for an evening's Schock-Aus throwers in throwing order (RULES.md 5;
+        seed 003: first, every fifth, last, with the shift): `games.rules.runden_owed_by`."""
+        return runden_owed_by(
+            list(throwers),
+            first=self.runden_first,
+            last=self.runden_last,
+            every=self.runden_every,
+            shift=self.runden_shift,
+        )
+
+    # --- as data -----------------------------------------------------------------------
+
+    def to_data(self) -> dict[str, Any]:
+        """The statutes as JSON data (what `Season.statutes` / `Club.statutes` and the API
+        hold; `from_data` reads it back)."""
+        return {
+            "scoring": {
+                "mode": self.scoring,
+                "points_per_schock_aus": self.points_per_schock_aus,
+                "points_per_game_lost": self.points_per_game_lost,
+                "rank_points": list(self.rank_points),
+            },
+            "marks_per_game_lost": self.marks_per_game_lost,
+            "absence": {
+                "mode": self.absence,
+                "marks": self.marks_per_absence,
+                "surcharge": self.absence_surcharge,
+            },
+            "games_per_present_member": self.games_per_present_member,
+            "mark_eras": [
+                {"since_year": e.since_year, "value": str(e.value), "currency": e.currency}
+                for e in self.mark_eras
+            ],
+            "runden": {
+                "first": self.runden_first,
+                "last": self.runden_last,
+                "every": self.runden_every,
+                "shift": self.runden_shift,
+            },
+        }
+
+    @classmethod
+    def from_data(cls, data: object, *, basis: Statutes | None = None) -> Statutes:
+        """Read statutes from JSON data (the shape of `to_data`), strictly. A key left out
+        keeps `basis`'s figure (seed 003 unless given); an unknown key, a wrong type, a
+        number out of bounds or an unknown mode is refused.
+
+        Raises BooksError (400, field "statutes.<path>") with the codes
+        ``statutes_invalid`` (not an object / unknown key), ``statutes_invalid_number``,
+        ``statutes_invalid_mode``, ``statutes_invalid_flag``, ``statutes_invalid_rank_points``,
+        ``statutes_invalid_mark_eras``.
+        """
+        return _parse(data, basis or CLUB_STATUTES)
 
 
 CLUB_STATUTES = Statutes()
 
 
+# --- strict reading ----------------------------------------------------------------------
+
+
+def _object(value: object, path: str, keys: Sequence[str]) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise BooksError(
+            "statutes_invalid", _("The statutes must be an object of figures."), field=path
+        )
+    unknown = sorted(str(k) for k in value if k not in keys)
+    if unknown:
+        raise BooksError(
+            "statutes_invalid",
+            _("Unknown statutes field: %(name)s") % {"name": unknown[0]},
+            field=f"{path}.{unknown[0]}",
+        )
+    return value
+
+
+def _int(value: object, path: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise BooksError(
+            "statutes_invalid_number",
+            _("%(field)s must be a whole number from %(low)s to %(high)s.")
+            % {"field": path, "low": low, "high": high},
+            field=path,
+        )
+    return value
+
+
+def _flag(value: object, path: str) -> bool:
+    if not isinstance(value, bool):
+        raise BooksError(
+            "statutes_invalid_flag",
+            _("%(field)s must be true or false.") % {"field": path},
+            field=path,
+        )
+    return value
+
+
+def _mode(value: object, path: str, modes: Sequence[str]) -> str:
+    if not isinstance(value, str) or value not in modes:
+        raise BooksError(
+            "statutes_invalid_mode",
+            _("%(field)s must be one of: %(modes)s.") % {"field": path, "modes": ", ".join(modes)},
+            field=path,
+        )
+    return value
+
+
+def _rank_points(value: object, path: str) -> tuple[int, ...]:
+    if not isinstance(value, list) or len(value) > RANKS_MAX:
+        raise BooksError(
+            "statutes_invalid_rank_points",
+            _("The rank points must be a list of at most %(n)s numbers.") % {"n": RANKS_MAX},
+            field=path,
+        )
+    points = tuple(_int(v, f"{path}[{i}]", 0, POINTS_BOUND) for i, v in enumerate(value))
+    if any(later > earlier for earlier, later in zip(points, points[1:], strict=False)):
+        raise BooksError(
+            "statutes_invalid_rank_points",
+            _("A better place never gets fewer points than a worse one."),
+            field=path,
+        )
+    return points
+
+
+def _mark_eras(value: object, path: str) -> tuple[MarkEra, ...]:
+    def refuse(message: str) -> BooksError:
+        return BooksError("statutes_invalid_mark_eras", message, field=path)
+
+    if not isinstance(value, list) or not 1 <= len(value) <= ERAS_MAX:
+        raise refuse(_("The Mark's eras must be a list of 1 to %(n)s eras.") % {"n": ERAS_MAX})
+    eras = []
+    for i, item in enumerate(value):
+        era = _object(item, f"{path}[{i}]", ("since_year", "value", "currency"))
+        if set(era) != {"since_year", "value", "currency"}:
+            raise refuse(_("Every era needs since_year, value and currency."))
+        year = _int(era["since_year"], f"{path}[{i}].since_year", *YEAR_BOUNDS)
+        raw = era["value"]
+        try:
+            if isinstance(raw, bool) or not isinstance(raw, str | int):
+                raise InvalidOperation
+            money = Decimal(str(raw).strip())
+        except InvalidOperation:
+            money = Decimal(-1)
+        if (
+            not money.is_finite()
+            or not Decimal("0") < money <= MARK_VALUE_MAX
+            or money != money.quantize(Decimal("0.01"))
+        ):
+            raise refuse(
+                _("The value of one Mark must be more than zero, with at most two decimal places.")
+            )
+        currency = _mode(era["currency"], f"{path}[{i}].currency", CURRENCIES)
+        eras.append(MarkEra(year, money.quantize(Decimal("0.01")), currency))
+    if any(b.since_year <= a.since_year for a, b in zip(eras, eras[1:], strict=False)):
+        raise refuse(_("The Mark's eras must follow each other by year."))
+    return tuple(eras)
+
+
+def _parse(data: object, basis: Statutes) -> Statutes:
+    top = _object(
+        data,
+        "statutes",
+        (
+            "scoring",
+            "marks_per_game_lost",
+            "absence",
+            "games_per_present_member",
+            "mark_eras",
+            "runden",
+        ),
+    )
+    figures: dict[str, Any] = {}
+    if "scoring" in top:
+        scoring = _object(
+            top["scoring"],
+            "statutes.scoring",
+            ("mode", "points_per_schock_aus", "points_per_game_lost", "rank_points"),
+        )
+        p = "statutes.scoring"
+        if "mode" in scoring:
+            figures["scoring"] = _mode(scoring["mode"], f"{p}.mode", SCORING_MODES)
+        for name in ("points_per_schock_aus", "points_per_game_lost"):
+            if name in scoring:
+                figures[name] = _int(scoring[name], f"{p}.{name}", -POINTS_BOUND, POINTS_BOUND)
+        if "rank_points" in scoring:
+            figures["rank_points"] = _rank_points(scoring["rank_points"], f"{p}.rank_points")
+    if "marks_per_game_lost" in top:
+        figures["marks_per_game_lost"] = _int(
+            top["marks_per_game_lost"], "statutes.marks_per_game_lost", 0, MARKS_BOUND
+        )
+    if "absence" in top:
+        absence = _object(top["absence"], "statutes.absence", ("mode", "marks", "surcharge"))
+        if "mode" in absence:
+            figures["absence"] = _mode(absence["mode"], "statutes.absence.mode", ABSENCE_MODES)
+        if "marks" in absence:
+            figures["marks_per_absence"] = _int(
+                absence["marks"], "statutes.absence.marks", 0, MARKS_BOUND
+            )
+        if "surcharge" in absence:
+            figures["absence_surcharge"] = _int(
+                absence["surcharge"], "statutes.absence.surcharge", 0, MARKS_BOUND
+            )
+    if "games_per_present_member" in top:
+        figures["games_per_present_member"] = _int(
+            top["games_per_present_member"], "statutes.games_per_present_member", *GAMES_BOUNDS
+        )
+    if "mark_eras" in top:
+        figures["mark_eras"] = _mark_eras(top["mark_eras"], "statutes.mark_eras")
+    if "runden" in top:
+        runden = _object(top["runden"], "statutes.runden", ("first", "last", "every", "shift"))
+        for name in ("first", "last", "shift"):
+            if name in runden:
+                figures[f"runden_{name}"] = _flag(runden[name], f"statutes.runden.{name}")
+        if "every" in runden:
+            figures["runden_every"] = _int(runden["every"], "statutes.runden.every", 0, EVERY_BOUND)
+    statutes = replace(basis, **figures)
+    if statutes.by_rank and not statutes.rank_points:
+        raise BooksError(
+            "statutes_invalid_rank_points",
+            _("Scoring by rank needs the points of at least one place."),
+            field="statutes.scoring.rank_points",
+        )
+    return statutes
+
+
+@lru_cache(maxsize=256)
+def _stored_statutes(text: str) -> Statutes:
+    return Statutes.from_data(json.loads(text))
+
+
+def _statutes_of(data: object) -> Statutes:
+    if not data:
+        return CLUB_STATUTES
+    # One Statutes per stored value (frozen, so shared safely between requests).
+    return _stored_statutes(json.dumps(data, sort_keys=True))
+
+
 def season_statutes(season: Season | None = None) -> Statutes:
-    """The statutes a season's books are kept by (today the club's, seed 003, for all)."""
-    return CLUB_STATUTES
+    """The statutes a season's books are kept by: the ones it stores (`Season.statutes`,
+    read by `Statutes.from_data`), seed 003's (`CLUB_STATUTES`) when it stores none or
+    when no season is given.
+
+    Raises BooksError (statutes_*) for stored data the statutes refuse; every writer
+    validates it first (``league.club.services.season_statutes_update``)."""
+    if season is None:
+        return CLUB_STATUTES
+    return _statutes_of(getattr(season, "statutes", None))
+
+
+@dataclass(frozen=True)
+class StatutesView:
+    """What the statutes page and the API show of a season: its id (`pk`), year, Mark
+    value (Decimal) and currency, data version, number of evenings, its `statutes` and
+    their data (`statutes_data`, the shape of ``Statutes.to_data``)."""
+
+    pk: int
+    year: int
+    mark_value: Decimal
+    currency: str
+    data_version: int
+    evenings: int
+    statutes: Statutes
+
+    @property
+    def statutes_data(self) -> dict[str, Any]:
+        return self.statutes.to_data()
+
+
+def statutes_view(season: Season) -> StatutesView:
+    """The `StatutesView` of a season (one query: its evenings counted)."""
+    return StatutesView(
+        pk=season.pk,
+        year=season.year,
+        mark_value=season.mark_value,
+        currency=season.currency,
+        data_version=season.data_version,
+        evenings=season.evenings.count(),
+        statutes=season_statutes(season),
+    )
+
+
+def club_statutes(club: Club) -> Statutes:
+    """The statutes a club gives its new seasons (`Club.statutes`; seed 003 when empty)."""
+    return _statutes_of(getattr(club, "statutes", None))
 
 
 def season_rules(season: Season) -> RuleSet:

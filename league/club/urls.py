@@ -10,6 +10,7 @@ urlpatterns = [
     path("regeln/", views.current_rules, name="current_rules"),
     path("saison/<int:year>/regeln/", views.season_rules_page, name="season_rules"),
     path("saison/<int:year>/regeln/bearbeiten/", views.season_rules_edit, name="season_rules_edit"),
+    path("saison/<int:year>/satzung/", views.season_statutes_page, name="season_statutes"),
     path("verein/", views.club_admin, name="club_admin"),
     path("verein/personen/", views.club_members, name="club_members"),
     path("verein/personen/<int:pk>/", views.club_member, name="club_member"),

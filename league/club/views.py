@@ -12,6 +12,7 @@ from django.contrib.auth import login
 from django.contrib.auth.forms import SetPasswordForm
 from django.contrib.auth.models import User
 from django.contrib.auth.tokens import default_token_generator
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -32,6 +33,7 @@ from league.club.forms import (
     RenameForm,
     SeasonForm,
     SeasonRulesForm,
+    StatutesForm,
     preset_initial,
 )
 from league.club.models import RULE_PRESET_CHOICES, Member
@@ -44,6 +46,7 @@ from league.club.services import (
     member_update,
     secretary_set,
 )
+from league.club.statutes import season_statutes
 
 # The rules page's sections: games.rules.FlagInfo.group -> heading.
 RULE_GROUPS = [
@@ -114,6 +117,31 @@ def season_rules_page(request: ClubRequest, year: int) -> HttpResponse:
         "groups": RULE_GROUPS,
     }
     return render(request, "league/season_rules.html", context)
+
+
+@member_required
+def season_statutes_page(request: ClubRequest, year: int) -> HttpResponse:
+    """The statutes a season's books are kept under (issue 14 item 4): every member reads
+    them; the secretary changes them, and on a season with evenings confirms first ("Die
+    Saison hat schon N Abende; alle Beträge und Punkte werden neu berechnet.")."""
+    season = club_season(request.club, year)
+    if season is None:
+        raise Http404
+    form = None
+    if request.member.is_secretary:
+        form = StatutesForm(request.POST or None, season=season)
+        if request.method == "POST" and form.is_valid() and form.save():
+            messages.success(request, _("Statutes of %(year)s saved.") % {"year": year})
+            return redirect("season_statutes", year=year)
+    elif request.method == "POST":
+        raise PermissionDenied
+    context = {
+        "season": season,
+        "statutes": season_statutes(season),
+        "form": form,
+        "confirmation": form.confirmation if form is not None else None,
+    }
+    return render(request, "league/season_statutes.html", context)
 
 
 @member_required

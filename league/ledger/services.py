@@ -29,7 +29,7 @@ from django.utils.translation import gettext as _
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
 from games.evenings.models import Attendance, Evening, Game
-from league.club.books import MARK_VALUE_CHANGED, BooksChange, books_changed
+from league.club.books import MARK_VALUE_CHANGED, STATUTES_CHANGED, BooksChange, books_changed
 from league.club.errors import BooksError
 from league.club.models import Club, Member, Season
 from league.club.money import format_money, marks_to_money, round_money
@@ -51,6 +51,9 @@ REASON_SEASON_REOPENED = "season_reopened"
 # The kinds that settle a balance rather than charge one: a payment, and the carry of a
 # closed season's open balance into the next season (league.closing).
 SETTLING_KINDS = (LedgerEntry.Kind.PAYMENT, LedgerEntry.Kind.CARRY_OUT)
+# Marks of a charge changed (issue 14 item 4): the season's statutes changed, or an
+# absence costing the evening's average followed a game entered or deleted.
+REASON_MARKS_CHANGED = "marks_changed"
 
 
 def game_source_key(game_id: int) -> str:
@@ -78,10 +81,16 @@ def game_lost_charge(*, game_id: int, number: int, loser_id: int, statutes: Stat
     return Charge(loser_id, LedgerEntry.Kind.GAME_LOST, marks, game_id, str(number))
 
 
-def absence_charge(*, member_id: int, statutes: Statutes) -> Charge:
+def absence_charge(
+    *, member_id: int, statutes: Statutes, lost_by_members: int = 0, present_members: int = 0
+) -> Charge | None:
     """The charge an evening absent implies for a club member: the statutes' Marks per
-    absence (six in the club's statutes: five games' average plus one penalty Mark)."""
-    marks = statutes.marks(games_lost=0, evenings_absent=1)
+    absence (six in the club's statutes: five games' average plus one penalty Mark; or
+    the average of the `lost_by_members` games its `present_members` present club members
+    lost plus a surcharge, `Statutes.absence_marks`). None when an absence costs nothing."""
+    marks = statutes.absence_marks(lost_by_members=lost_by_members, present_members=present_members)
+    if marks == 0:
+        return None
     return Charge(member_id, LedgerEntry.Kind.ABSENCE, marks, None, "")
 
 
@@ -89,17 +98,26 @@ def _charges_implied(evening: Evening) -> dict[str, Charge]:
     """source_key -> the charge the evening's records imply (RULES.md section 5)."""
     statutes = season_statutes(evening.season)
     charges: dict[str, Charge] = {}
-    for game_id, number, loser_id in evening.games.values_list("pk", "number", "loser_id"):
-        charges[game_source_key(game_id)] = game_lost_charge(
-            game_id=game_id, number=number, loser_id=loser_id, statutes=statutes
+    games = evening.games.values_list("pk", "number", "loser_id")
+    for game_id, number, loser_id in games:
+        if statutes.marks_per_game_lost:
+            charges[game_source_key(game_id)] = game_lost_charge(
+                game_id=game_id, number=number, loser_id=loser_id, statutes=statutes
+            )
+    roles = dict(evening.attendances.values_list("member_id", "role"))
+    present = sum(1 for role in roles.values() if role == Attendance.Role.MEMBER)
+    lost_by_members = sum(1 for _, _, loser in games if roles.get(loser) == Attendance.Role.MEMBER)
+    for member_id, role in roles.items():
+        if role != Attendance.Role.ABSENT:
+            continue
+        charge = absence_charge(
+            member_id=member_id,
+            statutes=statutes,
+            lost_by_members=lost_by_members,
+            present_members=present,
         )
-    absent = evening.attendances.filter(role=Attendance.Role.ABSENT).values_list(
-        "member_id", flat=True
-    )
-    for member_id in absent:
-        charges[absence_source_key(evening.pk, member_id)] = absence_charge(
-            member_id=member_id, statutes=statutes
-        )
+        if charge is not None:
+            charges[absence_source_key(evening.pk, member_id)] = charge
     return charges
 
 
@@ -193,6 +211,8 @@ def ledger_sync_evening(*, evening_id: int) -> dict[str, int]:
             )
         elif entry.season_id != evening.season_id:
             reason = REASON_SEASON_CHANGED
+        elif charge.member_id == entry.member_id and charge.marks != entry.marks:
+            reason = REASON_MARKS_CHANGED
         elif charge.member_id == entry.member_id:
             reason = REASON_MARK_VALUE_CHANGED
         elif entry.kind == LedgerEntry.Kind.GAME_LOST:
@@ -354,6 +374,7 @@ def reversal_reason_label(code: str) -> str:
         REASON_PAYMENT_CANCELLED: _("payment cancelled"),
         REASON_MARK_VALUE_CHANGED: _("value of the Mark changed"),
         REASON_SEASON_REOPENED: _("season reopened"),
+        REASON_MARKS_CHANGED: _("Marks recomputed under the statutes"),
     }.get(code, code)
 
 
@@ -716,10 +737,10 @@ def ledger_on_books_changed(change: BooksChange) -> None:
     """Receiver of the books-changed event (league.club.books, connected in
     `LeagueConfig.ready`), in the writer's transaction: bring the charges of the evening
     that changed in line with its records; reverse every open charge of an evening that is
-    being deleted; re-book the whole season when its Mark value changed
-    (`MARK_VALUE_CHANGED`). Payments and Runden need nothing here (their rows are the
-    ledger's own or no money)."""
-    if change.reason == MARK_VALUE_CHANGED:
+    being deleted; re-book the whole season when its Mark value or its statutes changed
+    (`MARK_VALUE_CHANGED`, `STATUTES_CHANGED`). Payments and Runden need nothing here
+    (their rows are the ledger's own or no money)."""
+    if change.reason in (MARK_VALUE_CHANGED, STATUTES_CHANGED):
         ledger_sync_season(season_id=change.season_id)
     if change.evening_id is None:
         return

@@ -28,9 +28,11 @@ from django.utils import timezone, translation
 
 from games.evenings.models import Attendance, Evening, Game, SchockAus
 from games.evenings.selectors import EveningBooks, evening_books
+from league.closing.services import season_sign_offs
+from league.club.caching import books_cached, club_books_version
 from league.club.models import Club, Member, Season
 from league.club.money import marks_to_money, round_money
-from league.club.statutes import season_statutes
+from league.club.statutes import Statutes, season_statutes
 from league.ledger.services import club_balances
 from league.standings.selectors import SeasonStandings, season_standings
 
@@ -250,29 +252,43 @@ def _season_evenings(
     statutes = season_statutes(season)
     evenings = list(Evening.objects.filter(season=season).order_by("date"))
     roles: dict[int, Counter[str]] = defaultdict(Counter)
-    absent_marks: dict[int, int] = Counter()
-    for evening_id, role in Attendance.objects.filter(evening__season=season).values_list(
-        "evening_id", "role"
-    ):
+    present: dict[int, list[int]] = defaultdict(list)
+    for evening_id, role, member_id in Attendance.objects.filter(
+        evening__season=season
+    ).values_list("evening_id", "role", "member_id"):
         roles[evening_id][role] += 1
+        if role == Attendance.Role.MEMBER:
+            present[evening_id].append(member_id)
     lost = list(Game.objects.filter(evening__season=season).values_list("evening_id", "loser_id"))
     games = Counter(e for e, _ in lost)
-    delta: dict[int, Counter[int]] = defaultdict(Counter)
+    lost_at: dict[int, Counter[int]] = defaultdict(Counter)
     for evening_id, loser_id in lost:
-        delta[evening_id][loser_id] += statutes.points(schock_aus=0, games_lost=1)
+        lost_at[evening_id][loser_id] += 1
     by_date = {e.date: e.pk for e in evenings}
     sa_count: Counter[int] = Counter()
     runden_count: Counter[int] = Counter()
+    thrown_at: dict[int, Counter[int]] = defaultdict(Counter)
     for line in chronicle:
         evening_id = by_date[line.date]
         sa_count[evening_id] += 1
         runden_count[evening_id] += line.runde is not None
-        delta[evening_id][line.thrower.pk] += statutes.points(schock_aus=1, games_lost=0)
+        thrown_at[evening_id][line.thrower.pk] += 1
+    # The points each evening adds under the season's statutes (per event or by rank).
+    delta: dict[int, Counter[int]] = defaultdict(Counter)
+    for e in evenings:
+        scored = statutes.evening_points(
+            present_members=present[e.pk], games_lost=lost_at[e.pk], schock_aus=thrown_at[e.pk]
+        )
+        delta[e.pk].update({m: p for m, p in scored.items() if p})
     lines = []
     for e in evenings:
         absent = roles[e.pk][Attendance.Role.ABSENT]
-        absent_marks[e.pk] = statutes.marks(games_lost=0, evenings_absent=absent)
-        marks = statutes.marks(games_lost=games[e.pk], evenings_absent=absent)
+        marks = statutes.marks(
+            games_lost=games[e.pk],
+            evenings_absent=absent,
+            lost_by_members=sum(lost_at[e.pk][m] for m in present[e.pk]),
+            present_members=len(present[e.pk]),
+        )
         lines.append(
             EveningLine(
                 evening=e,
@@ -313,7 +329,7 @@ def season_report_data(*, season: Season, today: datetime.date | None = None) ->
     by_person = sorted(
         ((m, thrown[m.pk]) for m in people), key=lambda item: (-item[1], item[0].name)
     )
-    records, champions, first_year = club_records(club=season.club, up_to_year=season.year)
+    records, champions, first_year = club_records_cached(club=season.club, up_to_year=season.year)
     return SeasonReport(
         season=season,
         club=season.club,
@@ -385,12 +401,14 @@ def _counts(queryset: QuerySet[Any], *fields: str) -> dict[Any, int]:
 
 @dataclass
 class _RecordBooks:
-    """What the all-time records are counted from (club members only): Schock-Aus per
+    """What the all-time records are counted from (club members only): each season's
+    year and statutes; Schock-Aus per
     (member, season), per (member, evening date) and per evening date; games lost per
     (member, evening date) and per (member, season); the attendance lists in date order
     as (member_id, date, evening_id, season_id, role)."""
 
     seasons: dict[int, int]
+    statutes: dict[int, Statutes]
     names: dict[int, str]
     per_season: dict[tuple[int, int], int]
     per_person_evening: dict[tuple[int, datetime.date], int]
@@ -413,7 +431,10 @@ def _de(d: datetime.date) -> str:
 def _record_books(club: Club, up_to_year: int) -> _RecordBooks:
     """The counts of `_RecordBooks` for the club's seasons up to `up_to_year`. Eight
     queries."""
-    seasons = dict(Season.objects.filter(club=club, year__lte=up_to_year).values_list("pk", "year"))
+    season_rows = list(
+        Season.objects.filter(club=club, year__lte=up_to_year).only("year", "statutes")
+    )
+    seasons = {s.pk: s.year for s in season_rows}
     member = Member.Kind.MEMBER
     sa = SchockAus.objects.filter(game__evening__season__in=list(seasons))
     games = Game.objects.filter(evening__season__in=list(seasons))
@@ -421,6 +442,7 @@ def _record_books(club: Club, up_to_year: int) -> _RecordBooks:
     lost = games.filter(loser__kind=member)
     return _RecordBooks(
         seasons=seasons,
+        statutes={s.pk: season_statutes(s) for s in season_rows},
         names=dict(Member.objects.filter(club=club).values_list("pk", "name")),
         per_season=_counts(by_members, "thrower_id", "game__evening__season_id"),
         per_person_evening=_counts(by_members, "thrower_id", "game__evening__date"),
@@ -440,13 +462,20 @@ def _season_points(books: _RecordBooks) -> Counter[tuple[int, int]]:
     """Season points per (member, season) of every club member on the books that season
     (absent ones too: RULES.md 5 ranks them with what they scored, often 0)."""
     points: Counter[tuple[int, int]] = Counter()
-    for m, _d, _e, season_id, _r in books.attendance:
+    present: dict[tuple[int, datetime.date], list[int]] = defaultdict(list)
+    for m, day, _e, season_id, role in books.attendance:
         points[(m, season_id)] += 0
-    statutes = season_statutes()
-    for key, n in books.per_season.items():
-        points[key] += statutes.points(schock_aus=n, games_lost=0)
-    for key, n in books.lost_season.items():
-        points[key] += statutes.points(schock_aus=0, games_lost=n)
+        if role == Attendance.Role.MEMBER:
+            present[(season_id, day)].append(m)
+    # Evening by evening under each season's statutes (per event or by rank).
+    for (season_id, day), members in present.items():
+        scored = books.statutes[season_id].evening_points(
+            present_members=members,
+            games_lost={m: books.lost_evening.get((m, day), 0) for m in members},
+            schock_aus={m: books.per_person_evening.get((m, day), 0) for m in members},
+        )
+        for m, p in scored.items():
+            points[(m, season_id)] += p
     return points
 
 
@@ -569,6 +598,24 @@ def club_records(*, club: Club, up_to_year: int) -> tuple[list[Record], list[Cha
     return records, _champions(books, points), first_year
 
 
+def club_records_cached(
+    *, club: Club, up_to_year: int
+) -> tuple[list[Record], list[Champion], int | None]:
+    """`club_records`, kept in the books cache while the club's books version stays the
+    same (`league.club.caching.club_books_version`: any change of any season's books, a
+    season or a person added; a rename moves the data version of every season the person
+    played in). The all-time records read every season up to `up_to_year`: the one part of
+    the report whose cost grows with the history (issue 15 item 2). One query when cached;
+    computed and not stored inside a transaction."""
+    return books_cached(
+        "club-records",
+        club.pk,
+        up_to_year,
+        club_books_version(club=club),
+        build=lambda: club_records(club=club, up_to_year=up_to_year),
+    )
+
+
 # --------------------------------------------------------------------------- PDFs
 
 
@@ -682,7 +729,10 @@ def build_season_report_pdf(*, season: Season, today: datetime.date | None = Non
         with translation.override(REPORT_LANGUAGE):
             report = season_report_data(season=season, today=today)
             season_report_charts(report)
-        return _render_pdf("reports/season_report.html", {"report": report}, cached=True)
+            # The Kassenprüfer's signatures with their state (league.closing, issue 14 item 3).
+            sign_offs = season_sign_offs(season=season)
+        context = {"report": report, "sign_offs": sign_offs}
+        return _render_pdf("reports/season_report.html", context, cached=True)
     except Exception:
         logger.exception("The season report of season %s could not be built", season.pk)
         raise

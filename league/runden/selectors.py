@@ -26,7 +26,8 @@ def season_runden(*, season: Season) -> list[dict]:
 def club_runden(*, club: Club, season: Season | None = None) -> list[dict]:
     """The Runden owed in a club, in every season (or `season`'s only), as
     `season_runden`'s dicts with `season_id`, oldest first. One query over all seasons,
-    whatever their number (issue 15 item 4: "open Runden, all seasons")."""
+    whatever their number (issue 15 item 4: "open Runden, all seasons"), and one for their
+    statutes."""
     schock_aus = SchockAus.objects.filter(game__evening__club=club)
     if season is not None:
         schock_aus = schock_aus.filter(game__evening__season=season)
@@ -34,23 +35,32 @@ def club_runden(*, club: Club, season: Season | None = None) -> list[dict]:
 
 
 def _runden(schock_aus: QuerySet[SchockAus], season: Season | None) -> list[dict]:
-    """The Runden these Schock-Aus owe, evening by evening (the statutes' first, every
-    fifth and last Schock-Aus in throwing order). One query."""
+    """The Runden these Schock-Aus owe, evening by evening (the season's statutes: seed
+    003's first, every fifth and last Schock-Aus in throwing order). One query for one
+    `season`, two over all seasons."""
     rows = schock_aus.order_by(
         "game__evening__date", "game__evening_id", "game__number", "position"
     ).values_list(
         "pk", "thrower_id", "game__evening_id", "game__evening__date", "game__evening__season_id"
     )
-    # Today one set of statutes for every season (league.club.statutes.season_statutes).
-    statutes = season_statutes(season)
     per_evening: dict[int, list] = defaultdict(list)
     dates, seasons = {}, {}
     for pk, thrower_id, evening_id, date, season_id in rows:
         per_evening[evening_id].append((pk, thrower_id))
         dates[evening_id] = date
         seasons[evening_id] = season_id
+    # Each evening owes Runden under its season's statutes (issue 14 item 4): the one
+    # season given, else every season's, read in one more query.
+    if season is not None:
+        statutes_of = {season.pk: season_statutes(season)}
+    else:
+        statutes_of = {
+            s.pk: season_statutes(s)
+            for s in Season.objects.filter(pk__in=set(seasons.values())).only("statutes")
+        }
     result = []
     for evening_id, items in per_evening.items():
+        statutes = statutes_of[seasons[evening_id]]
         for r in statutes.runden([thrower for _, thrower in items]):
             result.append(
                 {

@@ -3,7 +3,7 @@ dues in a season. A fixed number of queries, whatever the number of evenings or 
 """
 
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.db.models import Count, QuerySet
@@ -11,7 +11,7 @@ from django.db.models import Count, QuerySet
 from games.evenings.models import Attendance, Evening, Game, SchockAus
 from league.club.models import Member, Season
 from league.club.money import marks_to_money
-from league.club.statutes import season_statutes
+from league.club.statutes import Statutes, season_statutes
 from league.runden.selectors import season_runden
 
 
@@ -30,11 +30,11 @@ class StandingRow:
     runden: int = 0
     marks: int = 0
     money: Decimal = Decimal("0.00")
-
-    @property
-    def points(self) -> int:
-        """+1 per Schock-Aus, -1 per lost game (RULES.md section 5; league.club.statutes)."""
-        return season_statutes().points(schock_aus=self.schock_aus, games_lost=self.games_lost)
+    # Championship points under the season's statutes (seed 003: +1 per Schock-Aus, -1
+    # per lost game; or by an evening's rank), set by `season_standings`.
+    points: int = 0
+    # The evenings (ids) the person was absent from (what each absence cost follows them).
+    absent_at: list[int] = field(default_factory=list)
 
     @property
     def guest(self) -> bool:
@@ -76,21 +76,44 @@ def rank_rows(rows: list[StandingRow]) -> list[StandingRow]:
 def season_standings(*, season: Season) -> SeasonStandings:
     """The championship table of a season with every figure of the books: per person
     evenings attended and absent, games played and lost, Schock-Aus, points, Runden owed,
-    Marks and money; guests listed apart (not ranked); the totals. Six queries.
+    Marks and money; guests listed apart (not ranked); the totals. Points, absences and
+    Runden follow the season's statutes (``season_statutes``): by an evening's rank, or
+    an absence costing the evening's average, count evening by evening. Six queries
+    (seven then).
     """
     statutes = season_statutes(season)
     games_per_evening = _count_per(Game.objects.filter(evening__season=season), "evening_id")
-    rows, evenings = _attendance_rows(season, games_per_evening)
+    rows, evenings, present = _attendance_rows(season, games_per_evening)
     lost = _count_per(Game.objects.filter(evening__season=season), "loser_id")
     thrown = _count_per(SchockAus.objects.filter(game__evening__season=season), "thrower_id")
     runden = season_runden(season=season)
     runden_count = Counter(r["thrower_id"] for r in runden)
+    per_evening = statutes.by_rank or statutes.absence_depends_on_evening
+    lost_at = _lost_per_evening(season) if per_evening else defaultdict(Counter)
+    absence = {
+        evening_id: statutes.absence_marks(
+            lost_by_members=sum(lost_at[evening_id][m] for m in members),
+            present_members=len(members),
+        )
+        for evening_id, members in present.items()
+    }
     for member_id, row in rows.items():
         row.games_lost = lost[member_id]
         row.schock_aus = thrown[member_id]
         row.runden = runden_count[member_id]
-        row.marks = statutes.marks(games_lost=row.games_lost, evenings_absent=row.evenings_absent)
+        row.marks = statutes.marks(games_lost=row.games_lost) + sum(
+            absence[e] for e in row.absent_at
+        )
         row.money = marks_to_money(row.marks, season.mark_value)
+        if not statutes.by_rank:
+            row.points = statutes.points(schock_aus=row.schock_aus, games_lost=row.games_lost)
+    if statutes.by_rank:
+        for evening_id, members in present.items():
+            scored = statutes.evening_points(
+                present_members=members, games_lost=lost_at[evening_id], schock_aus={}
+            )
+            for member_id, points in scored.items():
+                rows[member_id].points += points
     ranked = rank_rows([r for r in rows.values() if not r.guest])
     guests = sorted((r for r in rows.values() if r.guest), key=lambda r: r.member.name)
     marks_total = sum(r.marks for r in rows.values())
@@ -113,12 +136,24 @@ def _count_per(queryset: QuerySet, field: str) -> Counter:
     return Counter(dict(queryset.values(field).annotate(n=Count("id")).values_list(field, "n")))
 
 
+def _lost_per_evening(season: Season) -> dict[int, Counter]:
+    """Games lost per evening (id) and loser (member id) in a season. One query."""
+    lost: dict[int, Counter] = defaultdict(Counter)
+    rows = Game.objects.filter(evening__season=season).values("evening_id", "loser_id")
+    for evening_id, loser_id, n in rows.annotate(n=Count("id")).values_list(
+        "evening_id", "loser_id", "n"
+    ):
+        lost[evening_id][loser_id] = n
+    return lost
+
+
 def _attendance_rows(
     season: Season, games_per_evening: Counter
-) -> tuple[dict[int, StandingRow], int]:
+) -> tuple[dict[int, StandingRow], int, dict[int, list[int]]]:
     """A row per person on the season's attendance lists with evenings attended and
-    absent and games played (every game of an evening attended), and the number of
-    evenings with an attendance list. Two queries."""
+    absent (`absent_at`) and games played (every game of an evening attended), the number
+    of evenings with an attendance list, and the club members present per evening (id ->
+    member ids; guests not). Two queries."""
     attendance = Attendance.objects.filter(evening__season=season).values_list(
         "member_id", "role", "evening_id"
     )
@@ -127,16 +162,21 @@ def _attendance_rows(
         people[member_id].append((role, evening_id))
     members = Member.objects.in_bulk(list(people))
     rows: dict[int, StandingRow] = {}
+    present: dict[int, list[int]] = {}
     for member_id, items in people.items():
         row = rows[member_id] = StandingRow(member=members[member_id])
         for role, evening_id in items:
+            present.setdefault(evening_id, [])
             if role == Attendance.Role.ABSENT:
                 row.evenings_absent += 1
+                row.absent_at.append(evening_id)
             else:
                 row.evenings_attended += 1
                 row.games_played += games_per_evening.get(evening_id, 0)
-    evenings = len({e for items in people.values() for _, e in items})
-    return rows, evenings
+                if role == Attendance.Role.MEMBER:
+                    present[evening_id].append(member_id)
+    evenings = len(present)
+    return rows, evenings, present
 
 
 @dataclass
@@ -172,8 +212,9 @@ class MemberDues:
 
 
 def member_dues(*, member: Member, season: Season) -> MemberDues:
-    """A person's Marks evening by evening in a season (lost games; 6 Marks when absent as
-    a club member), with Schock-Aus and Runden owed. Four queries."""
+    """A person's Marks evening by evening in a season (lost games; an absence as a club
+    member as the season's statutes charge it, seed 003: 6 Marks), with Schock-Aus and
+    Runden owed. Four queries (five when an absence costs the evening's average)."""
     statutes = season_statutes(season)
     attendances = list(
         Attendance.objects.filter(member=member, evening__season=season)
@@ -192,10 +233,14 @@ def member_dues(*, member: Member, season: Season) -> MemberDues:
     )
     owed = [r for r in season_runden(season=season) if r["thrower_id"] == member.pk]
     runden = Counter(r["evening_id"] for r in owed)
+    lost_by_members, present = _evening_sizes(statutes, attendances)
     lines = []
     for a in attendances:
         if a.role == Attendance.Role.ABSENT:
-            marks = statutes.marks(games_lost=0, evenings_absent=1)
+            marks = statutes.absence_marks(
+                lost_by_members=lost_by_members[a.evening_id],
+                present_members=present[a.evening_id],
+            )
         else:
             marks = statutes.marks(games_lost=lost[a.evening_id])
         lines.append(
@@ -210,3 +255,17 @@ def member_dues(*, member: Member, season: Season) -> MemberDues:
             )
         )
     return MemberDues(member=member, season=season, lines=lines, runden=owed)
+
+
+def _evening_sizes(statutes: Statutes, attendances: list[Attendance]) -> tuple[Counter, Counter]:
+    """Games lost by the present club members, and their number, of the evenings a person
+    was absent from (evening id -> n), when an absence costs the evening's average (else
+    nothing is read). Two queries or none."""
+    absent = [a.evening_id for a in attendances if a.role == Attendance.Role.ABSENT]
+    if not statutes.absence_depends_on_evening or not absent:
+        return Counter(), Counter()
+    by_members = Game.objects.filter(evening_id__in=absent, loser__kind=Member.Kind.MEMBER)
+    present = _count_per(
+        Attendance.objects.filter(evening_id__in=absent, role=Attendance.Role.MEMBER), "evening_id"
+    )
+    return _count_per(by_members, "evening_id"), present

@@ -544,11 +544,14 @@ def _season_part(
             schock_aus_evening.append((count, day, member_id))
         for member_id, count in losses.items():
             losses_evening.append((count, day, member_id))
-        for member_id in present | set(thrown) | set(losses):
-            if members[member_id][1] == Member.Kind.MEMBER:
-                season_points[member_id] += statutes.points(
-                    schock_aus=thrown[member_id], games_lost=losses[member_id]
-                )
+        # The evening's points under the season's statutes (per event or by rank).
+        scored = statutes.evening_points(
+            present_members=[m for m in present if members[m][1] == Member.Kind.MEMBER],
+            games_lost=losses,
+            schock_aus=thrown,
+        )
+        for member_id, points in scored.items():
+            season_points[member_id] += points
         part.attendance.append(
             EveningAttendance(
                 evening_id=eid,

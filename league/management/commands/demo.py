@@ -15,8 +15,9 @@ from django.db import transaction
 
 from games.evenings.services import evening_create, game_record
 from games.rules.simulator import simulate_evening
+from league.closing.services import season_close, season_sign_off
 from league.club.models import Club, Member
-from league.club.services import member_update, season_get_or_create
+from league.club.services import club_statutes_update, member_update, season_get_or_create
 from league.club.statutes import season_rules
 from league.ledger.services import member_balance, payment_record
 
@@ -44,6 +45,27 @@ LOGINS = {
 }
 SECRETARIES = (SECRETARY, DEPUTY)
 SEED = 1979
+
+# A second club keeps other statutes (issue 14 item 4): points by an evening's rank
+# 7/5/4/3/2/1, an absence costs the evening's average plus one Mark, and a Runde is owed
+# by the first and every third Schock-Aus (no "last", no shift).
+SECOND_CLUB = "Stammtisch Kegelbahn"
+SECOND_MEMBERS = [
+    "Kurt Bauer",
+    "Lena Fuchs",
+    "Moritz Jung",
+    "Nina Kraft",
+    "Otto Pohl",
+    "Paula Seidel",
+]
+SECOND_GUESTS = ["Rudi Voss"]
+SECOND_SECRETARY = "Kurt Bauer"
+SECOND_LOGINS = {"kegel": (SECOND_SECRETARY, "schocken")}
+SECOND_STATUTES = {
+    "scoring": {"mode": "by_rank", "rank_points": [7, 5, 4, 3, 2, 1]},
+    "absence": {"mode": "average_plus", "surcharge": 1},
+    "runden": {"first": True, "last": False, "every": 3, "shift": False},
+}
 
 
 def club_fridays(year: int, until: datetime.date) -> list[datetime.date]:
@@ -73,12 +95,41 @@ class Command(BaseCommand):
         if not Club.objects.filter(name=CLUB).exists():
             self.build(today)
         self.add_logins(Club.objects.get(name=CLUB))
+        self.close_last_season(Club.objects.get(name=CLUB), today)
+        if not Club.objects.filter(name=SECOND_CLUB).exists():
+            self.build_second(today)
+        self.add_second_logins(Club.objects.get(name=SECOND_CLUB))
         self.stdout.write(self.style.SUCCESS(f"Demo club: {CLUB}"))
         for username, (name, password) in LOGINS.items():
             role = "Buchführer" if name in SECRETARIES else "Mitglied"
             role = "Gast" if name in GUESTS else role
             self.stdout.write(f"  Login ({role}, {name}): {username} / {password}")
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Second club (other statutes, /saison/<jahr>/satzung/): {SECOND_CLUB}"
+            )
+        )
+        for username, (name, password) in SECOND_LOGINS.items():
+            self.stdout.write(f"  Login (Buchführer, {name}): {username} / {password}")
         self.stdout.write("  Open http://127.0.0.1:8000/ and log in.")
+
+    @transaction.atomic
+    def close_last_season(self, club: Club, today: datetime.date) -> None:
+        """Last year's season closed by the secretary and signed by anna as Kassenprüfer
+        (issue 14 item 3: /saison/<jahr>/abschluss/). Only once: a season the secretary
+        reopened stays open."""
+        season = club.seasons.filter(year=today.year - 1).first()
+        if (
+            season is None
+            or season.closed_at is not None
+            or season.history.filter(closed_at__isnull=False).exists()
+        ):
+            return
+        secretary = Member.objects.get(club=club, name=LOGINS["sekretaer"][0])
+        season_close(season=season, by=secretary, confirm=True)
+        season_sign_off(
+            season=season, auditor=Member.objects.get(club=club, name=LOGINS["anna"][0])
+        )
 
     @transaction.atomic
     def build(self, today: datetime.date) -> None:
@@ -93,6 +144,47 @@ class Command(BaseCommand):
             for date in dates:
                 self.play_evening(club, people, rules, date, rng)
             self.pay_dues(season, people, dates, rng, settle=year < today.year)
+
+    @transaction.atomic
+    def build_second(self, today: datetime.date) -> None:
+        """The second club: its statutes first (its season is kept under them), then one
+        season of evenings played by the simulator and entered through the services, and
+        its dues paid in part."""
+        club = Club.objects.create(name=SECOND_CLUB, rule_preset="club")
+        club_statutes_update(club=club, statutes=SECOND_STATUTES)
+        people = {n: Member.objects.create(club=club, name=n) for n in SECOND_MEMBERS}
+        people.update(
+            {n: Member.objects.create(club=club, name=n, kind="guest") for n in SECOND_GUESTS}
+        )
+        rng = random.Random(SEED + 1)
+        season = season_get_or_create(club=club, year=today.year)
+        rules = season_rules(season)
+        dates = club_fridays(today.year, today)[1::2]  # every fourth Friday
+        for date in dates:
+            self.play_evening(
+                club,
+                people,
+                rules,
+                date,
+                rng,
+                members=SECOND_MEMBERS,
+                guests=SECOND_GUESTS,
+                secretary=SECOND_SECRETARY,
+            )
+        self.pay_dues(season, people, dates, rng, settle=False)
+
+    @transaction.atomic
+    def add_second_logins(self, club: Club) -> None:
+        """The second club's secretary and login."""
+        users = get_user_model()
+        person = Member.objects.get(club=club, name=SECOND_SECRETARY)
+        if not person.is_secretary:
+            member_update(member=person, is_secretary=True)
+        for username, (name, password) in SECOND_LOGINS.items():
+            person = Member.objects.get(club=club, name=name)
+            if person.user_id is None and not users.objects.filter(username=username).exists():
+                person.user = users.objects.create_user(username=username, password=password)
+                person.save(update_fields=["user"])
 
     @transaction.atomic
     def add_logins(self, club: Club) -> None:
@@ -134,21 +226,32 @@ class Command(BaseCommand):
                 note="Saisonabrechnung" if settle else "Abschlag",
             )
 
-    def play_evening(self, club, people, rules, date, rng: random.Random) -> None:
-        others = [n for n in MEMBERS if n != SECRETARY]
-        present = [SECRETARY] + sorted(rng.sample(others, rng.randint(3, len(others))))
-        absent = [n for n in MEMBERS if n not in present]
-        guests = [g for g in GUESTS if rng.random() < 0.2]
+    def play_evening(
+        self,
+        club,
+        people,
+        rules,
+        date,
+        rng: random.Random,
+        *,
+        members: list[str] = MEMBERS,
+        guests: list[str] = GUESTS,
+        secretary: str = SECRETARY,
+    ) -> None:
+        others = [n for n in members if n != secretary]
+        present = [secretary] + sorted(rng.sample(others, rng.randint(3, len(others))))
+        absent = [n for n in members if n not in present]
+        guests = [g for g in guests if rng.random() < 0.2]
         evening = evening_create(
             club=club,
             date=date,
-            secretary=people[SECRETARY],
+            secretary=people[secretary],
             present_members=[people[n] for n in present],
             guests=[people[n] for n in guests],
             absent_members=[people[n] for n in absent],
         )
         played = simulate_evening(
-            present, guests, rules, seed=f"{SEED}-{date.isoformat()}", secretary=SECRETARY
+            present, guests, rules, seed=f"{SEED}-{date.isoformat()}", secretary=secretary
         )
         for number, game in enumerate(played.games, start=1):
             game_record(
