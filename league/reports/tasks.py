@@ -1,9 +1,13 @@
 """Celery tasks of the league (STYLE.md 5: thin, primary keys only, retries live here)."""
 
+from typing import Any
+
 from celery import shared_task
+from celery.signals import worker_init, worker_process_init
 from django.conf import settings
 
 from league.reports.runs import report_build_fail, report_build_retrying, report_build_run
+from league.reports.warmup import report_libraries_load
 
 MAX_RETRIES = 3
 
@@ -11,6 +15,19 @@ MAX_RETRIES = 3
 def _backoff(retries: int) -> int:
     """Seconds before the next attempt: base, 2 x base, 4 x base (REPORT_RETRY_BACKOFF)."""
     return int(getattr(settings, "REPORT_RETRY_BACKOFF", 5)) * 2**retries
+
+
+@worker_init.connect
+def _load_report_libraries(**_kwargs: Any) -> None:
+    """The worker's main process imports the report libraries before it forks its pool,
+    so no child pays for them at its first report (league/reports/warmup.py)."""
+    report_libraries_load(render=False)
+
+
+@worker_process_init.connect
+def _warm_report_libraries(**_kwargs: Any) -> None:
+    """Each pool process lays out one tiny page at its start (Pango and the fonts)."""
+    report_libraries_load(render=True)
 
 
 @shared_task(
