@@ -192,6 +192,16 @@ class OpenItems:
     open_balances: list[MemberBalance]
 
     @property
+    def runden_by_evening(self) -> list[tuple[datetime.date, int, list[str]]]:
+        """The Runden not given per evening, oldest first: (date, evening id, throwers'
+        names in throwing order), for a short list on the page."""
+        evenings: dict[int, tuple[datetime.date, int, list[str]]] = {}
+        for r in self.runden_open:
+            line = evenings.setdefault(r.evening_id, (r.date, r.evening_id, []))
+            line[2].append(r.thrower.name)
+        return sorted(evenings.values())
+
+    @property
     def needs_confirmation(self) -> bool:
         """Incomplete evenings or Runden not given: closing must be confirmed."""
         return bool(self.incomplete_evenings or self.runden_open)

@@ -10,9 +10,10 @@ from functools import partial
 
 from django.core.files.base import ContentFile
 from django.db import transaction
-from django.db.models import Sum
+from django.db.models import Count, Max, Subquery, Sum
 from django.utils import timezone
 
+from league.closing.models import SeasonSignOff
 from league.club.models import Season
 from league.reports.models import ReportBuild
 
@@ -21,11 +22,21 @@ logger = logging.getLogger(__name__)
 
 def report_data_version(*, season: Season) -> int:
     """The data version a season report is built from: the sum of `data_version` over the
-    club's seasons up to and including this one (the records read them all). One query."""
+    club's seasons up to and including this one (the records read them all), plus the
+    number of the season's Kassenprüfer signatures (league.closing: a signature is no
+    change of the books and leaves `data_version`, but the report shows it). Both only ever
+    grow, so every change or signature gives a new version. One query."""
+    signed = (
+        SeasonSignOff.objects.filter(season_id=season.pk)
+        .order_by()
+        .values("season_id")
+        .annotate(n=Count("id"))
+        .values("n")
+    )
     total = Season.objects.filter(club_id=season.club_id, year__lte=season.year).aggregate(
-        v=Sum("data_version")
-    )["v"]
-    return int(total or 0)
+        v=Sum("data_version"), signed=Max(Subquery(signed))
+    )
+    return int(total["v"] or 0) + int(total["signed"] or 0)
 
 
 def _final_name(build: ReportBuild, version: int) -> str:
