@@ -14,14 +14,10 @@ selector and of the standings page for the last season.
 from __future__ import annotations
 
 import datetime
-import os
 import random
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "schockclub.settings")
+from support import bench_database, is_postgresql
 
 TARGET_SECONDS = 5  # issue 15 item 2 (was 60)
 FIRST, LAST = 1979, 2026
@@ -121,23 +117,11 @@ def club_book(seed: int = 1979) -> tuple[bytes, bytes, dict]:
 
 
 def main() -> None:
-    if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
+    if not is_postgresql():
         print("bench_import: skipped, set DATABASE_URL to a PostgreSQL database of your own")
         return
-    import django
-
-    django.setup()
-    from django.db import connection
-    from django.test.utils import setup_test_environment
-
-    setup_test_environment()
-    keepdb = "--keepdb" in sys.argv
-    old_name = connection.settings_dict["NAME"]
-    connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=keepdb)
-    try:
+    with bench_database():
         run()
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0, keepdb=keepdb)
 
 
 def run() -> None:

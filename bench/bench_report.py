@@ -8,7 +8,8 @@ the one of 2026 (about 40 evenings), whose all-time records read all 48 seasons.
 seasons, written through the services like the secretary's pages (slow: minutes).
 
 The data go into a fresh test database (`test_<DATABASE_URL's database>`, created and
-dropped here) when DATABASE_URL names PostgreSQL, else into a temporary SQLite file.
+dropped by bench/support.py) when DATABASE_URL names PostgreSQL, else into a temporary
+SQLite file. Redis is left out: the caches are the process's memory.
 Then it times `build_season_report_pdf` and prints wall-clock and CPU seconds:
 
 - libraries: loading WeasyPrint and matplotlib ahead (`report_libraries_load`), as a
@@ -32,54 +33,15 @@ import argparse
 import datetime
 import os
 import random
-import sys
-import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-
-def setup_django() -> tuple[str, str]:
-    """Django with a database of its own: on PostgreSQL a fresh test database (dropped by
-    `teardown`), else a migrated temporary SQLite file. Redis is left out: the caches
-    are the process's memory, so "cold" means empty caches. Returns (the database's URL,
-    the name of the database before the test database replaced it)."""
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "schockclub.settings")
-    if not os.environ.get("DATABASE_URL"):
-        path = Path(tempfile.mkdtemp(prefix="bench-report-")) / "bench.sqlite3"
-        os.environ["DATABASE_URL"] = f"sqlite:///{path}"
-    os.environ.pop("REDIS_URL", None)
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-    from django.db import connection
-
-    old_name = connection.settings_dict["NAME"]
-    if connection.vendor == "postgresql":
-        from django.test.utils import setup_test_environment
-
-        setup_test_environment()
-        connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    else:
-        call_command("migrate", verbosity=0)
-    return os.environ["DATABASE_URL"], old_name
-
-
-def teardown(old_name: str) -> None:
-    """Drop the test database `setup_django` created on PostgreSQL."""
-    from django.db import connection
-
-    if connection.vendor == "postgresql":
-        connection.creation.destroy_test_db(old_name, verbosity=0)
+from support import bench_database
 
 
 def import_history(seasons: int):
     """The last `seasons` seasons (up to 2026) of bench/bench_import.py's club book,
     imported with `club_book_import`. Returns the 2026 season."""
-    sys.path.insert(0, str(ROOT / "bench"))
     from bench_import import LAST, club_book
 
     from league.club.models import Season
@@ -163,11 +125,9 @@ def main() -> None:
         "--fresh", action="store_true", help="no library loading ahead: the build imports them"
     )
     args = parser.parse_args()
-    db, old_name = setup_django()
-    try:
+    os.environ.pop("REDIS_URL", None)  # the caches are the process's memory: cold is empty
+    with bench_database(keepdb=False) as db:
         run(args, db)
-    finally:
-        teardown(old_name)
 
 
 def run(args: argparse.Namespace, db: str) -> None:
@@ -179,7 +139,7 @@ def run(args: argparse.Namespace, db: str) -> None:
     from pypdf import PdfReader
 
     started = time.perf_counter()
-    print(f"database: {db.split('@')[-1]}")
+    print(f"database: {db}")
     with transaction.atomic():  # one commit: SQLite would otherwise sync every write
         if args.services:
             season = generate(args.evenings)
