@@ -46,8 +46,11 @@ from django.db import connection
 from django.db.models import Count, IntegerField, Max, OuterRef, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
+from django.middleware.csrf import get_token
+from django.template.loader import render_to_string
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import parse_etags
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from rest_framework.response import Response
 
@@ -61,6 +64,7 @@ __all__ = [
     "books_cache_key",
     "books_cached",
     "books_cached_many",
+    "books_fragment",
     "books_page",
     "club_books_version",
     "season_and_books_version",
@@ -211,6 +215,28 @@ def books_cached_many(
             logger.warning("books cache unreachable; not storing %s", parts_list[0][:1])
         found.update(fresh)
     return [found[key] for key in keys]
+
+
+# The CSRF token in a kept fragment: a placeholder, filled in with the request's own token
+# each time the fragment is used (a kept form never carries another session's token).
+_CSRF_PLACEHOLDER = "kept0csrf0token0placeholder"
+
+
+def books_fragment(
+    request: HttpRequest, *parts: Any, template: str, context: Callable[[], dict[str, Any]]
+) -> SafeString:
+    """`template` rendered with `context()` once per `parts` (a books version among them,
+    and everything else the fragment shows: the role, the path, the day) and kept; its
+    forms' `{% csrf_token %}` is this request's token on every use. The fragment is
+    rendered without the request: it may show nothing of the viewer beyond `parts`."""
+
+    def build() -> str:
+        return render_to_string(template, {**context(), "csrf_token": _CSRF_PLACEHOLDER})
+
+    html = books_cached("fragment", template, *parts, build=build)
+    if _CSRF_PLACEHOLDER in html:
+        html = html.replace(_CSRF_PLACEHOLDER, get_token(request))
+    return mark_safe(html)  # noqa: S308 - our own render
 
 
 # --- state of a season page beyond its books --------------------------------------------

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 
 from games.evenings.models import Evening, SchockAus
 from league.club.access import ClubRequest, member_required, secretary_required
-from league.club.caching import club_books_version
+from league.club.caching import books_fragment, club_books_version
 from league.club.errors import BooksError
 from league.club.models import Member
 from league.club.selectors import club_seasons, season_from_query, whole_number
@@ -47,25 +47,40 @@ def runden_list(request: ClubRequest) -> HttpResponse:
     person = None
     if (person_id := whole_number(request.GET.get("person"))) is not None:
         person = get_object_or_404(Member, pk=person_id, club=request.club)
-    page = runden_page(
-        club=request.club,
-        season=season,
-        member=person,
-        status=status,
-        books_version=club_books_version(club=request.club),
+    version = club_books_version(club=request.club)
+    today = timezone.localdate()
+    is_secretary = request.member.is_secretary
+
+    def context() -> dict:
+        page = runden_page(
+            club=request.club, season=season, member=person, status=status, books_version=version
+        )
+        return {
+            "rows": page.rows,
+            "total": page.total,
+            "shown": SHOWN,
+            "season": season,
+            "seasons": club_seasons(club=request.club),
+            "status": status,
+            "person": person,
+            "today": today,
+            "open_by_evening": page.open_by_evening,
+            "is_secretary": is_secretary,
+            "full_path": request.get_full_path(),
+        }
+
+    # The page's books part is kept per version, path (season, status, person), role and
+    # day; only the frame is rendered per request.
+    body = books_fragment(
+        request,
+        version,
+        request.get_full_path(),
+        is_secretary,
+        today,
+        template="league/ledger/_runden_body.html",
+        context=context,
     )
-    context = {
-        "rows": page.rows,
-        "total": page.total,
-        "shown": SHOWN,
-        "season": season,
-        "seasons": club_seasons(club=request.club),
-        "status": status,
-        "person": person,
-        "today": timezone.localdate(),
-        "open_by_evening": page.open_by_evening,
-    }
-    return render(request, "league/ledger/runden.html", context)
+    return render(request, "league/ledger/runden.html", {"body": body})
 
 
 def _back(request: ClubRequest) -> HttpResponse:

@@ -166,3 +166,19 @@ def test_one_changed_season_recomputes_only_its_part_of_the_runden(club, monkeyp
     page = client.get("/runden/?saison=alle").content.decode()
     assert [kw["season"].year for _a, kw in built] == [2026]
     assert page.count("(first)") + page.count("(erster)") == 3
+
+
+def test_a_kept_runden_page_carries_each_sessions_own_form_token(club):
+    first = Client(enforce_csrf_checks=True)
+    first.force_login(club["bernd"].user)
+    first.get("/runden/?saison=alle")  # keeps the page's part with this session's forms
+    second = Client(enforce_csrf_checks=True)
+    second.force_login(club["bernd"].user)
+    page = second.get("/runden/?saison=alle").content.decode()
+    actions = re.findall(r'action="(/runden/\d+/gegeben/)"', page)
+    assert len(actions) == 2, page
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)[1]
+    answer = second.post(actions[0], {"csrfmiddlewaretoken": token, "given_on": "2026-10-10"})
+    assert answer.status_code == 302  # a token of another session would be a 403
+    after = second.get("/runden/?saison=alle").content.decode()
+    assert re.findall(r'action="(/runden/\d+/gegeben/)"', after) == actions[1:]
