@@ -17,7 +17,7 @@ from django.shortcuts import get_object_or_404, render
 
 from games.evenings.selectors import club_seasons_played
 from league.club.access import ClubRequest, member_required
-from league.club.caching import books_cached, books_page
+from league.club.caching import books_cached, books_fragment, books_page
 from league.club.models import Season
 from league.club.selectors import club_seasons, query_year
 from league.statistics.charts import schock_aus_chart_svg
@@ -56,7 +56,8 @@ def _with_chart(stats: Statistics) -> tuple[Statistics, str | None]:
 @member_required
 @books_page()
 def season_statistics(request: ClubRequest) -> HttpResponse:
-    """A season's statistics (``?saison=<year>``; an unknown year shows the default)."""
+    """A season's statistics (``?saison=<year>``; an unknown year shows the default); the
+    page's books part kept per books version and season (league/club/caching.py)."""
     seasons = list(club_seasons(club=request.club))
     if not seasons:
         raise Http404
@@ -65,18 +66,38 @@ def season_statistics(request: ClubRequest) -> HttpResponse:
     if season is None:
         played = club_seasons_played(club=request.club)
         season = played[0] if played else seasons[0]
-    stats, chart = _figures(request, season)
-    context = {"stats": stats, "seasons": seasons, "chart": chart}
-    return render(request, "league/statistics/season.html", context)
+
+    def context() -> dict:
+        stats, chart = _figures(request, season)
+        return {"stats": stats, "seasons": seasons, "chart": chart}
+
+    body = books_fragment(
+        request,
+        request.books_version,  # type: ignore[attr-defined]
+        season.pk,
+        template="league/statistics/_season_body.html",
+        context=context,
+    )
+    return render(request, "league/statistics/season.html", {"body": body})
 
 
 @member_required
 @books_page()
 def records(request: ClubRequest) -> HttpResponse:
-    """The club's all-time statistics and records."""
-    stats, chart = _figures(request, None)
-    context = {"stats": stats, "chart": chart}
-    return render(request, "league/statistics/records.html", context)
+    """The club's all-time statistics and records; the page's books part kept per books
+    version (the figures from per-season parts, league/statistics/selectors.py)."""
+
+    def context() -> dict:
+        stats, chart = _figures(request, None)
+        return {"stats": stats, "chart": chart}
+
+    body = books_fragment(
+        request,
+        request.books_version,  # type: ignore[attr-defined]
+        template="league/statistics/_records_body.html",
+        context=context,
+    )
+    return render(request, "league/statistics/records.html", {"body": body})
 
 
 def _season_of(request: ClubRequest, year: int) -> Season:
