@@ -337,7 +337,7 @@ KEPT_READS = {
     "evening_list": 6,
     "ledger_home": 6,
     "audit_member": 6,
-    "runden_list_open_all": 6,
+    "runden_list_open_all": 4,
     "statistics_season": 5,
     "statistics_records": 4,
     "season-standings": 5,

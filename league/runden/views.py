@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 
 from games.evenings.models import Evening, SchockAus
 from league.club.access import ClubRequest, member_required, secretary_required
-from league.club.caching import books_fragment, club_books_version
+from league.club.caching import books_fragment, books_page
 from league.club.errors import BooksError
 from league.club.models import Member
 from league.club.selectors import club_seasons, season_from_query, whole_number
@@ -35,11 +35,18 @@ from league.runden.services import (
 )
 
 
+def _today(request: ClubRequest) -> str:
+    """The day: the page's forms default to it (it joins the page's ETag)."""
+    return timezone.localdate().isoformat()
+
+
 @member_required
+@books_page(extra=_today)
 def runden_list(request: ClubRequest) -> HttpResponse:
     """The Runden owed: open, given or all, in the current season (?saison=YYYY, or
     ?saison=alle for every season); the first `SHOWN` lines and the count, read from
-    per-season parts kept per season version (league/runden/listing.py)."""
+    per-season parts kept per season version (league/runden/listing.py); a GET with the
+    page's ETag (books version, day, viewer) answers 304."""
     season = season_from_query(request, default_current=True)
     status = request.GET.get("status", STATUS_OPEN)
     if status not in (STATUS_OPEN, STATUS_GIVEN, STATUS_ALL):
@@ -47,7 +54,7 @@ def runden_list(request: ClubRequest) -> HttpResponse:
     person = None
     if (person_id := whole_number(request.GET.get("person"))) is not None:
         person = get_object_or_404(Member, pk=person_id, club=request.club)
-    version = club_books_version(club=request.club)
+    version = request.books_version  # type: ignore[attr-defined]
     today = timezone.localdate()
     is_secretary = request.member.is_secretary
 
