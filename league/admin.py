@@ -36,6 +36,9 @@ from league.reports.models import ReportBuild
 class ClubAdmin(SimpleHistoryAdmin):
     list_display = ("name", "rule_preset", "created_at")
     search_fields = ("name",)
+    # The statutes change through league.club.services (checked, audited): the season's
+    # page /saison/<jahr>/satzung/ or the API, never as raw JSON here.
+    readonly_fields = ("statutes",)
 
 
 @admin.register(Season)

@@ -235,8 +235,10 @@ def season_statutes_update(
     with the reason "statutes_changed"), its Mark value (and currency, while it has no
     ledger lines) follows the new eras when the eras changed, and the books-changed event
     (reason `STATUTES_CHANGED`) moves the data version and has the ledger reverse and
-    re-book every charge that changed. Unchanged statutes: nothing is written. Returns
-    the season as stored, its `data_version` read again.
+    re-book every charge that changed. A change of the club's newest season also becomes
+    the club's statutes (`Club.statutes`, the defaults of its next seasons). Unchanged
+    statutes: nothing is written. Returns the season as stored, its `data_version` read
+    again.
 
     Raises BooksError: the ``statutes_*`` codes of ``Statutes.from_data`` (400);
     ``confirmation_required`` (409) on a season with evenings without `confirm`;
@@ -284,6 +286,9 @@ def season_statutes_update(
     season.statutes = new.to_data()
     season._change_reason = STATUTES_CHANGED  # type: ignore[attr-defined]
     season.save(update_fields=fields)
+    if not Season.objects.filter(club_id=season.club_id, year__gt=season.year).exists():
+        # The club's newest season: its statutes become the club's for the seasons to come.
+        club_statutes_update(club=season.club, statutes=new)
     books_changed(season_id=season.pk, reason=STATUTES_CHANGED)
     season.refresh_from_db(fields=["data_version"])
     return season

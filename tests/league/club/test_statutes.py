@@ -454,3 +454,29 @@ def test_season_rows_with_empty_statutes_are_kept_by_seed_003():
         currency="DM",
     )
     assert season_statutes(season) == CLUB_STATUTES
+
+
+@pytest.mark.django_db
+def test_the_statistics_best_season_follows_the_statutes(sample_evening):
+    from league.statistics.selectors import club_statistics
+
+    seed_evening, _ = enter_sample_evening(sample_evening)
+    other_evening, _ = _kegelbahn_evening(sample_evening)
+    seed_best = club_statistics(club=seed_evening.club).records.best_season
+    other_best = club_statistics(club=other_evening.club).records.best_season
+    assert (seed_best.name, seed_best.points) == ("Anna Becker", -3)  # present members only
+    assert (other_best.name, other_best.points) == ("Anna Becker", 7)
+
+
+@pytest.mark.django_db
+def test_a_change_of_the_newest_season_becomes_the_clubs_for_the_next():
+    club = Club.objects.create(name="Neu")
+    old = season_create(club=club, year=2025)
+    newest = season_create(club=club, year=2026)
+    season_statutes_update(season=old, statutes={"marks_per_game_lost": 3})
+    club.refresh_from_db()
+    assert season_statutes(season_create(club=club, year=2027)).marks_per_game_lost == 1
+    season_statutes_update(season=Season.objects.get(club=club, year=2027), statutes=KEGELBAHN)
+    club.refresh_from_db()
+    assert season_statutes(season_create(club=club, year=2028)).by_rank
+    assert not season_statutes(newest).by_rank

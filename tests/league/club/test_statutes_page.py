@@ -119,3 +119,15 @@ def test_the_statement_states_the_seasons_figures(client, books):
     page = client.get(reverse("ledger_statement", args=[frank.pk])).content.decode()
     assert "der Schnitt des Abends plus 1 Mark je versäumtem Abend" in page
     assert "(6 Mark)" not in page
+
+
+def test_the_standings_page_states_the_seasons_statutes(client, books):
+    season, bernd, _ = books
+    client.force_login(bernd.user)
+    url = reverse("season_standings", args=[season.year])
+    page = client.get(url).content.decode()
+    assert "Punkte: +1 je Schock-Aus, −1 je verlorenem Spiel." in page
+    assert reverse("season_statutes", args=[season.year]) in page
+    client.post(_url(season), {**FORM, "confirm": "1"})
+    page = client.get(url).content.decode()
+    assert "Punkte nach dem Platz des Abends: 7/5/4/3/2/1" in page
