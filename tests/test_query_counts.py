@@ -105,6 +105,7 @@ ROUTES: dict[str, Callable[[dict], str] | None] = {
     "api-season-report": lambda c: f"/api/v1/seasons/{c['season']}/report/",
     "api-season-statistics": lambda c: f"/api/v1/seasons/{c['season']}/statistics/",
     "api-statistics-records": lambda c: "/api/v1/statistics/records/",
+    "api-season-close": lambda c: f"/api/v1/seasons/{c['season']}/close/",
     "api-member-girocode": lambda c: f"/api/v1/members/{c['member']}/girocode.png",
     "member-list": lambda c: "/api/v1/members/",
     "member-detail": lambda c: f"/api/v1/members/{c['member']}/",
@@ -180,7 +181,6 @@ ROUTES: dict[str, Callable[[dict], str] | None] = {
     "runde-given": NOT_COUNTED,
     "payment-cancel": NOT_COUNTED,
     "api-evening-share": NOT_COUNTED,
-    "api-season-close": NOT_COUNTED,
     "api-season-reopen": NOT_COUNTED,
     "api-season-sign-off": NOT_COUNTED,
 }
