@@ -164,3 +164,11 @@ def test_the_demo_closes_last_season_with_annas_signature(client):
     page = client.get(PAGE.replace("2026", "2025")).content.decode()
     assert "Geprüft von Anna Becker" in page and "gültig" in page
     assert "Saison 2025 abschließen" not in page
+
+
+def test_the_season_page_links_the_wizard_and_says_when_the_season_is_closed(
+    member_client, evening, secretary
+):
+    assert "/saison/2026/abschluss/" in member_client.get("/saison/2026/").content.decode()
+    season_close(season=evening.season, by=secretary, confirm=True)
+    assert "Saison abgeschlossen" in member_client.get("/saison/2026/").content.decode()
