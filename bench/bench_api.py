@@ -25,16 +25,11 @@ SQLite file.
 from __future__ import annotations
 
 import datetime
-import os
 import random
 import statistics
-import sys
-import tempfile
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "schockclub.settings")
+from support import bench_database
 
 FIRST, LAST = 1979, 2026
 EVENINGS_PER_SEASON = 40
@@ -203,30 +198,8 @@ def run() -> None:
 
 
 def main() -> None:
-    url = os.environ.get("DATABASE_URL", "")
-    temp = None
-    if not url:
-        temp = tempfile.NamedTemporaryFile(prefix="schock_api_bench_", suffix=".sqlite3")
-        os.environ["DATABASE_URL"] = f"sqlite:///{temp.name}"
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-    from django.db import connection
-    from django.test.utils import setup_test_environment
-
-    setup_test_environment()
-    if temp is not None:
-        call_command("migrate", verbosity=0)
+    with bench_database():
         run()
-        return
-    keepdb = "--keepdb" in sys.argv
-    old_name = connection.settings_dict["NAME"]
-    connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=keepdb)
-    try:
-        run()
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0, keepdb=keepdb)
 
 
 if __name__ == "__main__":

@@ -13,11 +13,10 @@ import dataclasses
 import sys
 import time
 from itertools import product
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import support  # noqa: F401  (puts the project root on sys.path)
 
-from games.rules import PRESETS, RuleSet, Throw, evaluate, rank  # noqa: E402
+from games.rules import PRESETS, RuleSet, Throw, evaluate, rank
 
 THROWS = [
     Throw(dice, attempts=1 if natural else 2, natural=natural)

@@ -10,13 +10,11 @@ Run: ``.venv/bin/python bench/bench_odds.py``
 from __future__ import annotations
 
 import dataclasses
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import support  # noqa: F401  (puts the project root on sys.path)
 
-from games.rules import PRESETS, odds  # noqa: E402
+from games.rules import PRESETS, odds
 
 
 def cold_ms(func, *args, **kwargs) -> float:

@@ -15,14 +15,12 @@ import argparse
 import dataclasses
 import platform
 import random
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import support  # noqa: F401  (puts the project root on sys.path)
 
-from games.rules import PRESETS  # noqa: E402
-from games.rules.simulator import (  # noqa: E402
+from games.rules import PRESETS
+from games.rules.simulator import (
     simulate_evening,
     simulate_game,
     simulate_statistics,

@@ -12,14 +12,9 @@ the number of queries of each.
 
 from __future__ import annotations
 
-import os
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "schockclub.settings")
+from support import bench_database, is_postgresql
 
 
 def _best_of(label: str, function, repeats: int = 5) -> None:
@@ -61,23 +56,11 @@ def run() -> None:
 
 
 def main() -> None:
-    if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
+    if not is_postgresql():
         print("bench_statistics: skipped, set DATABASE_URL to a PostgreSQL database of your own")
         return
-    import django
-
-    django.setup()
-    from django.db import connection
-    from django.test.utils import setup_test_environment
-
-    setup_test_environment()
-    keepdb = "--keepdb" in sys.argv
-    old_name = connection.settings_dict["NAME"]
-    connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=keepdb)
-    try:
+    with bench_database():
         run()
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0, keepdb=keepdb)
 
 
 if __name__ == "__main__":
