@@ -29,6 +29,13 @@ Decisions:
   `Vary: Cookie`: a browser revalidates every time, no shared cache stores a page, and a
   member never gets another's page. API ETags vary by the token's user the same way
   (`Vary: Authorization, Cookie`).
+- Kept HTML (`books_fragment`, the standings page's books part) is rendered without the
+  request and keyed by everything it shows beyond the books (role, path, day); the page's
+  frame (navigation, who is logged in) is rendered per request. A kept form's CSRF token
+  is a placeholder replaced by the request's own token on each use.
+- All-time reads combine per-season parts kept under each season's `data_version`
+  (`books_cached_many`: one cache round trip for all seasons; the seasons whose part is
+  missing are built together): a change to one season rebuilds one part.
 """
 
 from __future__ import annotations
