@@ -2,6 +2,7 @@
 roles and stable codes; a closed season refuses edits through the API until reopened."""
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 
 from league.closing.models import SeasonSignOff
 from league.club.models import Season
@@ -130,3 +131,21 @@ def test_the_endpoints_are_in_the_schema(api):
     assert "get" in paths["/api/v1/seasons/{season_id}/close/"]
     assert "post" in paths["/api/v1/seasons/{season_id}/reopen/"]
     assert "post" in paths["/api/v1/seasons/{season_id}/sign-off/"]
+
+
+def test_a_runde_given_and_a_club_book_import_into_a_closed_season_are_conflicts(api, cast):
+    _close(api, cast)
+    secretary = api("secretary")
+    schock_aus = cast.games[1].schock_aus.get()
+    given = secretary.post(
+        f"/api/v1/runden/{schock_aus.pk}/given/", {"given_on": "2026-10-10"}, format="json"
+    )
+    assert given.status_code == 409 and given.json()["code"] == "season_closed"
+    files = {
+        "attendance": SimpleUploadedFile(
+            "a.csv", b"date,name,role\r\n2026-11-06,Bernd Krause,secretary\r\n", "text/csv"
+        ),
+        "games": SimpleUploadedFile("g.csv", b"date,number,loser,schock_aus\r\n", "text/csv"),
+    }
+    imported = secretary.post("/api/v1/club-book/import/", files, format="multipart")
+    assert imported.status_code == 409 and imported.json()["code"] == "season_closed"
