@@ -2,8 +2,13 @@
 
 Imports the generated club book (1979 to 2026, about 1,900 evenings and 47,700 games, every
 row with its history record) into a fresh test database, then prints the backup's seconds
-and file size, the restore's seconds into a second fresh database, and whether every
-season's standings and the club's balances are identical after the restore.
+and file size, the restore's seconds into a second fresh database, and whether every figure
+of the club is identical after the restore (`tests/league/backup/figures.py`: every season's
+standings, balances and data version, every person's statement, the report, dues and
+records of the last season, the history of each season's first evening, of the last
+season's people and the club's latest 500 lines) and every table holds as many rows.
+This is the backup test's scale (the test suite round-trips five seasons across the change
+from Mark to Euro); it exits with status 1 when a figure differs.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/schock_backup_bench \
         .venv/bin/python bench/bench_backup.py
@@ -11,14 +16,9 @@ season's standings and the club's balances are identical after the restore.
 
 from __future__ import annotations
 
-import os
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "schockclub.settings")
+from support import bench_database, django_setup, is_postgresql
 
 
 def import_bench_club() -> str:
@@ -34,63 +34,36 @@ def import_bench_club() -> str:
     return CLUB
 
 
-def _figures(name: str) -> list:
-    """Every season's standings and the club's balances, as comparable text."""
-    from league.club.models import Club, Season
-    from league.ledger.services import club_balances
-    from league.standings.selectors import season_standings
-
-    club = Club.objects.get(name=name)
-    rows = [repr(club_balances(club=club))]
-    for season in Season.objects.filter(club=club).order_by("year"):
-        standings = season_standings(season=season)
-        rows.append(
-            (
-                season.year,
-                season.data_version,
-                [(r.member.name, r.place, r.points, r.marks, r.money) for r in standings.everyone],
-                standings.games,
-                standings.schock_aus,
-                standings.runden,
-                standings.money_total,
-            )
-        )
-    return rows
-
-
 def main() -> None:
-    if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
+    if not is_postgresql():
         print("bench_backup: skipped, set DATABASE_URL to a PostgreSQL database of your own")
         return
-    import django
-
-    django.setup()
-    from django.db import connection
-    from django.test.utils import setup_test_environment
-
+    django_setup()
     from league.backup.services import club_backup, club_restore
-    from league.club.models import Club
+    from league.club.models import Club, Season
+    from tests.league.backup.conftest import our_rows
+    from tests.league.backup.figures import club_figures, differences
 
-    setup_test_environment()
-    old_name = connection.settings_dict["NAME"]
-    connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    try:
+    with bench_database(keepdb=False):
         start = time.perf_counter()
         name = import_bench_club()
         print(f"import of the 48-season club book: {time.perf_counter() - start:.1f} s")
-        before = _figures(name)
+        club = Club.objects.get(name=name)
+        start = time.perf_counter()
+        before, rows = club_figures(name, every_season=False), our_rows()
+        print(
+            f"{Season.objects.filter(club=club).count()} seasons, "
+            f"{rows['games.Evening']:,} evenings, {rows['games.Game']:,} games, "
+            f"{sum(rows.values()):,} rows; the figures in {time.perf_counter() - start:.1f} s"
+        )
         start, cpu = time.perf_counter(), time.process_time()
-        data = club_backup(club=Club.objects.get(name=name))
+        data = club_backup(club=club)
         print(
             f"backup: {time.perf_counter() - start:.1f} s ({time.process_time() - cpu:.1f} s CPU"
             f" in Python), {len(data) / 1e6:.1f} MB (gzip JSON)"
         )
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
     # A second, empty database: the restore as after losing the first.
-    old_name = connection.settings_dict["NAME"]
-    connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    try:
+    with bench_database(keepdb=False):
         start, cpu = time.perf_counter(), time.process_time()
         result = club_restore(data=data)
         print(
@@ -98,9 +71,12 @@ def main() -> None:
             f"({time.process_time() - cpu:.1f} s CPU in Python), "
             f"{sum(result.counts.values()):,} rows"
         )
-        print("figures identical:", _figures(name) == before)
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
+        found = differences(before, club_figures(name, every_season=False))
+        found += [f"rows: {rows} -> {our_rows()}"] if our_rows() != rows else []
+    print("figures and row counts identical:", "yes" if not found else "NO")
+    if found:
+        print("\n".join(found[:20]))
+        raise SystemExit(1)
 
 
 if __name__ == "__main__":
