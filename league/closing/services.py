@@ -48,7 +48,7 @@ from league.club.money import round_money
 from league.club.services import season_get_or_create
 from league.club.statutes import season_statutes
 from league.ledger.models import LedgerEntry
-from league.ledger.services import REASON_SEASON_REOPENED
+from league.ledger.services import REASON_SEASON_CLOSED, REASON_SEASON_REOPENED
 from league.runden.models import RundeGiven
 from league.runden.services import STATUS_OPEN, RundeStatus, runden_overview
 from league.standings.selectors import season_standings
@@ -61,7 +61,7 @@ REASON_MAX_LENGTH = 100
 """The audit history keeps a change reason of at most 100 characters (simple_history)."""
 
 VALID, BROKEN = "valid", "broken"
-CLOSED_REASON = "season_closed"
+CLOSED_REASON = REASON_SEASON_CLOSED
 FINGERPRINT_VERSION = 1
 
 _CARRY_OUT_SIDE = Q(kind=LedgerEntry.Kind.CARRY_OUT) | Q(

@@ -46,7 +46,9 @@ REASON_SEASON_CHANGED = "season_changed"
 REASON_EVENING_DELETED = "evening_deleted"
 REASON_PAYMENT_CANCELLED = "payment_cancelled"
 REASON_MARK_VALUE_CHANGED = "mark_value_changed"
-# A season reopened (league.closing): its carry-over lines are reversed.
+# A season closed (league.closing): the reason of its carry-over lines and of the
+# season's audit record; reopened: its carry-over lines are reversed.
+REASON_SEASON_CLOSED = "season_closed"
 REASON_SEASON_REOPENED = "season_reopened"
 # The kinds that settle a balance rather than charge one: a payment, and the carry of a
 # closed season's open balance into the next season (league.closing).
@@ -373,6 +375,7 @@ def reversal_reason_label(code: str) -> str:
         REASON_EVENING_DELETED: _("evening deleted"),
         REASON_PAYMENT_CANCELLED: _("payment cancelled"),
         REASON_MARK_VALUE_CHANGED: _("value of the Mark changed"),
+        REASON_SEASON_CLOSED: _("season closed"),
         REASON_SEASON_REOPENED: _("season reopened"),
         REASON_MARKS_CHANGED: _("Marks recomputed under the statutes"),
     }.get(code, code)

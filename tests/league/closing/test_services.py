@@ -28,7 +28,7 @@ from league.club.models import Club, Season
 from league.club.services import member_create, season_create, season_update
 from league.clubbook.services import club_book_import
 from league.ledger.models import LedgerEntry
-from league.ledger.services import member_statement, payment_record
+from league.ledger.services import member_statement, payment_record, reversal_reason_label
 from league.runden.services import runde_mark_given
 from tests.conftest import SAMPLES
 from tests.factories import UserFactory
@@ -163,6 +163,7 @@ def test_reopening_needs_a_reason_and_is_in_the_audit_history(books):
     assert record.history_user == books.secretary.user
     closing = record.prev_record
     assert closing.closed_at is not None and closing.history_change_reason == "season_closed"
+    assert reversal_reason_label(closing.history_change_reason) == "Saison abgeschlossen"
 
 
 def test_reopening_an_open_season_is_refused(books):
