@@ -245,3 +245,34 @@ def test_a_hostile_row_is_a_bad_row_and_imports_nothing(secretary_api, case):
     assert code in [e["code"] for e in body["errors"]]
     assert all(e["file"] and e["line"] >= 1 and e["reason"] for e in body["errors"])
     assert _state() == before
+
+
+def test_a_row_the_database_refuses_is_answered_with_its_code_in_german(sample_club, monkeypatch):
+    """A refusal by the database's triggers during the set-based writes (COPY on
+    PostgreSQL) answers the trigger's stable code and a German reason, never the
+    database's own message, and imports nothing."""
+    from league.clubbook import services
+
+    _club, client = sample_club
+    other = Member.objects.create(club=Club.objects.create(name="Andere Runde"), name="Otto")
+    create_members = services._create_members
+
+    def with_an_outsider(batch):
+        created = create_members(batch)
+        batch.members["Anna Becker"] = other
+        return created
+
+    monkeypatch.setattr(services, "_create_members", with_an_outsider)
+    before = _state()
+    response = client.post(
+        "/api/v1/club-book/import/", _files(), format="multipart", HTTP_ACCEPT_LANGUAGE="de"
+    )
+    assert response.status_code == 400
+    body = response.json()
+    assert body["code"] == "bad_rows"
+    [row] = body["errors"]
+    assert row["code"] == "person_of_other_club"
+    assert row["reason"] == (
+        "Von der Datenbank abgelehnt: Diese Person gehört zu einem anderen Verein."
+    )
+    assert _state() == before

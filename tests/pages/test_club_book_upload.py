@@ -53,3 +53,35 @@ def test_a_hostile_row_is_shown_in_german_and_nothing_is_imported(
     assert reason in response.content.decode()
     assert "token" not in response.context
     assert not Evening.objects.exists()
+
+
+def test_a_row_the_database_refuses_is_shown_in_german_not_as_the_database_said(
+    secretary_client, season, monkeypatch
+):
+    """The dry run's set-based writes (COPY on PostgreSQL) end in the database's triggers:
+    their refusal is shown as a German bad row, never as the database's raw message."""
+    from league.club.models import Club, Member
+    from league.clubbook import services
+
+    other = Member.objects.create(club=Club.objects.create(name="Andere Runde"), name="Otto")
+    create_members = services._create_members
+
+    def with_an_outsider(batch):
+        created = create_members(batch)
+        batch.members["Bernd Krause"] = other
+        return created
+
+    monkeypatch.setattr(services, "_create_members", with_an_outsider)
+    response = secretary_client.post(
+        reverse("club_book_upload"),
+        {
+            "attendance": SimpleUploadedFile("a.csv", ATTENDANCE),
+            "games": SimpleUploadedFile("g.csv", GAMES),
+        },
+    )
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "Von der Datenbank abgelehnt: Diese Person gehört zu einem anderen Verein." in page
+    assert "person_of_other_club" not in page and "CONTEXT" not in page
+    assert "token" not in response.context
+    assert not Evening.objects.exists()
