@@ -114,7 +114,9 @@ class Statutes:
     present at the evening lost (guests' lost games not counted) divided by their number,
     as a Decimal rounded half up to whole Marks (charges are whole Marks; 4.5 -> 5), plus
     the surcharge. No member present: the surcharge alone. The sample evening of
-    2026-10-09: members lost 22 games, 5 present: 4.4 -> 4 Marks, + 1 = 5.
+    2026-10-09: members lost 22 games, 5 present: 4.4 -> 4 Marks, + 1 = 5. Such a charge
+    follows the evening: while its games are entered, the ledger reverses the absence
+    charge and books it again whenever its whole Marks change (reason "marks_changed").
     """
 
     scoring: str = "per_event"
