@@ -21,7 +21,7 @@ import pytest
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
-from django.urls import get_resolver
+from django.urls import Resolver404, get_resolver, resolve
 from django.urls.resolvers import URLResolver
 
 from games.evenings.services import evening_create, game_record
@@ -92,6 +92,7 @@ ROUTES: dict[str, Callable[[dict], str] | None] = {
     "my_logins": lambda c: "/anmeldungen/",
     "password_change": lambda c: "/passwort/",
     "season_close": lambda c: "/saison/2026/abschluss/",
+    "season_statutes": lambda c: "/saison/2026/satzung/",
     # --- the API ---
     "api-root": lambda c: "/api/v1/",
     "api-me": lambda c: "/api/v1/me/",
@@ -106,6 +107,7 @@ ROUTES: dict[str, Callable[[dict], str] | None] = {
     "api-season-statistics": lambda c: f"/api/v1/seasons/{c['season']}/statistics/",
     "api-statistics-records": lambda c: "/api/v1/statistics/records/",
     "api-season-close": lambda c: f"/api/v1/seasons/{c['season']}/close/",
+    "season-statutes": lambda c: f"/api/v1/seasons/{c['season']}/statutes/",
     "api-member-girocode": lambda c: f"/api/v1/members/{c['member']}/girocode.png",
     "member-list": lambda c: "/api/v1/members/",
     "member-detail": lambda c: f"/api/v1/members/{c['member']}/",
@@ -147,6 +149,7 @@ ROUTES: dict[str, Callable[[dict], str] | None] = {
     "my_login_revoke": NOT_COUNTED,
     "throw_evaluate": NOT_COUNTED,
     "season_close_action": NOT_COUNTED,
+    "my_login_email": NOT_COUNTED,
     "season_reopen_action": NOT_COUNTED,
     "season_sign_off_action": NOT_COUNTED,
     # Files the season report and the evening sheet render with WeasyPrint (their cost is
@@ -211,8 +214,24 @@ def _url_names() -> set[str]:
 def test_every_route_is_in_the_table():
     missing = sorted(n for n in _url_names() if n not in ROUTES)
     assert not missing, f"routes without a line in ROUTES: {missing}"
-    gone = sorted(n for n in ROUTES if n not in _url_names())
+    # A counted line may be a variant of a route (another query string): its path must
+    # still lead somewhere; a line not counted names a route.
+    names = _url_names()
+    gone = sorted(
+        n
+        for n, build in ROUTES.items()
+        if (build is None and n not in names)
+        or (build is not None and not _resolves(build(_ANY_CAST).split("?")[0]))
+    )
     assert not gone, f"lines in ROUTES for routes that no longer exist: {gone}"
+
+
+def _resolves(path: str) -> bool:
+    try:
+        resolve(path)
+    except Resolver404:
+        return False
+    return True
 
 
 def _season(club, year: int, people: dict, day: int = 9):
