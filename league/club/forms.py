@@ -412,7 +412,7 @@ class StatutesForm(BooksErrorMixin, forms.Form):
             parts = line.split()
             if not parts:
                 continue
-            if len(parts) != 3 or not parts[0].isdigit():
+            if len(parts) != 3 or not (parts[0].isascii() and parts[0].isdigit()):
                 self.add_error("mark_eras", _("One era a line: from year, value, currency."))
                 return None
             year, value, currency = parts

@@ -97,6 +97,8 @@ def test_the_secretary_confirms_a_change_of_a_season_with_evenings(client, books
         ),
         ("runden_every", "1000", "muss eine ganze Zahl von 0 bis 100 sein."),
         ("mark_eras", "2002 0.50", "Eine Epoche je Zeile: ab Jahr, Wert, Währung."),
+        ("mark_eras", "2²02 0.50 EUR", "Eine Epoche je Zeile: ab Jahr, Wert, Währung."),
+        ("rank_points", "7, ²", "Bitte ganze Zahlen durch Kommas getrennt eingeben."),
         ("mark_eras", "2002 0.505 EUR", "Der Wert einer Mark muss größer als null sein"),
     ],
 )
