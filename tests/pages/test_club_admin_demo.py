@@ -11,13 +11,17 @@ import pytest
 from django.core.cache import caches
 from django.core.management import call_command
 from django.db import transaction
+from django.test import override_settings
 from django.urls import reverse
 
 from league.club.models import Member
 
-pytestmark = pytest.mark.django_db
+# Both tests on one xdist worker (`make test`: --dist loadgroup), so the demo is built once,
+# and early: a group is sent before the single tests.
+pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("demo")]
 
 TODAY = datetime.date(2026, 3, 20)
+FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +34,9 @@ def demo_output(django_db_setup, django_db_blocker) -> Iterator[str]:
         atomic.__enter__()
         try:
             out = io.StringIO()
-            call_command("demo", today=TODAY, stdout=out)
+            # The hasher every test logs in with (tests/conftest.py).
+            with override_settings(PASSWORD_HASHERS=FAST_HASHERS):
+                call_command("demo", today=TODAY, stdout=out)
             yield out.getvalue()
         finally:
             transaction.set_rollback(True)

@@ -52,7 +52,9 @@ def _column(row: models.Model, field: models.Field) -> tuple[str, str]:
     return field.attname, repr(value)
 
 
-def club_figures(club_name: str, *, every_season: bool = True) -> dict[str, Any]:
+def club_figures(
+    club_name: str, *, every_season: bool = True, every_evening: bool = True
+) -> dict[str, Any]:
     """Every figure of the club: per season its standings, each person's dues, the report's
     data (dues, chronicle, evenings, records), balances, data version; per person the
     statement and the history lines; the Runden owed and given; the club's history lines and
@@ -61,7 +63,10 @@ def club_figures(club_name: str, *, every_season: bool = True) -> dict[str, Any]
     Without `every_season` (a club of 48 seasons, to keep the test short): the report, the
     dues and the records of the last season only, the history of each season's first
     evening, of the last season's people and the club's latest 500 lines; standings,
-    balances, data versions and statements of every season and person still."""
+    balances, data versions and statements of every season and person still.
+
+    Without `every_evening` (a club of hundreds of evenings): the history of each season's
+    first evening only; every other figure as `every_season` says."""
     club = Club.objects.get(name=club_name)
     seasons = list(Season.objects.filter(club=club).order_by("year"))
     members = list(Member.objects.filter(club=club).order_by("pk"))
@@ -120,7 +125,7 @@ def club_figures(club_name: str, *, every_season: bool = True) -> dict[str, Any]
     evening_model = next(m for t, h, m in _tables() if h and t.label == "games.Evening")
     records = evening_model.objects.filter(club_id=club.pk)
     evening_ids = set(records.values_list("id", flat=True))
-    if not every_season:
+    if not (every_season and every_evening):
         evening_ids = {
             records.filter(season_id=season.pk).order_by("date").values_list("id", flat=True)[0]
             for season in seasons
