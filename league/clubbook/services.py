@@ -38,6 +38,7 @@ import csv
 import datetime
 import io
 import logging
+import operator
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterator
@@ -1038,16 +1039,20 @@ def _insert_rows(model: type[models.Model], rows: list[dict[str, Any]]) -> None:
             [model(**defaults, **row) for row in rows], batch_size=_BATCH
         )
         return
-    names = [f.attname for f in fields]
+    # The rows' own columns (every row names the same ones), then the defaulted ones.
+    given = [f for f in fields if f.attname in rows[0]]
+    defaulted = [f for f in fields if f.attname not in rows[0]]
+    values = operator.itemgetter(*(f.attname for f in given))
+    tail = tuple(defaults[f.attname] for f in defaulted)
+    one = len(given) == 1  # itemgetter of one name answers the value, not a tuple
     quote = connection.ops.quote_name
-    sql = (
-        f"COPY {quote(model._meta.db_table)} "
-        f"({', '.join(quote(f.column or f.attname) for f in fields)}) FROM STDIN"
-    )
+    columns = ", ".join(quote(f.column or f.attname) for f in given + defaulted)
+    sql = f"COPY {quote(model._meta.db_table)} ({columns}) FROM STDIN"
     with connection.cursor() as cursor, connection.wrap_database_errors:
         with cursor.cursor.copy(sql) as copy:
+            write = copy.write_row
             for row in rows:
-                copy.write_row([row[n] if n in row else defaults[n] for n in names])
+                write((values(row), *tail) if one else (*values(row), *tail))
 
 
 def _write_evenings(batch: _Batch) -> int:
@@ -1110,9 +1115,10 @@ def _write_games(batch: _Batch) -> tuple[list[_WrittenGame], int]:
     written)."""
     rows: list[dict[str, Any]] = []
     throwers: dict[tuple[int, int], list[str]] = {}
+    ids = {name: member.pk for name, member in batch.members.items()}
     for e in batch.new:
         evening_id = batch.evening_ids[e.date]
-        secretary = batch.members[e.secretary or ""]
+        secretary = ids[e.secretary or ""]
         loser_of = {g.number: g.loser for g in e.games}
         for g in sorted(e.games, key=lambda g: g.number):
             previous = loser_of.get(g.number - 1)
@@ -1120,8 +1126,8 @@ def _write_games(batch: _Batch) -> tuple[list[_WrittenGame], int]:
                 {
                     "evening_id": evening_id,
                     "number": g.number,
-                    "loser_id": batch.members[g.loser].pk,
-                    "vorleger_id": (batch.members[previous] if previous else secretary).pk,
+                    "loser_id": ids[g.loser],
+                    "vorleger_id": ids[previous] if previous else secretary,
                 }
             )
             if g.throwers:
@@ -1136,7 +1142,7 @@ def _write_games(batch: _Batch) -> tuple[list[_WrittenGame], int]:
     ]
     _record_history(Game.objects.filter(evening_id__in=new_evenings), batch.history)
     schock_aus = [
-        {"game_id": game.pk, "thrower_id": batch.members[name].pk, "position": position}
+        {"game_id": game.pk, "thrower_id": ids[name], "position": position}
         for game in games
         for position, name in enumerate(throwers.get((game.evening_id, game.number), ()), 1)
     ]
@@ -1155,17 +1161,19 @@ def _write_charges(batch: _Batch, games: list[_WrittenGame]) -> int:
     statutes_of = {s.pk: season_statutes(s) for s in batch.season_of.values()}
     date_of = {pk: date for date, pk in batch.evening_ids.items()}
     money: dict[tuple[int, int], Decimal] = {}
+    club_id = batch.club.pk
 
     def row(evening_id: int, date: datetime.date, key: str, charge: Charge) -> dict[str, Any]:
         season = batch.season_of[date]
-        amount = money.get((season.pk, charge.marks))
+        season_id = season.pk
+        amount = money.get((season_id, charge.marks))
         if amount is None:
-            amount = money[(season.pk, charge.marks)] = marks_to_money(
+            amount = money[(season_id, charge.marks)] = marks_to_money(
                 charge.marks, season.mark_value
             )
         return {
-            "club_id": batch.club.pk,
-            "season_id": season.pk,
+            "club_id": club_id,
+            "season_id": season_id,
             "member_id": charge.member_id,
             "kind": charge.kind,
             "marks": charge.marks,
@@ -1197,8 +1205,11 @@ def _write_charges(batch: _Batch, games: list[_WrittenGame]) -> int:
                     continue
                 key = absence_source_key(evening_id, member_id)
                 entries.append(row(evening_id, e.date, key, absence))
+    statutes_of_evening = {
+        pk: statutes_of[batch.season_of[date].pk] for pk, date in date_of.items()
+    }
     for game in games:
-        statutes = statutes_of[batch.season_of[date_of[game.evening_id]].pk]
+        statutes = statutes_of_evening[game.evening_id]
         if not statutes.marks_per_game_lost:
             continue
         charge = game_lost_charge(
