@@ -20,9 +20,10 @@ run: $(VENV)/.installed
 	$(PY) manage.py runserver $(HOST)
 
 ## test: the whole suite (SQLite and eager tasks unless DATABASE_URL / REDIS_URL are set),
-## spread over the machine's cores (pytest-xdist)
+## spread over the machine's cores (pytest-xdist); `--dist loadgroup` keeps a group
+## (xdist_group: tests sharing an expensive fixture) on one worker and sends the groups first
 test: $(VENV)/.installed
-	$(PY) -m pytest -n auto --durations=15
+	$(PY) -m pytest -n auto --dist loadgroup --durations=15
 
 ## lint: ruff, the layer contract (import-linter), types (mypy; strict on rules and services)
 lint: $(VENV)/.installed

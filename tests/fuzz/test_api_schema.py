@@ -17,7 +17,9 @@ from schemathesis.specs.openapi.checks import response_schema_conformance
 from games.evenings.models import Evening, Game
 from league.club.models import Season
 
-pytestmark = pytest.mark.django_db
+# One xdist worker runs tests/fuzz (`make test`: --dist loadgroup), so the package's demo
+# club (conftest.py) is built once, and first, as the largest group.
+pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("fuzz")]
 
 # CI runs a fixed, derandomised set (reproducible); explore more with e.g.
 #   FUZZ_MAX_EXAMPLES=200 FUZZ_RANDOM=1 .venv/bin/python -m pytest tests/fuzz

@@ -13,7 +13,9 @@ from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import response_schema_conformance
 
-pytestmark = pytest.mark.django_db
+# One xdist worker runs tests/fuzz (`make test`: --dist loadgroup), so the package's demo
+# club (conftest.py) is built once, and first, as the largest group.
+pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("fuzz")]
 
 MAX_EXAMPLES = int(os.environ.get("FUZZ_MAX_EXAMPLES", "8"))
 DERANDOMIZE = not os.environ.get("FUZZ_RANDOM")

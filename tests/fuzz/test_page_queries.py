@@ -20,7 +20,9 @@ from games.evenings.models import Evening, Game, SchockAus
 from league.club.models import Season
 from league.ledger.models import Payment
 
-pytestmark = pytest.mark.django_db
+# One xdist worker runs tests/fuzz (`make test`: --dist loadgroup), so the package's demo
+# club (conftest.py) is built once, and first, as the largest group.
+pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("fuzz")]
 
 MAX_EXAMPLES = int(os.environ.get("FUZZ_PAGE_EXAMPLES", "60"))
 DERANDOMIZE = not os.environ.get("FUZZ_RANDOM")
