@@ -55,6 +55,14 @@ STATE_EXAMPLE = {
             "state": "valid",
         }
     ],
+    "events": [
+        {
+            "when": "2027-01-08T20:15:00+01:00",
+            "who": "sekretaer",
+            "action": "closed",
+            "reason": "season_closed",
+        }
+    ],
 }
 
 _STATE = "The answer is the season's close state (as GET)."

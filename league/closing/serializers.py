@@ -66,6 +66,17 @@ class SignOffSerializer(serializers.Serializer):
     )
 
 
+class CloseEventSerializer(serializers.Serializer):
+    when = serializers.DateTimeField()
+    who = serializers.CharField(help_text="The login's username; empty for a command.")
+    action = serializers.SerializerMethodField()
+    reason = serializers.CharField(help_text="A reopen's reason; `season_closed` for a close.")
+
+    def get_action(self, event) -> str:
+        """`closed` or `reopened`."""
+        return "closed" if event.closed else "reopened"
+
+
 class CloseStateSerializer(serializers.Serializer):
     """The close wizard's state of a season."""
 
@@ -81,3 +92,6 @@ class CloseStateSerializer(serializers.Serializer):
     )
     open_items = OpenItemsSerializer()
     sign_offs = SignOffSerializer(many=True)
+    events = CloseEventSerializer(
+        many=True, help_text="Every close and reopen, oldest first (the season's history)."
+    )

@@ -319,6 +319,40 @@ class SignOffLine:
         return self.state == VALID
 
 
+@dataclass(frozen=True)
+class CloseEvent:
+    """A close or reopen of a season from its audit history: when (aware), who (the
+    login's username, or "" for a command), `closed` (True: closed, False: reopened) and
+    the reason (a reopen's own words; "season_closed" for a close)."""
+
+    when: datetime.datetime
+    who: str
+    closed: bool
+    reason: str
+
+
+def season_close_events(*, season: Season) -> list[CloseEvent]:
+    """Every close and reopen of `season`, oldest first, read from the season's history
+    records (django-simple-history): a record whose `closed_at` went from empty to set or
+    back. One query."""
+    records = season.history.select_related("history_user").order_by("history_date", "history_id")
+    events, was_closed = [], False
+    for record in records:
+        closed = record.closed_at is not None
+        if closed != was_closed:
+            user = record.history_user
+            events.append(
+                CloseEvent(
+                    when=record.history_date,
+                    who=user.get_username() if user else "",
+                    closed=closed,
+                    reason=record.history_change_reason or "",
+                )
+            )
+        was_closed = closed
+    return events
+
+
 @dataclass
 class CloseState:
     """Everything the close wizard shows: whether and when the season was closed and by
@@ -328,6 +362,7 @@ class CloseState:
     open_items: OpenItems
     fingerprint: str
     sign_offs: list[SignOffLine] = field(default_factory=list)
+    events: list[CloseEvent] = field(default_factory=list)
 
     @property
     def closed(self) -> bool:
@@ -355,6 +390,7 @@ def season_close_state(*, season: Season) -> CloseState:
         open_items=season_open_items(season=season),
         fingerprint=fingerprint,
         sign_offs=season_sign_offs(season=season, fingerprint=fingerprint),
+        events=season_close_events(season=season),
     )
 
 

@@ -56,6 +56,8 @@ def test_a_closed_season_refuses_edits_until_reopened(api, cast):
         _url(cast.season.pk, "reopen"), {"reason": "Spiel fehlt"}, format="json"
     )
     assert reopened.status_code == 200 and reopened.json()["closed"] is False
+    events = [(e["action"], e["who"], e["reason"]) for e in reopened.json()["events"]]
+    assert events == [("closed", "bernd", "season_closed"), ("reopened", "bernd", "Spiel fehlt")]
     assert secretary.post("/api/v1/games/", game, format="json").status_code == 201
 
 

@@ -55,6 +55,8 @@ def test_reopening_without_a_reason_is_refused_in_german(secretary_client, close
     reopened = secretary_client.post(PAGE + "wiedereroeffnen/", {"reason": "Spiel fehlt"})
     assert reopened.status_code == 302
     assert Season.objects.get(pk=closed.pk).closed_at is None
+    page = secretary_client.get(PAGE).content.decode()
+    assert "wieder geöffnet: „Spiel fehlt“ (bernd)" in page
 
 
 @pytest.mark.parametrize("action", ["abschliessen/", "wiedereroeffnen/"])
