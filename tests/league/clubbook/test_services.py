@@ -549,3 +549,31 @@ def test_the_import_command_refuses_a_club_name_the_column_cannot_hold(name):
             name,
         )
     assert not Club.objects.exists()
+
+
+def test_a_large_import_refreshes_the_planner_statistics_on_postgresql(monkeypatch):
+    """On PostgreSQL an import of many games ANALYZEs the tables it wrote inside its
+    transaction before it reads the totals (issue 15 item 2); elsewhere nothing is run.
+    The threshold is set just above the sample's games, then to their number."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from league.clubbook import services
+
+    games = _import(dry_run=True).created["games"]
+    monkeypatch.setattr(services, "ANALYZE_AFTER_GAMES", games + 1)
+    with CaptureQueriesContext(connection) as small:
+        assert _import(dry_run=True).ok
+    monkeypatch.setattr(services, "ANALYZE_AFTER_GAMES", games)
+    with CaptureQueriesContext(connection) as large:
+        result = _import()
+    assert result.ok and result.created["games"] == games > 0
+    analyzed = [q["sql"] for q in large.captured_queries if q["sql"].startswith("ANALYZE")]
+    assert not [q for q in small.captured_queries if q["sql"].startswith("ANALYZE")]
+    if connection.vendor == "postgresql":
+        assert analyzed == [
+            'ANALYZE "games_evening", "games_attendance", "games_game", "games_schockaus", '
+            '"league_ledgerentry"'
+        ]
+    else:
+        assert analyzed == []
