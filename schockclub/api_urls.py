@@ -11,6 +11,7 @@ from games.evenings.api import EveningViewSet
 from games.rounds.api import GameViewSet, RulesEvaluateView
 from league.audit.api import HistoryView
 from league.banking.api import MemberGiroCodeView
+from league.closing.api import SeasonCloseView, SeasonReopenView, SeasonSignOffView
 from league.club.accounts.api import (
     LogoutAllView,
     LogoutView,
@@ -20,7 +21,6 @@ from league.club.accounts.api import (
     TokenView,
 )
 from league.club.api import ClubViewSet, MeView
-from league.closing.api import SeasonCloseView, SeasonReopenView, SeasonSignOffView
 from league.clubbook.api import ClubBookExportView, ClubBookImportView
 from league.ledger.api import BalancesView, MemberStatementView, PaymentViewSet
 from league.reports.api import SeasonReportPdfView, SeasonReportView
@@ -85,9 +85,7 @@ urlpatterns: list = [
     path("statistics/records/", RecordsView.as_view(), name="api-statistics-records"),
     # Season close with the Kassenprüfer sign-off (issue 14 item 3, league/closing/api.py).
     path("seasons/<int:season_id>/close/", SeasonCloseView.as_view(), name="api-season-close"),
-    path(
-        "seasons/<int:season_id>/reopen/", SeasonReopenView.as_view(), name="api-season-reopen"
-    ),
+    path("seasons/<int:season_id>/reopen/", SeasonReopenView.as_view(), name="api-season-reopen"),
     path(
         "seasons/<int:season_id>/sign-off/",
         SeasonSignOffView.as_view(),
