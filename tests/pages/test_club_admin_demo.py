@@ -5,13 +5,9 @@ this module, inside a transaction rolled back after the module's last test."""
 
 import datetime
 import io
-from collections.abc import Iterator
 
 import pytest
-from django.core.cache import caches
 from django.core.management import call_command
-from django.db import transaction
-from django.test import override_settings
 from django.urls import reverse
 
 from league.club.models import Member
@@ -21,28 +17,6 @@ from league.club.models import Member
 pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("demo")]
 
 TODAY = datetime.date(2026, 3, 20)
-FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(scope="module")
-def demo_output(django_db_setup, django_db_blocker) -> Iterator[str]:
-    """What `manage.py demo` printed on its first run into the empty database; the demo's
-    rows stay until the module's last test has run (each test's own writes are rolled back
-    after it, as always)."""
-    with django_db_blocker.unblock():
-        atomic = transaction.atomic()
-        atomic.__enter__()
-        try:
-            out = io.StringIO()
-            # The hasher every test logs in with (tests/conftest.py).
-            with override_settings(PASSWORD_HASHERS=FAST_HASHERS):
-                call_command("demo", today=TODAY, stdout=out)
-            yield out.getvalue()
-        finally:
-            transaction.set_rollback(True)
-            atomic.__exit__(None, None, None)
-            for cache in caches.all():
-                cache.clear()
 
 
 def test_the_demo_has_two_secretaries_and_a_guest_with_logins(demo_output, client):

@@ -3,13 +3,10 @@ evening's rank 7/5/4/3/2/1, an absence at the evening's average plus one Mark, R
 the first and every third Schock-Aus), a season of its books entered through the
 services, and a login for its secretary; the first demo club keeps seed 003's statutes."""
 
-import datetime
-import io
 from collections import Counter
 from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
-from django.core.management import call_command
 from django.urls import reverse
 
 from games.evenings.models import Attendance, Evening, Game
@@ -20,16 +17,14 @@ from league.management.commands.demo import SECOND_CLUB, SECOND_STATUTES
 from league.runden.selectors import season_runden
 from league.standings.selectors import season_standings
 
-pytestmark = pytest.mark.django_db
-
-TODAY = datetime.date(2026, 3, 20)
+# On the demo's xdist worker (`make test`: --dist loadgroup), early.
+pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("demo")]
 
 
 @pytest.fixture
-def demo():
-    out = io.StringIO()
-    call_command("demo", today=TODAY, stdout=out)
-    return out.getvalue()
+def demo(demo_output):
+    """The demo, built once for this module (tests/pages/conftest.py)."""
+    return demo_output
 
 
 def test_the_second_club_keeps_its_own_statutes_and_the_first_seed_003s(demo):
