@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
 from league.banking.models import BankStatementLine, ClubBankAccount, PaymentReminder
+from league.closing.models import SeasonSignOff
 from league.club.admin_base import BooksAdmin, adopt
 from league.club.errors import BooksError
 from league.club.models import Club, Member, Season
@@ -316,6 +317,26 @@ class PaymentReminderAdmin(admin.ModelAdmin):
     list_display = ("month", "member", "amount", "sent_at")
     search_fields = ("member__name",)
     list_select_related = ("member",)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(SeasonSignOff)
+class SeasonSignOffAdmin(admin.ModelAdmin):
+    """Read-only: a Kassenprüfer signs on the season close page (league.closing), which
+    takes the fingerprint of the figures; the admin cannot sign or alter a signature."""
+
+    list_display = ("season", "auditor", "signed_at", "data_version")
+    list_filter = ("season__club",)
+    search_fields = ("auditor__name",)
+    list_select_related = ("season", "season__club", "auditor")
 
     def has_add_permission(self, request):
         return False

@@ -63,6 +63,17 @@ def every_record(evening, season, member, secretary):
     PaymentReminder.objects.create(
         member=member, month=datetime.date(2026, 3, 1), amount=Decimal("3.00")
     )
+    from django.utils import timezone
+
+    from league.closing.models import SeasonSignOff
+
+    SeasonSignOff.objects.create(
+        season=season,
+        auditor=member,
+        signed_at=timezone.now(),
+        fingerprint="0" * 64,
+        data_version=season.data_version,
+    )
     return evening
 
 
