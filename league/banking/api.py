@@ -66,6 +66,10 @@ class MemberGiroCodeView(APIView):
             if open_seasons:
                 season, amount = open_seasons[0]
                 code = girocode_of(account=account, member=member, season=season, amount=amount)
+        if code is None and account is None:
+            raise BooksError(
+                "no_girocode", _("The club has not entered its bank account yet."), status=404
+            )
         if code is None:
             raise BooksError("no_girocode", _("There is nothing open to pay."), status=404)
         response = HttpResponse(girocode_png(code), content_type="image/png")

@@ -41,3 +41,11 @@ def test_running_the_demo_again_changes_nothing(demo_output):
     call_command("demo", today=TODAY, stdout=out)
     assert list(Member.objects.values_list("name", "is_secretary", "user__username")) == before
     assert "carla / schocken" in out.getvalue()
+
+
+def test_the_demo_club_has_a_bank_account_so_a_member_can_pay_by_girocode(demo_output, client):
+    anna = Member.objects.get(club__name="Schockclub Demo", name="Anna Becker")
+    client.force_login(anna.user)
+    response = client.get(f"/api/v1/members/{anna.pk}/girocode.png")
+    assert response.status_code == 200
+    assert response.content.startswith(b"\x89PNG")

@@ -15,6 +15,8 @@ from django.db import transaction
 
 from games.evenings.services import evening_create, game_record
 from games.rules.simulator import simulate_evening
+from league.banking.models import ClubBankAccount
+from league.banking.services import club_bank_account_set
 from league.closing.services import season_close, season_sign_off
 from league.club.models import Club, Member
 from league.club.services import club_statutes_update, member_update, season_get_or_create
@@ -99,6 +101,7 @@ class Command(BaseCommand):
         if not Club.objects.filter(name=SECOND_CLUB).exists():
             self.build_second(today)
         self.add_second_logins(Club.objects.get(name=SECOND_CLUB))
+        self.add_bank_account(Club.objects.get(name=CLUB))
         self.stdout.write(self.style.SUCCESS(f"Demo club: {CLUB}"))
         for username, (name, password) in LOGINS.items():
             role = "Buchführer" if name in SECRETARIES else "Mitglied"
@@ -112,6 +115,15 @@ class Command(BaseCommand):
         for username, (name, password) in SECOND_LOGINS.items():
             self.stdout.write(f"  Login (Buchführer, {name}): {username} / {password}")
         self.stdout.write("  Open http://127.0.0.1:8000/ and log in.")
+
+    def add_bank_account(self, club: Club) -> None:
+        """The demo club's bank account (an example IBAN that passes the checksum, never a
+        real account), so that "Mit GiroCode bezahlen" and the GiroCode API answer on the
+        demo (issue 14 item 2). Only when the club has none: one the secretary set stays."""
+        if not ClubBankAccount.objects.filter(club=club).exists():
+            club_bank_account_set(
+                club=club, holder=CLUB, iban="DE89 3704 0044 0532 0130 00", bic="COBADEFFXXX"
+            )
 
     @transaction.atomic
     def close_last_season(self, club: Club, today: datetime.date) -> None:

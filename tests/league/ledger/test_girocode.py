@@ -137,6 +137,18 @@ def test_no_girocode_without_a_bank_account(club_books):
     assert member_girocode(member=club_books["bernd"], season=club_books["season"]) is None
 
 
+def test_the_api_says_when_the_club_has_no_bank_account_yet(client, club_books):
+    bernd = club_books["bernd"]
+    client.force_login(bernd.user)
+    response = client.get(f"/api/v1/members/{bernd.pk}/girocode.png", HTTP_ACCEPT_LANGUAGE="de")
+    assert response.status_code == 404
+    assert response.json() == {
+        "code": "no_girocode",
+        "message": "Der Verein hat sein Bankkonto noch nicht eingetragen.",
+        "field": None,
+    }
+
+
 def _login(client, member):
     client.force_login(member.user)
     return client
