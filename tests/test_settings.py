@@ -29,3 +29,12 @@ def test_a_typo_stops_the_start(monkeypatch, typo):
     monkeypatch.setenv("SOME_FLAG", typo)
     with pytest.raises(ImproperlyConfigured, match="SOME_FLAG"):
         env_bool("SOME_FLAG", False)
+
+
+def test_each_xdist_worker_gets_a_redis_database_of_its_own():
+    from tests.redis_per_worker import worker_redis_url
+
+    assert worker_redis_url("redis://127.0.0.1:6379/0", "gw0") == "redis://127.0.0.1:6379/1"
+    assert worker_redis_url("redis://127.0.0.1:6379/0", "gw1") == "redis://127.0.0.1:6379/2"
+    assert worker_redis_url("redis://:pw@redis:6379/15", "gw0") == "redis://:pw@redis:6379/0"
+    assert worker_redis_url("redis://127.0.0.1:6379", "gw3") == "redis://127.0.0.1:6379/4"
