@@ -127,8 +127,22 @@ class MemberAdmin(BooksAdmin):
         return False
 
 
+class ReadOnlyMixin:
+    """An admin that shows rows and never writes them: they are written through the
+    services (and audited there), so the admin cannot go around them."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(LedgerEntry)
-class LedgerEntryAdmin(admin.ModelAdmin):
+class LedgerEntryAdmin(ReadOnlyMixin, admin.ModelAdmin):
     """Read-only: corrections are reversal entries made by the ledger services."""
 
     list_display = (
@@ -145,15 +159,6 @@ class LedgerEntryAdmin(admin.ModelAdmin):
     search_fields = ("member__name", "description", "source_key")
     date_hierarchy = "booked_on"
     list_select_related = ("member", "season", "season__club")
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 PAYMENT_ADD_FIELDS = ["member", "season", "amount", "paid_on", "method", "note"]
@@ -281,19 +286,10 @@ class ReportBuildAdmin(admin.ModelAdmin):
     readonly_fields = ("created_at", "updated_at")
 
 
-class ReadOnlyAdmin(SimpleHistoryAdmin):
+class ReadOnlyAdmin(ReadOnlyMixin, SimpleHistoryAdmin):
     """Shown, never written here: the club's pages write these through their services
     (bank account: the secretary's page; bank lines: the bank-payment matching, which books
     the payment; reminders: the monthly task), so the admin cannot go around them."""
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(ClubBankAccount)
@@ -311,25 +307,16 @@ class BankStatementLineAdmin(ReadOnlyAdmin):
 
 
 @admin.register(PaymentReminder)
-class PaymentReminderAdmin(admin.ModelAdmin):
+class PaymentReminderAdmin(ReadOnlyMixin, admin.ModelAdmin):
     """Read-only: a reminder is a record that an e-mail went out."""
 
     list_display = ("month", "member", "amount", "sent_at")
     search_fields = ("member__name",)
     list_select_related = ("member",)
 
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
 
 @admin.register(SeasonSignOff)
-class SeasonSignOffAdmin(admin.ModelAdmin):
+class SeasonSignOffAdmin(ReadOnlyMixin, admin.ModelAdmin):
     """Read-only: a Kassenprüfer signs on the season close page (league.closing), which
     takes the fingerprint of the figures; the admin cannot sign or alter a signature."""
 
@@ -337,12 +324,3 @@ class SeasonSignOffAdmin(admin.ModelAdmin):
     list_filter = ("season__club",)
     search_fields = ("auditor__name",)
     list_select_related = ("season", "season__club", "auditor")
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

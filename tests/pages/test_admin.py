@@ -104,3 +104,27 @@ def test_admin_change_form_opens(staff_client, every_record, model):
 def test_admin_is_closed_to_members(member_client):
     response = member_client.get(reverse("admin:index"))
     assert response.status_code == 302
+
+
+READ_ONLY = [
+    "LedgerEntry",
+    "ClubBankAccount",
+    "BankStatementLine",
+    "PaymentReminder",
+    "SeasonSignOff",
+]
+
+
+@pytest.mark.parametrize("name", READ_ONLY)
+def test_read_only_admins_neither_add_nor_change_nor_delete(staff_client, every_record, name):
+    model = next(m for m in MODELS if m.__name__ == name)
+    obj = model.objects.first()
+    base = f"admin:{model._meta.app_label}_{model._meta.model_name}"
+    assert staff_client.get(reverse(f"{base}_add")).status_code == 403
+    assert (
+        staff_client.post(reverse(f"{base}_delete", args=[obj.pk]), {"post": "yes"}).status_code
+        == 403
+    )
+    assert model.objects.filter(pk=obj.pk).exists()
+    page = staff_client.get(reverse(f"{base}_change", args=[obj.pk])).content.decode()
+    assert 'name="_save"' not in page
