@@ -25,9 +25,12 @@ from functools import partial
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Count, ExpressionWrapper, F, IntegerField, Q, Subquery, Sum
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from league.closing.models import SeasonSignOff
 from league.club.models import Season
 from league.reports.models import ReportBuild
 from league.reports.runs import report_data_version
@@ -132,21 +135,65 @@ def _enqueue(build_id: int) -> None:
 # --------------------------------------------------------------------------- versions
 
 
+def _report_version_sql(season: Season) -> ExpressionWrapper:
+    """`report_data_version` of `season` as an SQL expression (a scalar subquery), so the
+    builds and the version they are compared with are read in one query."""
+    versions = (
+        Season.objects.filter(club_id=season.club_id, year__lte=season.year)
+        .order_by()
+        .values("club_id")
+        .annotate(v=Sum("data_version"))
+        .values("v")
+    )
+    signed = (
+        SeasonSignOff.objects.filter(season_id=season.pk)
+        .order_by()
+        .values("season_id")
+        .annotate(n=Count("id"))
+        .values("n")
+    )
+    return ExpressionWrapper(
+        Coalesce(Subquery(versions), 0) + Coalesce(Subquery(signed), 0),
+        output_field=IntegerField(),
+    )
+
+
+def _season_builds(season: Season) -> tuple[ReportBuild | None, ReportBuild | None]:
+    """(the ready build of the season's current data version whose file can be served, or
+    None; the season's latest build of any state, or None), read in one query: the latest
+    build and the READY builds of the current version (issue 15: the season page reads
+    this on every request)."""
+    latest_pk = ReportBuild.objects.filter(season=season).order_by("-pk").values("pk")[:1]
+    rows = list(
+        ReportBuild.objects.filter(season=season)
+        .annotate(current_version=_report_version_sql(season))
+        .filter(
+            Q(pk=Subquery(latest_pk))
+            | (Q(status=ReportBuild.Status.READY, data_version=F("current_version")) & ~Q(file=""))
+        )
+        .order_by("-updated_at", "-pk")
+    )
+    latest = max(rows, key=lambda b: b.pk) if rows else None
+    ready = next(
+        (
+            b
+            for b in rows
+            if b.status == ReportBuild.Status.READY
+            and b.data_version == b.current_version
+            and b.file.name
+        ),
+        None,
+    )
+    if ready is not None and not ready.file.storage.exists(str(ready.file.name)):
+        ready = None
+    return ready, latest
+
+
 def report_build_current(*, season: Season) -> ReportBuild | None:
     """The READY build of the season's current data whose file can be served, or None.
-    Never a build that is queued, building, failed or stale."""
-    version = report_data_version(season=season)
-    build = (
-        ReportBuild.objects.filter(
-            season=season, status=ReportBuild.Status.READY, data_version=version
-        )
-        .exclude(file="")
-        .order_by("-updated_at", "-pk")
-        .first()
-    )
-    if build is None or not build.file.name or not build.file.storage.exists(build.file.name):
-        return None
-    return build
+    Never a build that is queued, building, failed or stale. One query (and a look at
+    the storage)."""
+    return _season_builds(season)[0]
 
 
 # --------------------------------------------------------------------------- requests
@@ -243,10 +290,9 @@ class ReportState:
 
 
 def report_state(*, season: Season, check_broker: bool = True) -> ReportState:
-    """The report's state for the season page and the API (see ReportState). Three
-    queries, plus one broker check (cached) when a build could be asked for."""
-    ready = report_build_current(season=season)
-    latest = ReportBuild.objects.filter(season=season).order_by("-pk").first()
+    """The report's state for the season page and the API (see ReportState). One query,
+    plus one broker check (cached) when a build could be asked for."""
+    ready, latest = _season_builds(season)
     if ready is not None:
         return ReportState("ready", ready, ready, _("The report is ready."))
     state, message, late = "none", _("No report has been built for this season yet."), False
