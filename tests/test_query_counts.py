@@ -352,7 +352,7 @@ def test_query_counts_do_not_grow_with_seasons_and_evenings(history, reads):
 # on the standings page, the person's latest own record on the history page). Asked
 # outside a transaction (inside one nothing is kept); the same with six seasons as with two.
 KEPT_READS = {
-    "season_standings": 6,
+    "season_standings": 4,
     "evening_list": 5,
     "ledger_home": 5,
     "audit_member": 5,
