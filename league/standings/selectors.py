@@ -3,16 +3,17 @@ dues in a season. A fixed number of queries, whatever the number of evenings or 
 """
 
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.db.models import Count, QuerySet
 
 from games.evenings.models import Attendance, Evening, Game, SchockAus
-from league.club.models import Member, Season
+from league.club.models import Club, Member, Season
 from league.club.money import marks_to_money
 from league.club.statutes import Statutes, season_statutes
-from league.runden.selectors import season_runden
+from league.runden.selectors import club_runden, season_runden
 
 
 @dataclass
@@ -81,15 +82,61 @@ def season_standings(*, season: Season) -> SeasonStandings:
     an absence costing the evening's average, count evening by evening. Six queries
     (seven then).
     """
-    statutes = season_statutes(season)
-    games_per_evening = _count_per(Game.objects.filter(evening__season=season), "evening_id")
-    rows, evenings, present = _attendance_rows(season, games_per_evening)
-    lost = _count_per(Game.objects.filter(evening__season=season), "loser_id")
-    thrown = _count_per(SchockAus.objects.filter(game__evening__season=season), "thrower_id")
-    runden = season_runden(season=season)
+    return seasons_standings(seasons=[season])[0]
+
+
+def seasons_standings(*, seasons: Sequence[Season]) -> list[SeasonStandings]:
+    """`season_standings` of each of `seasons` (seasons of one club), in their order, read
+    together: the same six queries (seven when a season counts evening by evening, eight
+    for several seasons: their statutes for the Runden) whatever the number of seasons.
+    The all-time standings build the parts of the seasons not kept in one batch (issue 15
+    item 1, league/standings/all_time.py). Each season follows its own statutes."""
+    if not seasons:
+        return []
+    ids = [s.pk for s in seasons]
+    games = Game.objects.filter(evening__season__in=ids)
+    games_of = _count_per_season(games, "evening__season_id", "evening_id")
+    attendance = _attendance_rows(ids, games_of)
+    lost = _count_per_season(games, "evening__season_id", "loser_id")
+    thrown = _count_per_season(
+        SchockAus.objects.filter(game__evening__season__in=ids),
+        "game__evening__season_id",
+        "thrower_id",
+    )
+    runden = _runden_per_season(seasons)
+    statutes_of = {s.pk: season_statutes(s) for s in seasons}
+    per_evening = [
+        pk for pk, st in statutes_of.items() if st.by_rank or st.absence_depends_on_evening
+    ]
+    lost_at = _lost_per_evening(per_evening) if per_evening else defaultdict(Counter)
+    return [
+        _standings(
+            season,
+            statutes_of[season.pk],
+            attendance.get(season.pk, ({}, {})),
+            games_of[season.pk],
+            lost[season.pk],
+            thrown[season.pk],
+            runden[season.pk],
+            lost_at,
+        )
+        for season in seasons
+    ]
+
+
+def _standings(
+    season: Season,
+    statutes: Statutes,
+    attendance: tuple[dict[int, StandingRow], dict[int, list[int]]],
+    games_per_evening: Counter,
+    lost: Counter,
+    thrown: Counter,
+    runden: list[dict],
+    lost_at: dict[int, Counter],
+) -> SeasonStandings:
+    """One season's table from the figures read for it (`seasons_standings`)."""
+    rows, present = attendance
     runden_count = Counter(r["thrower_id"] for r in runden)
-    per_evening = statutes.by_rank or statutes.absence_depends_on_evening
-    lost_at = _lost_per_evening(season) if per_evening else defaultdict(Counter)
     absence = {
         evening_id: statutes.absence_marks(
             lost_by_members=sum(lost_at[evening_id][m] for m in members),
@@ -121,7 +168,7 @@ def season_standings(*, season: Season) -> SeasonStandings:
         season=season,
         rows=ranked,
         guests=guests,
-        evenings=evenings,
+        evenings=len(present),
         games=sum(games_per_evening.values()),
         schock_aus=sum(thrown.values()),
         runden=len(runden),
@@ -136,10 +183,34 @@ def _count_per(queryset: QuerySet, field: str) -> Counter:
     return Counter(dict(queryset.values(field).annotate(n=Count("id")).values_list(field, "n")))
 
 
-def _lost_per_evening(season: Season) -> dict[int, Counter]:
-    """Games lost per evening (id) and loser (member id) in a season. One query."""
+def _count_per_season(queryset: QuerySet, season_field: str, field: str) -> dict[int, Counter]:
+    """Rows of `queryset` per season (id in `season_field`) and value of `field`, counted
+    in the database. One query."""
+    counts: dict[int, Counter] = defaultdict(Counter)
+    rows = queryset.values(season_field, field).annotate(n=Count("id"))
+    for season_id, value, n in rows.values_list(season_field, field, "n"):
+        counts[season_id][value] = n
+    return counts
+
+
+def _runden_per_season(seasons: Sequence[Season]) -> dict[int, list[dict]]:
+    """The Runden owed (`season_runden`'s rows) per season id: one query for one season,
+    two for several (over the club, each evening under its season's statutes)."""
+    if len(seasons) == 1:
+        return defaultdict(list, {seasons[0].pk: season_runden(season=seasons[0])})
+    wanted = {s.pk for s in seasons}
+    per_season: dict[int, list[dict]] = defaultdict(list)
+    # The club by its id (a filter needs only the key): no query for the club itself.
+    for row in club_runden(club=Club(pk=seasons[0].club_id)):
+        if row["season_id"] in wanted:
+            per_season[row.pop("season_id")].append(row)
+    return per_season
+
+
+def _lost_per_evening(season_ids: list[int]) -> dict[int, Counter]:
+    """Games lost per evening (id) and loser (member id) in these seasons. One query."""
     lost: dict[int, Counter] = defaultdict(Counter)
-    rows = Game.objects.filter(evening__season=season).values("evening_id", "loser_id")
+    rows = Game.objects.filter(evening__season__in=season_ids).values("evening_id", "loser_id")
     for evening_id, loser_id, n in rows.annotate(n=Count("id")).values_list(
         "evening_id", "loser_id", "n"
     ):
@@ -148,35 +219,40 @@ def _lost_per_evening(season: Season) -> dict[int, Counter]:
 
 
 def _attendance_rows(
-    season: Season, games_per_evening: Counter
-) -> tuple[dict[int, StandingRow], int, dict[int, list[int]]]:
-    """A row per person on the season's attendance lists with evenings attended and
-    absent (`absent_at`) and games played (every game of an evening attended), the number
-    of evenings with an attendance list, and the club members present per evening (id ->
-    member ids; guests not). Two queries."""
-    attendance = Attendance.objects.filter(evening__season=season).values_list(
-        "member_id", "role", "evening_id"
+    season_ids: list[int], games_of: dict[int, Counter]
+) -> dict[int, tuple[dict[int, StandingRow], dict[int, list[int]]]]:
+    """Per season (id): a row per person on its attendance lists with evenings attended
+    and absent (`absent_at`) and games played (every game of an evening attended; games
+    per season and evening in `games_of`), and
+    the club members present per evening with an attendance list (id -> member ids;
+    guests not). Two queries."""
+    attendance = Attendance.objects.filter(evening__season__in=season_ids).values_list(
+        "evening__season_id", "member_id", "role", "evening_id"
     )
-    people: dict[int, list[tuple[str, int]]] = defaultdict(list)
-    for member_id, role, evening_id in attendance:
-        people[member_id].append((role, evening_id))
-    members = Member.objects.in_bulk(list(people))
-    rows: dict[int, StandingRow] = {}
-    present: dict[int, list[int]] = {}
-    for member_id, items in people.items():
-        row = rows[member_id] = StandingRow(member=members[member_id])
-        for role, evening_id in items:
-            present.setdefault(evening_id, [])
-            if role == Attendance.Role.ABSENT:
-                row.evenings_absent += 1
-                row.absent_at.append(evening_id)
-            else:
-                row.evenings_attended += 1
-                row.games_played += games_per_evening.get(evening_id, 0)
-                if role == Attendance.Role.MEMBER:
-                    present[evening_id].append(member_id)
-    evenings = len(present)
-    return rows, evenings, present
+    people: dict[int, dict[int, list[tuple[str, int]]]] = defaultdict(lambda: defaultdict(list))
+    member_ids = set()
+    for season_id, member_id, role, evening_id in attendance:
+        people[season_id][member_id].append((role, evening_id))
+        member_ids.add(member_id)
+    members = Member.objects.in_bulk(list(member_ids))
+    result = {}
+    for season_id, season_people in people.items():
+        rows: dict[int, StandingRow] = {}
+        present: dict[int, list[int]] = {}
+        for member_id, items in season_people.items():
+            row = rows[member_id] = StandingRow(member=members[member_id])
+            for role, evening_id in items:
+                present.setdefault(evening_id, [])
+                if role == Attendance.Role.ABSENT:
+                    row.evenings_absent += 1
+                    row.absent_at.append(evening_id)
+                else:
+                    row.evenings_attended += 1
+                    row.games_played += games_of[season_id].get(evening_id, 0)
+                    if role == Attendance.Role.MEMBER:
+                        present[evening_id].append(member_id)
+        result[season_id] = (rows, present)
+    return result
 
 
 @dataclass
