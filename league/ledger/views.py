@@ -9,7 +9,6 @@ request.club). Figures come from league/ledger/services.py; the views parse and 
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -18,22 +17,34 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from league.club.access import ClubRequest, member_required, secretary_required
-from league.club.caching import books_cached, books_page
+from league.club.caching import books_cached, books_fragment, books_page
 from league.club.errors import BooksError
 from league.club.fields import MoneyFormField
 from league.club.models import Member, Season
 from league.club.selectors import club_seasons, season_from_query
 from league.ledger.models import PAYMENT_MAX, PAYMENT_MIN, Payment
+from league.ledger.selectors import member_balance_by_currency, member_season_summaries
 from league.ledger.services import (
     club_balances,
     member_statement,
-    member_statement_seasons,
     payment_cancel,
     payment_record,
 )
 
-STATEMENT_SEASONS_PER_PAGE = 4
-"""Seasons on one page of a statement's "all seasons" (issue 15 item 4: bounded work)."""
+
+def _query_season(request: ClubRequest) -> Season | None:
+    """The season a Kasse page shows (`season_from_query` with the current season as
+    default; None for ?saison=alle), kept by the club's books version and the day (the
+    current season follows the date): a repeated read asks the database nothing. An
+    unknown or unreadable year is a 404 (never kept)."""
+    raw = request.GET.get("saison", "")
+    return books_cached(
+        "ledger_query_season",
+        request.books_version,  # type: ignore[attr-defined]
+        raw,
+        timezone.localdate(),
+        build=lambda: season_from_query(request, default_current=True),
+    )
 
 
 @member_required
@@ -41,84 +52,94 @@ STATEMENT_SEASONS_PER_PAGE = 4
 def ledger_home(request: ClubRequest) -> HttpResponse:
     """The secretary's overview: who owes what in the current season (?saison=YYYY or
     ?saison=alle for others), the kitty per currency. A member is sent to the own
-    statement."""
+    statement.
+
+    The page's books part (templates/league/ledger/_overview_body.html) is rendered once
+    per books version and season and kept (`books_fragment`, issue 15): a repeated read
+    renders only the per-user frame."""
     if not request.member.is_secretary:
         return redirect("ledger_statement", member_id=request.member.pk)
-    season = season_from_query(request, default_current=True)
-    balances = books_cached(
-        "club_balances",
+    season = _query_season(request)
+
+    def context() -> dict:
+        return {
+            "season": season,
+            "seasons": list(club_seasons(club=request.club)),
+            "balances": club_balances(club=request.club, season=season),
+        }
+
+    body = books_fragment(
+        request,
         request.books_version,  # type: ignore[attr-defined]
         season.pk if season else None,
-        build=lambda: club_balances(club=request.club, season=season),
+        template="league/ledger/_overview_body.html",
+        context=context,
     )
-    context = {
-        "season": season,
-        "seasons": list(club_seasons(club=request.club)),
-        "balances": balances,
-        "show_all": request.GET.get("alle") == "1",
-    }
-    return render(request, "league/ledger/overview.html", context)
+    return render(request, "league/ledger/overview.html", {"season": season, "body": body})
 
 
-def _statement(request: ClubRequest, person: Member, season: Season | None):
-    """The statement of one season, or one page (?seite=N) of all seasons, newest first;
-    cached by the club's books version. Returns (statement, page or None)."""
-    version = request.books_version  # type: ignore[attr-defined]
+def _statement_context(request: ClubRequest, person: Member, season: Season | None) -> dict:
+    """What the statement's books part shows: one season's lines, or (no season) one row
+    a season with the balance per currency (league/ledger/selectors.py)."""
+    seasons = list(club_seasons(club=request.club))
+    context: dict = {"person": person, "season": season, "seasons": seasons}
     if season is not None:
-        return books_cached(
-            "member_statement",
-            version,
-            person.pk,
-            season.pk,
-            build=lambda: member_statement(member=person, season=season),
-        ), None
-    seasons = books_cached(
-        "member_statement_seasons",
-        version,
-        person.pk,
-        build=lambda: member_statement_seasons(member=person),
-    )
-    paginator = Paginator(seasons, STATEMENT_SEASONS_PER_PAGE)
-    page = paginator.get_page(request.GET.get("seite"))
-    shown = sorted(page.object_list, key=lambda s: s.year)
-    statement = books_cached(
-        "member_statement_page",
-        version,
-        person.pk,
-        page.number,
-        build=lambda: member_statement(member=person, seasons=shown),
-    )
-    return statement, page
+        statement = member_statement(member=person, season=season)
+        context["statement"] = statement
+        context["balance_by_currency"] = statement.balance_by_currency
+        # A payment's own line can be cancelled as long as no reversal took it back.
+        context["cancellable"] = {
+            line.entry_id
+            for account in statement.seasons
+            for line in account.lines
+            if line.payment_id is not None and not line.reversed
+        }
+    else:
+        summaries = member_season_summaries(member=person, seasons=seasons)
+        context["summaries"] = summaries
+        context["balance_by_currency"] = member_balance_by_currency(summaries)
+    return context
 
 
 @member_required
 @books_page()
 def ledger_statement(request: ClubRequest, member_id: int) -> HttpResponse:
-    """A person's statement: every line with running balance in money and Marks, per
-    season: the current season unless ?saison=YYYY names another, or ?saison=alle for
-    every season, a few a page (?seite=N, newest first; issue 15 item 4). Members see
-    their own, the secretary everyone's (403 otherwise)."""
-    person = get_object_or_404(Member, pk=member_id, club=request.club)
-    if person != request.member and not request.member.is_secretary:
+    """A person's statement: the current season unless ?saison=YYYY names another, every
+    line with running balance in money and Marks; ?saison=alle gives one row a season
+    (carried in, charged, paid, carried out, balance at the season's end, in that season's
+    currency), each linking to that season's lines (issue 15 item 4). Members see their
+    own, the secretary everyone's (403 otherwise).
+
+    The books part (templates/league/ledger/_statement_body.html) is rendered once per
+    books version, person, season, role and whether it is the viewer's own (the GiroCode
+    link) and kept (`books_fragment`); a repeated read renders only the per-user frame.
+    Its payment-cancel forms carry the request's own CSRF token."""
+    own = member_id == request.member.pk
+    person = request.member if own else get_object_or_404(Member, pk=member_id, club=request.club)
+    is_secretary = request.member.is_secretary
+    if not own and not is_secretary:
         raise PermissionDenied
-    season = season_from_query(request, default_current=True)
-    # No season (?saison=alle, or a club without seasons yet): all seasons, page by page.
-    statement, page = _statement(request, person, season)
-    context = {
-        "person": person,
-        "season": season,
-        "seasons": list(club_seasons(club=request.club)),
-        "statement": statement,
-        "page": page,
-        # A payment's own line can be cancelled as long as no reversal took it back.
-        "cancellable": {
-            line.entry_id
-            for account in statement.seasons
-            for line in account.lines
-            if line.payment_id is not None and not line.reversed
-        },
-    }
-    return render(request, "league/ledger/statement.html", context)
+    season = _query_season(request)
+
+    def context() -> dict:
+        return {
+            **_statement_context(request, person, season),
+            "is_secretary": is_secretary,
+            "is_self": own,
+        }
+
+    body = books_fragment(
+        request,
+        request.books_version,  # type: ignore[attr-defined]
+        person.pk,
+        person.name,
+        season.pk if season else "alle",
+        is_secretary,
+        own,
+        template="league/ledger/_statement_body.html",
+        context=context,
+    )
+    return render(request, "league/ledger/statement.html", {"person": person, "body": body})
 
 
 class PaymentForm(forms.Form):

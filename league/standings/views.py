@@ -13,7 +13,7 @@ from django.utils.safestring import mark_safe
 
 from games.evenings.selectors import evening_list
 from league.club.access import ClubRequest, member_required
-from league.club.caching import books_cached, books_page, season_page_state
+from league.club.caching import books_cached, books_fragment, books_page, season_page_state
 from league.club.models import Member
 from league.club.selectors import club_people, club_season, club_seasons
 from league.standings.selectors import member_dues, season_standings
@@ -78,29 +78,46 @@ def my_dues(request: ClubRequest) -> HttpResponse:
 
 
 @member_required
-@books_page()
+@books_page(season_year="year")
 def dues(request: ClubRequest, year: int, member_id: int) -> HttpResponse:
     """A person's Marks and money evening by evening, and the Runden owed, in a season.
-    Members see their own; the secretary sees everyone's (403 for others)."""
-    person = get_object_or_404(Member, pk=member_id, club=request.club)
-    if person != request.member and not request.member.is_secretary:
+    Members see their own; the secretary sees everyone's (403 for others).
+
+    The season is read with the books version (`books_page`); the page's books part
+    (league/_dues_body.html) is rendered once per books version, season, person, role and
+    whether it is the viewer's own and kept (`books_fragment`, issue 15): a repeated read
+    renders only the per-user frame."""
+    own = member_id == request.member.pk
+    person = request.member if own else get_object_or_404(Member, pk=member_id, club=request.club)
+    is_secretary = request.member.is_secretary
+    if not own and not is_secretary:
         raise PermissionDenied
-    season = club_season(request.club, year)
-    dues = books_cached(
-        "member_dues",
+    season = request.season  # type: ignore[attr-defined]
+
+    def context() -> dict:
+        dues = member_dues(member=person, season=season)
+        return {
+            "season": season,
+            "person": person,
+            "is_self": own,
+            "lines": dues.lines,
+            "marks_total": dues.marks_total,
+            "money_total": dues.money_total,
+            "runden": dues.runden,
+            "seasons": list(club_seasons(club=request.club)),
+            "people": list(club_people(club=request.club)) if is_secretary else (),
+        }
+
+    body = books_fragment(
+        request,
         request.books_version,  # type: ignore[attr-defined]
         season.pk,
         person.pk,
-        build=lambda: member_dues(member=person, season=season),
+        person.name,
+        is_secretary,
+        own,
+        template="league/_dues_body.html",
+        context=context,
     )
-    context = {
-        "season": season,
-        "person": person,
-        "lines": dues.lines,
-        "marks_total": dues.marks_total,
-        "money_total": dues.money_total,
-        "runden": dues.runden,
-        "seasons": club_seasons(club=request.club),
-        "people": club_people(club=request.club) if request.member.is_secretary else (),
-    }
-    return render(request, "league/dues.html", context)
+    return render(request, "league/dues.html", {"season": season, "person": person, "body": body})
+

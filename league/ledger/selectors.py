@@ -1,0 +1,141 @@
+"""Reads of the kitty for the pages: a person's statement summarised per season (issue 15:
+"long lists paginated or summarised per season: the statement defaults to the current
+season with the others one request away"; RULES.md section 5).
+
+Money is Decimal in each season's own currency (DM up to 2001, EUR from 2002): a summary
+row never adds DM and EUR together, and totals over seasons are per currency.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.db.models import Case, CharField, Count, F, Sum, When
+
+from league.club.caching import books_cached_many
+from league.club.models import Member, Season
+from league.club.money import round_money
+from league.ledger.models import LedgerEntry
+
+__all__ = [
+    "SeasonSummary",
+    "member_balance_by_currency",
+    "member_season_summaries",
+]
+
+_ZERO = Decimal("0.00")
+_KIND = LedgerEntry.Kind
+
+
+@dataclass(frozen=True)
+class SeasonSummary:
+    """A person's account in one season as one row of the statement's "all seasons".
+
+    Decimal money in the season's `currency` ("DM" or "EUR"), each figure net of its
+    reversals (a reversal counts with the kind of the line it takes back):
+    - `carried_in`: balance carried from the season before (season close, league.closing;
+      negative for a credit carried in),
+    - `charged`: Marks charged for games lost and absences, in money (`marks_charged`
+      integer Marks),
+    - `paid`: payments received (positive),
+    - `carried_out`: balance carried to the next season at its close (negative for a credit
+      carried on),
+    - `balance`: what stood at the season's end, `carried_in + charged - paid -
+      carried_out` = the sum of the season's lines (negative: credit).
+    `lines` is the number of ledger lines of the season (reversals included)."""
+
+    season_id: int
+    year: int
+    currency: str
+    carried_in: Decimal
+    charged: Decimal
+    paid: Decimal
+    carried_out: Decimal
+    marks_charged: int
+    lines: int
+
+    @property
+    def balance(self) -> Decimal:
+        return self.carried_in + self.charged - self.paid - self.carried_out
+
+
+def _summaries_of(member_id: int, seasons: Sequence[Season]) -> list[SeasonSummary | None]:
+    """The summary of each of `seasons` for the person (None for a season without lines),
+    in one aggregate query whatever the number of seasons."""
+    # The kind a line counts as: its own, or for a reversal the kind of the line it reverses.
+    counted_as = Case(
+        When(kind=_KIND.REVERSAL, then=F("reverses__kind")),
+        default=F("kind"),
+        output_field=CharField(),
+    )
+    rows = (
+        LedgerEntry.objects.filter(member_id=member_id, season__in=[s.pk for s in seasons])
+        .annotate(counted_as=counted_as)
+        .values("season_id", "counted_as")
+        .annotate(amount=Sum("amount"), marks=Sum("marks"), lines=Count("id"))
+        .order_by()
+    )
+    sums: dict[int, dict[str, tuple[Decimal, int, int]]] = defaultdict(dict)
+    for row in rows:
+        sums[row["season_id"]][row["counted_as"]] = (
+            row["amount"] or _ZERO,
+            row["marks"] or 0,
+            row["lines"],
+        )
+    summaries: list[SeasonSummary | None] = []
+    for season in seasons:
+        kinds = sums.get(season.pk)
+        if not kinds:
+            summaries.append(None)
+            continue
+
+        def money(*names: str, kinds=kinds) -> Decimal:
+            return round_money(sum((kinds[n][0] for n in names if n in kinds), _ZERO))
+
+        summaries.append(
+            SeasonSummary(
+                season_id=season.pk,
+                year=season.year,
+                currency=season.currency,
+                carried_in=money(_KIND.CARRY_IN),
+                charged=money(_KIND.GAME_LOST, _KIND.ABSENCE),
+                # Payments and carries out are negative lines: shown as positive figures.
+                paid=-money(_KIND.PAYMENT),
+                carried_out=-money(_KIND.CARRY_OUT),
+                marks_charged=sum(
+                    kinds[n][1] for n in (_KIND.GAME_LOST, _KIND.ABSENCE) if n in kinds
+                ),
+                lines=sum(count for _amount, _marks, count in kinds.values()),
+            )
+        )
+    return summaries
+
+
+def member_season_summaries(*, member: Member, seasons: Sequence[Season]) -> list[SeasonSummary]:
+    """The person's account per season (issue 15 item 4), newest first: one `SeasonSummary`
+    for each of `seasons` (the club's, each with its `data_version`) in which the person
+    has ledger lines.
+
+    Each season's row is kept under that season's `data_version` (`books_cached_many`): a
+    change to one season rebuilds one row, and the rows missing from the cache are read in
+    one aggregate query together, so the cost of a read does not grow with the history."""
+    ordered = sorted(seasons, key=lambda s: -s.year)
+    parts = [("member_season_summary", member.pk, s.pk, s.data_version) for s in ordered]
+    found = books_cached_many(
+        parts,
+        build=lambda missing: _summaries_of(member.pk, [ordered[i] for i in missing]),
+    )
+    return [row for row in found if row is not None]
+
+
+def member_balance_by_currency(summaries: Sequence[SeasonSummary]) -> dict[str, Decimal]:
+    """What the person owes over the seasons of `summaries`, per currency ("DM", "EUR";
+    never added together), negative for a credit: the sum of the seasons' balances (the
+    statement's `balance_by_currency` and `member_open_by_currency`, without a query)."""
+    totals: dict[str, Decimal] = defaultdict(lambda: _ZERO)
+    for row in summaries:
+        totals[row.currency] += row.balance
+    return dict(sorted(totals.items()))
