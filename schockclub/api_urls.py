@@ -26,7 +26,7 @@ from league.ledger.api import BalancesView, MemberStatementView, PaymentViewSet
 from league.reports.api import SeasonReportPdfView, SeasonReportView
 from league.runden.api import RundeViewSet
 from league.sharing.api import EveningShareView
-from league.standings.api import MemberViewSet, SeasonViewSet
+from league.standings.api import AllTimeStandingsView, MemberViewSet, SeasonViewSet
 from league.statistics.api import RecordsView, SeasonStatisticsView
 
 router = DefaultRouter()
@@ -83,6 +83,8 @@ urlpatterns: list = [
         name="api-season-statistics",
     ),
     path("statistics/records/", RecordsView.as_view(), name="api-statistics-records"),
+    # The all-time standings from per-season parts (issue 15 item 1).
+    path("standings/all-time/", AllTimeStandingsView.as_view(), name="api-standings-all-time"),
     # Season close with the Kassenprüfer sign-off (issue 14 item 3, league/closing/api.py).
     path("seasons/<int:season_id>/close/", SeasonCloseView.as_view(), name="api-season-close"),
     path("seasons/<int:season_id>/reopen/", SeasonReopenView.as_view(), name="api-season-reopen"),

@@ -9,6 +9,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -288,7 +289,10 @@ def next_game_number(*, evening: Evening) -> int:
 
 def club_seasons_played(*, club: Club) -> list[Season]:
     """The club's seasons with at least one game entered, newest first (one query): where
-    a page of figures opens when the newest season is still empty (issue 12 item 5)."""
-    return list(
-        Season.objects.filter(club=club, evenings__games__isnull=False).distinct().order_by("-year")
-    )
+    a page of figures opens when the newest season is still empty (issue 12 item 5).
+
+    An EXISTS per season, not a join of every game with DISTINCT: at 48 seasons (47,700
+    games) the join took about half a second on PostgreSQL, the EXISTS stops at a season's
+    first game (issue 15)."""
+    has_games = Game.objects.filter(evening__season=OuterRef("pk"))
+    return list(Season.objects.filter(Exists(has_games), club=club).order_by("-year"))

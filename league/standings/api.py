@@ -10,10 +10,13 @@ league/standings/schema.py.
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework.decorators import action
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from league.club import api as club_api
 from league.club.api_common import (
+    club_of,
     id_param,
     is_secretary,
     request_club,
@@ -31,8 +34,13 @@ from league.club.errors import BooksError
 from league.runden.selectors import season_runden_owed
 from league.runden.serializers import RundeOwedSerializer
 from league.standings import schema
+from league.standings.all_time import all_time_standings
 from league.standings.selectors import member_dues, season_standings
-from league.standings.serializers import DuesSerializer, StandingsSerializer
+from league.standings.serializers import (
+    AllTimeStandingsSerializer,
+    DuesSerializer,
+    StandingsSerializer,
+)
 
 
 @schema.SEASON_VIEWSET
@@ -86,5 +94,28 @@ class MemberViewSet(club_api.MemberViewSet):
             season.pk,
             member.pk,
             build=lambda: dict(DuesSerializer(member_dues(member=member, season=season)).data),
+        )
+        return api_private(Response(data), etag)
+
+
+@extend_schema(tags=["Standings"])
+class AllTimeStandingsView(APIView):
+    """GET /api/v1/standings/all-time/: the club's all-time standings (issue 15 item 1),
+    for every person of the club; serialized once per club books version, from the kept
+    per-season parts (league/standings/all_time.py); a GET with its ETag answers 304."""
+
+    permission_classes = [IsAuthenticated]
+
+    @schema.ALL_TIME_GET
+    def get(self, request):
+        club = club_of(request)
+        version = club_books_version(club=club)
+        etag = api_etag(request, "all_time_standings", version)
+        if (not_modified := api_not_modified(request, etag)) is not None:
+            return not_modified
+        data = books_cached(
+            "api_all_time_standings",
+            version,
+            build=lambda: dict(AllTimeStandingsSerializer(all_time_standings(club=club)).data),
         )
         return api_private(Response(data), etag)

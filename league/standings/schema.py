@@ -8,7 +8,11 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema
 
 from league.club.api_common import api_example, error_responses
 from league.runden.serializers import RundeOwedSerializer
-from league.standings.serializers import DuesSerializer, StandingsSerializer
+from league.standings.serializers import (
+    AllTimeStandingsSerializer,
+    DuesSerializer,
+    StandingsSerializer,
+)
 
 ROW_EXAMPLE = {
     "member": {"id": 1, "name": "Anna Becker"},
@@ -119,4 +123,45 @@ MEMBER_VIEWSET = extend_schema_view(
         responses={200: DuesSerializer, **error_responses(400, 403)},
         examples=[api_example("Dues of an absent member", DUES_EXAMPLE, response_only=True)],
     ),
+)
+
+
+ALL_TIME_EXAMPLE = {
+    "rows": [
+        {
+            "member": {"id": 1, "name": "Anna Becker"},
+            "place": 1,
+            "points": 41,
+            "seasons": 12,
+            "evenings_attended": 430,
+            "evenings_absent": 18,
+            "games_played": 10750,
+            "games_lost": 1490,
+            "schock_aus": 1531,
+            "titles": 3,
+            "title_years": [2009, 2015, 2024],
+            "best_season": {"year": 2009, "place": 1},
+        }
+    ],
+    "guests": [],
+    "seasons": 48,
+    "first_year": 1979,
+    "last_year": 2026,
+    "evenings": 1896,
+    "games": 47700,
+    "schock_aus": 9512,
+}
+
+ALL_TIME_GET = extend_schema(
+    summary="All-time standings",
+    description="Any person of the club (issue 15 item 1): every season's table added up. "
+    "`points` is the sum of the points of the seasons in which the person was ranked, each "
+    "under its season's statutes; ordered by points, then Schock-Aus, then name, equal "
+    "points share a place (1, 2, 2, 4). `seasons` counts seasons with at least one evening "
+    "present; `titles` the seasons ranked first; `best_season` the best place (the earliest "
+    "season of it). Guests apart, unranked. No money: DM and EUR seasons cannot be added. "
+    "Read from per-season parts: a change to one season rebuilds that season's part only. "
+    "A GET with the ETag it got answers 304.",
+    responses={200: AllTimeStandingsSerializer, **error_responses(403)},
+    examples=[api_example("All-time standings", ALL_TIME_EXAMPLE, response_only=True)],
 )

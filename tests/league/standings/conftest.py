@@ -1,0 +1,11 @@
+"""Fixtures of the standings tests."""
+
+import pytest
+
+from tests.league.standings.books import three_seasons
+
+
+@pytest.fixture
+def club_books(db):
+    """Three seasons under three statutes (tests/league/standings/books.py)."""
+    return three_seasons()
