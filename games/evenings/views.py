@@ -11,7 +11,7 @@ from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.functional import SimpleLazyObject
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.evenings import services as evening_services
@@ -19,7 +19,7 @@ from games.evenings.forms import EveningForm, GameForm
 from games.evenings.models import Evening, Game
 from games.evenings.selectors import evening_books, evening_list, next_game_number, present_people
 from league.club.access import ClubRequest, member_required, secretary_required
-from league.club.caching import books_cached, books_page
+from league.club.caching import books_cached, books_fragment, books_page
 from league.club.errors import BooksError
 from league.club.models import Member
 from league.club.selectors import club_season, club_seasons, query_year, whole_number
@@ -32,11 +32,12 @@ def _next_game_form(evening: Evening) -> GameForm:
     return GameForm(evening=evening, initial={"number": number, "vorleger": vorleger.pk})
 
 
-def _evening_page(request: ClubRequest, evening: Evening, form: GameForm | None):
+def _evening_context(evening: Evening, form: GameForm | None) -> dict:
+    """The evening sheet's context (templates/games/_evening_body.html)."""
     books = evening_books(evening=evening)
     if form is not None:
         form.present = books.present
-    context = {
+    return {
         "evening": books.evening,
         "books": books,
         "rows": books.game_rows,
@@ -45,40 +46,93 @@ def _evening_page(request: ClubRequest, evening: Evening, form: GameForm | None)
         "last_game": books.last_game,
         "form": form,
     }
+
+
+def _evening_page(request: ClubRequest, evening: Evening, form: GameForm | None):
+    """The evening sheet rendered for this request (a form sent back with its errors)."""
+    context = _evening_context(evening, form)
+    context.update(evening_date=evening.date, entry_form=form is not None)
     return render(request, "games/evening.html", context)
 
 
+def _today(request: ClubRequest, *args, **kwargs) -> str:
+    """The club's day (Europe/Berlin): without ``?saison`` a page shows the season of
+    today, which changes at a season's turn without the books (part of the ETag)."""
+    return "" if query_year(request) is not None else timezone.localdate().isoformat()
+
+
 @member_required
-@books_page()
+@books_page(extra=_today)
 def evening_index(request: ClubRequest) -> HttpResponse:
-    """The evenings of a season (?saison=<year>, default the current season); cached by
-    the club's books version (issue 15)."""
-    season = club_season(request.club, query_year(request))
+    """The evenings of a season (?saison=<year>, default the season of today, else the
+    latest; an unknown year is a 404).
+
+    The page's books part (templates/games/_evening_index_body.html: heading, switcher,
+    the list) is kept per club books version, asked year (the day without one) and role
+    (league/club/caching.py, issue 15): a repeated read renders only the page's frame."""
+    year = query_year(request)
     version = request.books_version  # type: ignore[attr-defined]
-    # Read only when the page's cached fragment is not there (league/templatetags).
-    evenings = SimpleLazyObject(
-        lambda: (
+    is_secretary = request.member.is_secretary
+
+    def context() -> dict:
+        season = club_season(request.club, year)
+        evenings = (
             books_cached(
                 "evening_list", version, season.pk, build=lambda: evening_list(season=season)
             )
             if season is not None
             else []
         )
+        return {
+            "season": season,
+            "seasons": list(club_seasons(club=request.club)),
+            "evenings": evenings,
+            "is_secretary": is_secretary,
+        }
+
+    body = books_fragment(
+        request,
+        version,
+        year,
+        _today(request),
+        is_secretary,
+        template="games/_evening_index_body.html",
+        context=context,
     )
-    context = {
-        "season": season,
-        "seasons": list(club_seasons(club=request.club)),
-        "evenings": evenings,
-    }
-    return render(request, "games/evening_list.html", context)
+    return render(request, "games/evening_list.html", {"body": body})
 
 
 @member_required
+@books_page()
 def evening_detail(request: ClubRequest, pk: int) -> HttpResponse:
-    """The evening sheet; for the secretary with the next game's entry form on top."""
-    evening = get_object_or_404(Evening, pk=pk, club=request.club)
-    form = _next_game_form(evening) if request.member.is_secretary else None
-    return _evening_page(request, evening, form)
+    """The evening sheet; for the secretary with the next game's entry form on top.
+
+    The sheet (templates/games/_evening_body.html, the entry form included) is kept per
+    club books version, evening and role (issue 15): every change of an evening's records
+    raises `books_changed` (games/evenings/services.py `evening_changed`), names and
+    statutes do too. The form's CSRF token is the request's own on every use
+    (`books_fragment`); a form sent back with errors is rendered by `game_entry`, never
+    kept. An evening of another club is a 404."""
+    version = request.books_version  # type: ignore[attr-defined]
+    is_secretary = request.member.is_secretary
+
+    def evening() -> Evening:
+        # The club's books version starts with the club's id: what is kept under it was
+        # read for this club, so a kept read needs no lookup (another club's evening, or
+        # one deleted, is looked up and a 404, never kept).
+        return get_object_or_404(Evening, pk=pk, club=request.club)
+
+    def context() -> dict:
+        full = evening()
+        form = _next_game_form(full) if is_secretary else None
+        return {**_evening_context(full, form), "is_secretary": is_secretary}
+
+    date = books_cached("evening_date", version, pk, build=lambda: evening().date)
+    body = books_fragment(
+        request, version, pk, is_secretary, template="games/_evening_body.html", context=context
+    )
+    page = {"body": body, "evening_date": date, "entry_form": is_secretary}
+    return render(request, "games/evening.html", page)
 
 
 @secretary_required

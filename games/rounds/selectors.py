@@ -16,6 +16,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
+from functools import lru_cache
 
 from django.core.cache import cache
 from django.db.models import Count, Prefetch, QuerySet
@@ -410,13 +411,20 @@ class SchockAusStats:
     games_total: int
 
 
+@lru_cache(maxsize=256)
+def _turn_schock_aus(rules: RuleSet, muss_regel: bool, cap: int) -> Fraction:
+    """``turn_schock_aus_probability`` memoised by its inputs (the rule set is frozen and
+    hashable): the rules module keeps its strategy tables, but sums the turn's
+    distribution by category on every call."""
+    return turn_schock_aus_probability(rules, muss_regel=muss_regel, max_attempts=cap)
+
+
 def _count_turns(
     throws: list[RoundThrow], rules: RuleSet, rows: dict[int, MemberSchockAusStats]
 ) -> None:
     """Add every entered turn (``throws`` by round, in throwing order) to its player's row:
     one turn, its expected Schock-Aus, and the Schock-Aus thrown. A turn's cap is 3 for the
     Vorleger (position 1) and the Vorleger's attempts for the others."""
-    probability: dict[tuple[int, bool], Fraction] = {}
     cap = rules.max_attempts
     for t in throws:
         if t.position == 1:
@@ -424,16 +432,11 @@ def _count_turns(
             this_cap = rules.max_attempts
         else:
             this_cap = cap
-        key = (this_cap, t.muss_regel)
-        if key not in probability:
-            probability[key] = turn_schock_aus_probability(
-                rules, muss_regel=t.muss_regel, max_attempts=this_cap
-            )
         if t.player_id not in rows:
             rows[t.player_id] = MemberSchockAusStats(member=t.player)
         line = rows[t.player_id]
         line.turns += 1
-        line.expected += probability[key]
+        line.expected += _turn_schock_aus(rules, t.muss_regel, this_cap)
         if t.dice == (1, 1, 1):
             line.schock_aus_in_turns += 1
 

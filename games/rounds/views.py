@@ -40,6 +40,7 @@ from games.rounds.services import (
 )
 from games.rules import PRESETS, RuleSet
 from league.club.access import ClubRequest, member_for_user, member_required, secretary_required
+from league.club.caching import books_cached, books_fragment, books_page
 from league.club.errors import BooksError
 from league.club.models import RULE_PRESET_CHOICES, Member
 from league.club.selectors import (
@@ -273,15 +274,42 @@ def odds(request: HttpRequest) -> HttpResponse:
 
 
 @member_required
+@books_page()
 def schock_aus_stats(request: ClubRequest) -> HttpResponse:
     """Schock-Aus thrown against expected, per person of a season (``?saison=<year>``,
-    default the newest season with games, so a new empty season does not open empty)."""
-    seasons = list(club_seasons(club=request.club))
-    if not seasons:
-        raise Http404
+    default the newest season with games, so a new empty season does not open empty; an
+    unknown year shows the default). 404 for a club without seasons.
+
+    The page's books part (templates/games/_schock_aus_stats_body.html: switcher, table) is
+    kept per club books version and asked year (league/club/caching.py, issue 15): it shows
+    the season's games, round throws, rule set and people's names, each of which moves the
+    books version when it changes (their writers raise `books_changed`). With the
+    `books_page` ETag a repeated read is a 304."""
     year = query_year(request)
-    played = club_seasons_played(club=request.club)
-    default = played[0] if played else seasons[0]
-    season = next((s for s in seasons if s.year == year), default)
-    context = {"stats": season_schock_aus_stats(season=season), "seasons": seasons}
-    return render(request, "games/schock_aus_stats.html", context)
+
+    def context() -> dict:
+        seasons = list(club_seasons(club=request.club))
+        if not seasons:
+            raise Http404
+        season = next((s for s in seasons if s.year == year), None)
+        if season is None:
+            played = club_seasons_played(club=request.club)
+            season = played[0] if played else seasons[0]
+        # Kept also per season's data version: a change to another season (which moves
+        # the club's version, so the page) does not recompute this season's figures.
+        stats = books_cached(
+            "season_schock_aus_stats",
+            season.pk,
+            season.data_version,
+            build=lambda: season_schock_aus_stats(season=season),
+        )
+        return {"stats": stats, "seasons": seasons}
+
+    body = books_fragment(
+        request,
+        request.books_version,  # type: ignore[attr-defined]
+        year,
+        template="games/_schock_aus_stats_body.html",
+        context=context,
+    )
+    return render(request, "games/schock_aus_stats.html", {"body": body})
