@@ -25,8 +25,6 @@ from functools import partial
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Count, ExpressionWrapper, F, IntegerField, Q, Subquery, Sum
-from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -135,26 +133,17 @@ def _enqueue(build_id: int) -> None:
 # --------------------------------------------------------------------------- versions
 
 
-def _report_version_sql(season: Season) -> ExpressionWrapper:
-    """`report_data_version` of `season` as an SQL expression (a scalar subquery), so the
-    builds and the version they are compared with are read in one query."""
-    versions = (
-        Season.objects.filter(club_id=season.club_id, year__lte=season.year)
-        .order_by()
-        .values("club_id")
-        .annotate(v=Sum("data_version"))
-        .values("v")
-    )
-    signed = (
-        SeasonSignOff.objects.filter(season_id=season.pk)
-        .order_by()
-        .values("season_id")
-        .annotate(n=Count("id"))
-        .values("n")
-    )
-    return ExpressionWrapper(
-        Coalesce(Subquery(versions), 0) + Coalesce(Subquery(signed), 0),
-        output_field=IntegerField(),
+def _report_version_sql() -> str:
+    """`report_data_version` of the season `%(season)s` of club `%(club)s` up to year
+    `%(year)s` as an SQL expression (scalar subqueries), so the builds and the version they
+    are compared with are read in one query. Written out: the ORM spends about 5 ms
+    building the subqueries of a query PostgreSQL answers in 0.05 ms (issue 15: every
+    season page reads this)."""
+    season, sign_off = Season._meta.db_table, SeasonSignOff._meta.db_table
+    return (
+        f'(SELECT COALESCE(SUM(v."data_version"), 0) FROM "{season}" v'
+        f' WHERE v."club_id" = %(club)s AND v."year" <= %(year)s)'
+        f' + (SELECT COUNT(*) FROM "{sign_off}" o WHERE o."season_id" = %(season)s)'
     )
 
 
@@ -163,23 +152,29 @@ def _season_builds(season: Season) -> tuple[ReportBuild | None, ReportBuild | No
     None; the season's latest build of any state, or None), read in one query: the latest
     build and the READY builds of the current version (issue 15: the season page reads
     this on every request)."""
-    latest_pk = ReportBuild.objects.filter(season=season).order_by("-pk").values("pk")[:1]
-    rows = list(
-        ReportBuild.objects.filter(season=season)
-        .annotate(current_version=_report_version_sql(season))
-        .filter(
-            Q(pk=Subquery(latest_pk))
-            | (Q(status=ReportBuild.Status.READY, data_version=F("current_version")) & ~Q(file=""))
-        )
-        .order_by("-updated_at", "-pk")
+    build = ReportBuild._meta.db_table
+    version = _report_version_sql()
+    sql = (
+        f'SELECT b.*, {version} AS "current_version" FROM "{build}" b'
+        f' WHERE b."season_id" = %(season)s AND (b."id" = (SELECT MAX(l."id") FROM "{build}" l'
+        f' WHERE l."season_id" = %(season)s) OR (b."status" = %(ready)s AND b."file" <> \'\''
+        f' AND b."data_version" = {version}))'
+        ' ORDER BY b."updated_at" DESC, b."id" DESC'
     )
+    params = {
+        "season": season.pk,
+        "club": season.club_id,
+        "year": season.year,
+        "ready": ReportBuild.Status.READY.value,
+    }
+    rows = list(ReportBuild.objects.raw(sql, params))
     latest = max(rows, key=lambda b: b.pk) if rows else None
     ready = next(
         (
             b
             for b in rows
             if b.status == ReportBuild.Status.READY
-            and b.data_version == b.current_version
+            and b.data_version == b.current_version  # type: ignore[attr-defined]  # raw column
             and b.file.name
         ),
         None,

@@ -7,6 +7,7 @@ import datetime
 import pytest
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
+from django.db import connection
 from django.utils import timezone
 
 from games.evenings.services import game_record
@@ -21,12 +22,10 @@ pytestmark = pytest.mark.django_db
 
 
 def _sql_version(season: Season) -> int:
-    row = (
-        Season.objects.filter(pk=season.pk)
-        .annotate(v=report_builds._report_version_sql(season))
-        .values_list("v", flat=True)
-    )
-    return int(row[0])
+    params = {"season": season.pk, "club": season.club_id, "year": season.year}
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {report_builds._report_version_sql()}", params)
+        return int(cursor.fetchone()[0])
 
 
 def _ready_build(season: Season, version: int) -> ReportBuild:
