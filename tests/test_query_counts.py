@@ -80,6 +80,7 @@ ROUTES: dict[str, Callable[[dict], str] | None] = {
     "schock_aus_stats": lambda c: "/statistik/",
     "statistics_season": lambda c: "/statistik/saisons/?saison=2026",
     "statistics_records": lambda c: "/statistik/rekorde/",
+    "all_time_standings": lambda c: "/ewige-tabelle/",
     "club_bank_account": lambda c: "/verein/bankkonto/",
     "my_girocodes": lambda c: "/marken/girocode/",
     "bank_import": lambda c: "/verein/bankimport/",
@@ -106,6 +107,7 @@ ROUTES: dict[str, Callable[[dict], str] | None] = {
     "api-season-report": lambda c: f"/api/v1/seasons/{c['season']}/report/",
     "api-season-statistics": lambda c: f"/api/v1/seasons/{c['season']}/statistics/",
     "api-statistics-records": lambda c: "/api/v1/statistics/records/",
+    "api-standings-all-time": lambda c: "/api/v1/standings/all-time/",
     "api-season-close": lambda c: f"/api/v1/seasons/{c['season']}/close/",
     "season-statutes": lambda c: f"/api/v1/seasons/{c['season']}/statutes/",
     "api-member-girocode": lambda c: f"/api/v1/members/{c['member']}/girocode.png",
@@ -364,9 +366,11 @@ KEPT_READS = {
     "runden_list_open_all": 3,
     "statistics_season": 4,
     "statistics_records": 3,
+    "all_time_standings": 3,
     "season-standings": 4,
     "api-season-statistics": 4,
     "api-statistics-records": 3,
+    "api-standings-all-time": 3,
     "api-balances": 3,
 }
 

@@ -16,6 +16,7 @@ from league.club.access import ClubRequest, member_required
 from league.club.caching import books_cached, books_fragment, books_page, season_page_state
 from league.club.models import Member
 from league.club.selectors import club_people, club_season, club_seasons
+from league.standings.all_time import all_time_standings
 from league.standings.selectors import member_dues, season_standings
 
 
@@ -121,3 +122,18 @@ def dues(request: ClubRequest, year: int, member_id: int) -> HttpResponse:
     )
     return render(request, "league/dues.html", {"season": season, "person": person, "body": body})
 
+
+@member_required
+@books_page()
+def all_time(request: ClubRequest) -> HttpResponse:
+    """The club's all-time table (issue 15 item 1): every season's table added up, from the
+    kept per-season parts (league/standings/all_time.py). Its books part
+    (standings/_all_time_table.html) is rendered once per club books version and kept; a
+    repeated read renders only the per-user frame."""
+    body = books_fragment(
+        request,
+        request.books_version,  # type: ignore[attr-defined]
+        template="standings/_all_time_table.html",
+        context=lambda: {"standings": all_time_standings(club=request.club)},
+    )
+    return render(request, "standings/all_time.html", {"body": body})
