@@ -71,7 +71,7 @@ from league.ledger.services import (
     game_lost_charge,
     game_source_key,
 )
-from league.standings.selectors import season_standings
+from league.standings.selectors import seasons_standings
 
 ATTENDANCE_COLUMNS = ["date", "name", "role"]
 GAMES_COLUMNS = ["date", "number", "loser", "schock_aus"]
@@ -908,28 +908,7 @@ def _import(
         books_changed(season_id=season_id, reason="club_book_import")
     keys = ["members", "seasons", "evenings", "attendances", "games", "schock_aus"]
     result.created = {key: created[key] for key in [*keys, "ledger_entries"]}
-    if created["games"] >= ANALYZE_AFTER_GAMES:
-        _analyze_written_tables()
     result.seasons = _season_totals(batch)
-
-
-# A book with this many new games gets fresh planner statistics before the totals are read.
-ANALYZE_AFTER_GAMES = 1000
-_WRITTEN_MODELS = (Evening, Attendance, Game, SchockAus, LedgerEntry)
-
-
-def _analyze_written_tables() -> None:
-    """PostgreSQL: refresh the planner's statistics of the tables a large import wrote,
-    inside its transaction (ANALYZE may run there; it blocks neither reads nor writes, and a
-    dry run's rollback takes the statistics back). Without them the reads of the totals
-    that follow are planned for the empty tables the COPY found: at 48 seasons they cost
-    about 1.3 s of server CPU, with them about 0.3 s plus 0.2 s for the ANALYZE (issue 15
-    item 2). Other databases: nothing."""
-    if connection.vendor != "postgresql":
-        return
-    tables = ", ".join(connection.ops.quote_name(m._meta.db_table) for m in _WRITTEN_MODELS)
-    with connection.cursor() as cursor:
-        cursor.execute(f"ANALYZE {tables}")
 
 
 def _import_club(club_name: str, history: dict[str, Any]) -> tuple[Club, bool]:
@@ -1246,12 +1225,14 @@ def _write_charges(batch: _Batch, games: list[_WrittenGame]) -> int:
 
 
 def _season_totals(batch: _Batch) -> list[SeasonTotals]:
-    """The recomputed totals of every season the import touched, by year."""
+    """The recomputed totals of every season the import touched, by year: the standings
+    of all of them read together (`seasons_standings`: the same few queries for 1 or 48
+    seasons, issue 15 item 2)."""
     new_per_season = Counter(s.pk for s in batch.season_of.values())
     touched = {s.pk: s for s in batch.season_of.values()}
+    seasons = sorted(touched.values(), key=lambda s: s.year)
     totals = []
-    for season in sorted(touched.values(), key=lambda s: s.year):
-        standings = season_standings(season=season)
+    for season, standings in zip(seasons, seasons_standings(seasons=seasons), strict=True):
         totals.append(
             SeasonTotals(
                 year=season.year,

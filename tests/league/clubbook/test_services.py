@@ -551,29 +551,41 @@ def test_the_import_command_refuses_a_club_name_the_column_cannot_hold(name):
     assert not Club.objects.exists()
 
 
-def test_a_large_import_refreshes_the_planner_statistics_on_postgresql(monkeypatch):
-    """On PostgreSQL an import of many games ANALYZEs the tables it wrote inside its
-    transaction before it reads the totals (issue 15 item 2); elsewhere nothing is run.
-    The threshold is set just above the sample's games, then to their number."""
+def _book_over_years(years: list[int]) -> tuple[bytes, bytes]:
+    """The sample evening once in each of `years` (same day and month)."""
+    attendance, games = ATTENDANCE, GAMES
+    for year in years[1:]:
+        day = b"%d-10-09" % year
+        attendance += ATTENDANCE.split(b"\r\n", 1)[1].replace(b"2026-10-09", day)
+        games += GAMES.split(b"\r\n", 1)[1].replace(b"2026-10-09", day)
+    return attendance, games
+
+
+def test_the_totals_of_many_seasons_are_read_with_the_queries_of_one(monkeypatch):
+    """The totals of every season an import touched are read together (issue 15 item 2):
+    as many queries for four seasons as for two, and each season's figures are the
+    sample's."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     from league.clubbook import services
 
-    games = _import(dry_run=True).created["games"]
-    monkeypatch.setattr(services, "ANALYZE_AFTER_GAMES", games + 1)
-    with CaptureQueriesContext(connection) as small:
-        assert _import(dry_run=True).ok
-    monkeypatch.setattr(services, "ANALYZE_AFTER_GAMES", games)
-    with CaptureQueriesContext(connection) as large:
-        result = _import()
-    assert result.ok and result.created["games"] == games > 0
-    analyzed = [q["sql"] for q in large.captured_queries if q["sql"].startswith("ANALYZE")]
-    assert not [q for q in small.captured_queries if q["sql"].startswith("ANALYZE")]
-    if connection.vendor == "postgresql":
-        assert analyzed == [
-            'ANALYZE "games_evening", "games_attendance", "games_game", "games_schockaus", '
-            '"league_ledgerentry"'
-        ]
-    else:
-        assert analyzed == []
+    counted = []
+    read_totals = services._season_totals
+
+    def counting(batch):
+        with CaptureQueriesContext(connection) as queries:
+            totals = read_totals(batch)
+        counted.append(len(queries.captured_queries))
+        return totals
+
+    monkeypatch.setattr(services, "_season_totals", counting)
+    one = _import(dry_run=True)
+    two = _import(*_book_over_years([2026, 2025]), dry_run=True)
+    many = _import(*_book_over_years([2026, 2023, 2024, 2025]), dry_run=True)
+    assert one.ok and two.ok and many.ok
+    assert [s.year for s in many.seasons] == [2023, 2024, 2025, 2026]
+    assert {(s.marks_total, s.games, s.evenings) for s in many.seasons} == {
+        (one.seasons[0].marks_total, 25, 1)
+    }
+    assert counted[1] == counted[2] > 0
