@@ -239,6 +239,8 @@ def login_and_urls() -> tuple[dict[str, str], dict[str, tuple[str, str]]]:
         "statistics page": ("/statistik/", "page"),
         "season statistics page": (f"/statistik/saisons/?saison={LAST}", "page"),
         "records page (all seasons)": ("/statistik/rekorde/", "page"),
+        "all-time standings page": ("/ewige-tabelle/", "page"),
+        "all-time standings API": ("/api/v1/standings/all-time/", "api"),
         "open Runden, all seasons": ("/runden/?saison=alle", "page"),
     }
     return auth, urls

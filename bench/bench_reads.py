@@ -134,6 +134,9 @@ def run() -> None:
         ("records page (all seasons)", page, "/statistik/rekorde/", {}),
         ("season statistics API", api, f"/api/v1/seasons/{season.pk}/statistics/", auth),
         ("records API (all seasons)", api, "/api/v1/statistics/records/", auth),
+        ("all-time standings page", page, "/ewige-tabelle/", {}),
+        ("all-time standings page (cold)", page, "/ewige-tabelle/", {"cold": True}),
+        ("all-time standings API", api, "/api/v1/standings/all-time/", auth),
         ("Marks page", page, f"/saison/{LAST}/marken/{person.pk}/", {}),
     ]
     print(
