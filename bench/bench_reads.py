@@ -114,12 +114,14 @@ def run() -> None:
     page.get("/abende/")  # the session's first page sets its CSRF cookie (then ETags)
     api, auth = page, {}  # the API by session: the kind of token belongs to the accounts
     statement_api = f"/api/v1/members/{person.pk}/statement/"
+    last_evening = season.evenings.order_by("-date").first()
     reads = [
         ("trivial API /clubs/", api, "/api/v1/clubs/", auth),
         ("standings page", page, f"/saison/{LAST}/", {}),
         ("standings page (cold)", page, f"/saison/{LAST}/", {"cold": True}),
         ("standings API", api, f"/api/v1/seasons/{season.pk}/standings/", auth),
         ("evenings page", page, "/abende/", {}),
+        ("evening sheet", page, f"/abende/{last_evening.pk}/", {}),
         ("Kasse page", page, "/kasse/", {}),
         ("balances API (all)", api, "/api/v1/balances/", auth),
         ("balances API (season)", api, f"/api/v1/balances/?season={season.pk}", auth),
@@ -130,6 +132,7 @@ def run() -> None:
         ("person history page", page, f"/verlauf/person/{person.pk}/", {}),
         ("open Runden, all seasons", page, "/runden/?saison=alle", {}),
         ("statistics page", page, "/statistik/", {}),
+        ("statistics page (cold)", page, "/statistik/", {"cold": True}),
         ("season statistics page", page, f"/statistik/saisons/?saison={LAST}", {}),
         ("records page (all seasons)", page, "/statistik/rekorde/", {}),
         ("season statistics API", api, f"/api/v1/seasons/{season.pk}/statistics/", auth),
