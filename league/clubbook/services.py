@@ -62,7 +62,7 @@ from league.club.models import Club, Member, Season
 from league.club.money import marks_to_money
 from league.club.services import season_get_or_create
 from league.club.spreadsheet import spreadsheet_cell, spreadsheet_text
-from league.club.statutes import season_statutes
+from league.club.statutes import Statutes, season_statutes
 from league.ledger.models import LedgerEntry
 from league.ledger.services import (
     Charge,
@@ -1156,7 +1156,9 @@ def _write_charges(batch: _Batch, games: list[_WrittenGame]) -> int:
     would write (absences, then one per lost game; the fields of `charge_entry`), set-based
     with their audit-trail records. The charges come from the ledger's own
     `absence_charge` / `game_lost_charge`; only their money is computed once per season
-    and Mark count instead of once per entry. Returns how many entries were written."""
+    and Mark count instead of once per entry. The absences are built here and copied; the
+    lost games' charges on PostgreSQL by one INSERT ... SELECT from the games
+    (`_insert_game_charges`), elsewhere here too. Returns how many entries were written."""
     # Each evening is charged under its season's statutes (issue 14 item 4).
     statutes_of = {s.pk: season_statutes(s) for s in batch.season_of.values()}
     date_of = {pk: date for date, pk in batch.evening_ids.items()}
@@ -1205,23 +1207,107 @@ def _write_charges(batch: _Batch, games: list[_WrittenGame]) -> int:
                     continue
                 key = absence_source_key(evening_id, member_id)
                 entries.append(row(evening_id, e.date, key, absence))
-    statutes_of_evening = {
-        pk: statutes_of[batch.season_of[date].pk] for pk, date in date_of.items()
-    }
-    for game in games:
-        statutes = statutes_of_evening[game.evening_id]
-        if not statutes.marks_per_game_lost:
-            continue
-        charge = game_lost_charge(
-            game_id=game.pk, number=game.number, loser_id=game.loser_id, statutes=statutes
-        )
-        key = game_source_key(game.pk)
-        entries.append(row(game.evening_id, date_of[game.evening_id], key, charge))
     _insert_rows(LedgerEntry, entries)
+    if connection.vendor == "postgresql":
+        lost = _insert_game_charges(batch, statutes_of, money)
+    else:
+        statutes_of_evening = {
+            pk: statutes_of[batch.season_of[date].pk] for pk, date in date_of.items()
+        }
+        lost_entries = []
+        for game in games:
+            statutes = statutes_of_evening[game.evening_id]
+            if not statutes.marks_per_game_lost:
+                continue
+            charge = game_lost_charge(
+                game_id=game.pk, number=game.number, loser_id=game.loser_id, statutes=statutes
+            )
+            key = game_source_key(game.pk)
+            lost_entries.append(row(game.evening_id, date_of[game.evening_id], key, charge))
+        _insert_rows(LedgerEntry, lost_entries)
+        lost = len(lost_entries)
     _record_history(
         LedgerEntry.objects.filter(evening_id_ref__in=batch.evening_ids.values()), batch.history
     )
-    return len(entries)
+    return len(entries) + lost
+
+
+# `game_source_key(game_id)` is this prefix and the game's id (league.ledger.services).
+_GAME_KEY_PREFIX = game_source_key(0).removesuffix("0")
+
+
+def _insert_game_charges(
+    batch: _Batch, statutes_of: dict[int, Statutes], money: dict[tuple[int, int], Decimal]
+) -> int:
+    """PostgreSQL: the game-lost charges of the new evenings' games in one INSERT ...
+    SELECT from the games just written (issue 15 item 2: no row of them travels to Python
+    and back). Per season the charge is `game_lost_charge` of its statutes (its kind and
+    Marks; the money by `marks_to_money` of its Mark value, `money` keeps it per season and
+    Marks); per game its loser, its number as the description, `game_source_key` of its id
+    and the evening's date, as `ledger_sync_evening` writes them. Seasons whose statutes
+    charge no lost game get none. Rows in the order of the games (evening, number).
+    Returns how many were written."""
+    seasons = {s.pk: s for s in batch.season_of.values()}
+    per_season = []
+    for season_id, season in seasons.items():
+        statutes = statutes_of[season_id]
+        if not statutes.marks_per_game_lost:
+            continue
+        charge = game_lost_charge(game_id=0, number=1, loser_id=0, statutes=statutes)
+        amount = money.get((season_id, charge.marks))
+        if amount is None:
+            amount = money[(season_id, charge.marks)] = marks_to_money(
+                charge.marks, season.mark_value
+            )
+        per_season.append((season_id, charge.kind, charge.marks, amount, season.currency))
+    if not per_season:
+        return 0
+    computed = {
+        "club_id": "e.club_id",
+        "season_id": "e.season_id",
+        "member_id": "g.loser_id",
+        "kind": "c.kind",
+        "marks": "c.marks",
+        "amount": "c.amount",
+        "currency": "c.currency",
+        "evening_id_ref": "e.id",
+        "game_id_ref": "g.id",
+        "source_key": "%s || g.id",
+        "description": "g.number::text",
+        "booked_on": "e.date",
+    }
+    now = timezone.now()
+    fields = [f for f in LedgerEntry._meta.concrete_fields if not f.primary_key]
+    defaulted = [f for f in fields if f.attname not in computed]
+    defaults = [
+        now
+        if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)
+        else f.get_default()
+        for f in defaulted
+    ]
+    quote = connection.ops.quote_name
+    columns = [f.column for f in fields if f.attname in computed] + [f.column for f in defaulted]
+    select = [computed[f.attname] for f in fields if f.attname in computed]
+    select += ["%s"] * len(defaulted)
+    kinds = list(zip(*per_season, strict=True))
+    targets = ", ".join(quote(c or "") for c in columns)
+    sql = (
+        f"INSERT INTO {quote(LedgerEntry._meta.db_table)} ({targets}) "
+        f"SELECT {', '.join(select)} "
+        f"FROM {quote(Game._meta.db_table)} g "
+        f"JOIN {quote(Evening._meta.db_table)} e ON e.id = g.evening_id "
+        "JOIN unnest(%s::bigint[], %s::text[], %s::integer[], %s::numeric[], %s::text[]) "
+        "AS c(season_id, kind, marks, amount, currency) ON c.season_id = e.season_id "
+        "WHERE g.evening_id = ANY(%s::bigint[]) ORDER BY g.evening_id, g.number"
+    )
+    # The placeholders in order: the key's prefix (the one in `computed`), the defaults,
+    # the per-season arrays, the new evenings.
+    params: list[Any] = [_GAME_KEY_PREFIX, *defaults]
+    params += [list(values) for values in kinds]
+    params.append(list(batch.evening_ids.values()))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return int(cursor.rowcount)
 
 
 def _season_totals(batch: _Batch) -> list[SeasonTotals]:

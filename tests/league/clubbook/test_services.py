@@ -81,6 +81,65 @@ def test_the_imported_ledger_is_what_the_sync_would_write():
     assert ledger_sync_evening(evening_id=evening.pk) == {"charged": 0, "reversed": 0}
 
 
+def test_every_imported_charge_is_the_one_the_ledger_gives_for_its_game_or_absence():
+    """Each entry the import wrote (the lost games' ones are written set-based on
+    PostgreSQL) has the fields of the ledger's own charge: member, kind, Marks, money,
+    currency, description, source key, date, game and evening."""
+    from league.club.money import marks_to_money
+    from league.club.statutes import season_statutes
+    from league.ledger.services import (
+        absence_charge,
+        absence_source_key,
+        game_lost_charge,
+        game_source_key,
+    )
+
+    _import(*_book_over_years([2026, 1985]))
+    for evening in Evening.objects.select_related("season"):
+        season, statutes = evening.season, season_statutes(evening.season)
+        expected = {}
+        for game in evening.games.all():
+            charge = game_lost_charge(
+                game_id=game.pk, number=game.number, loser_id=game.loser_id, statutes=statutes
+            )
+            expected[game_source_key(game.pk)] = charge
+        roles = dict(evening.attendances.values_list("member_id", "role"))
+        members = [m for m, role in roles.items() if role == "member"]
+        lost = evening.games.filter(loser_id__in=members).count()
+        for member_id, role in roles.items():
+            if role == "absent":
+                charge = absence_charge(
+                    member_id=member_id,
+                    statutes=statutes,
+                    lost_by_members=lost,
+                    present_members=len(members),
+                )
+                expected[absence_source_key(evening.pk, member_id)] = charge
+        got = {
+            e.source_key: e
+            for e in LedgerEntry.objects.filter(evening_id_ref=evening.pk).order_by("pk")
+        }
+        assert set(got) == set(expected) and len(got) > 10
+        for key, charge in expected.items():
+            entry = got[key]
+            assert (entry.member_id, entry.kind, entry.marks, entry.description) == (
+                charge.member_id,
+                charge.kind,
+                charge.marks,
+                charge.description,
+            )
+            assert (entry.game_id_ref, entry.evening_id_ref, entry.booked_on) == (
+                charge.game_id,
+                evening.pk,
+                evening.date,
+            )
+            assert (entry.amount, entry.currency) == (
+                marks_to_money(charge.marks, season.mark_value),
+                season.currency,
+            )
+            assert (entry.club_id, entry.season_id) == (evening.club_id, season.pk)
+
+
 def test_imported_games_are_opened_by_the_previous_loser(sample_evening):
     _import()
     got = {g.number: g.vorleger.name for g in Game.objects.select_related("vorleger")}
