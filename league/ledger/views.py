@@ -6,6 +6,8 @@ enters payments and cancels them. Another club's objects are 404 (querysets scop
 request.club). Figures come from league/ledger/services.py; the views parse and render.
 """
 
+import datetime
+
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
@@ -17,7 +19,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from league.club.access import ClubRequest, member_required, secretary_required
-from league.club.caching import books_cached, books_fragment, books_page
+from league.club.caching import books_fragment, books_page
 from league.club.errors import BooksError
 from league.club.fields import MoneyFormField
 from league.club.models import Member, Season
@@ -32,19 +34,14 @@ from league.ledger.services import (
 )
 
 
-def _query_season(request: ClubRequest) -> Season | None:
-    """The season a Kasse page shows (`season_from_query` with the current season as
-    default; None for ?saison=alle), kept by the club's books version and the day (the
-    current season follows the date): a repeated read asks the database nothing. An
-    unknown or unreadable year is a 404 (never kept)."""
+def _season_query(request: ClubRequest) -> tuple[str, datetime.date | None]:
+    """What names the season a Kasse page shows, for its kept part's key: the ?saison
+    value as given, and without one the day (the current season follows the date). The
+    season itself is read only when the part is built (`season_from_query`: an unknown or
+    unreadable year is a 404 then, and nothing is kept), so a repeated read asks neither
+    the database nor the cache for it."""
     raw = request.GET.get("saison", "")
-    return books_cached(
-        "ledger_query_season",
-        request.books_version,  # type: ignore[attr-defined]
-        raw,
-        timezone.localdate(),
-        build=lambda: season_from_query(request, default_current=True),
-    )
+    return raw, None if raw else timezone.localdate()
 
 
 @member_required
@@ -55,13 +52,13 @@ def ledger_home(request: ClubRequest) -> HttpResponse:
     statement.
 
     The page's books part (templates/league/ledger/_overview_body.html) is rendered once
-    per books version and season and kept (`books_fragment`, issue 15): a repeated read
-    renders only the per-user frame."""
+    per books version and season asked for (`_season_query`) and kept (`books_fragment`,
+    issue 15): a repeated read renders only the per-user frame."""
     if not request.member.is_secretary:
         return redirect("ledger_statement", member_id=request.member.pk)
-    season = _query_season(request)
 
     def context() -> dict:
+        season = season_from_query(request, default_current=True)
         return {
             "season": season,
             "seasons": list(club_seasons(club=request.club)),
@@ -71,11 +68,11 @@ def ledger_home(request: ClubRequest) -> HttpResponse:
     body = books_fragment(
         request,
         request.books_version,  # type: ignore[attr-defined]
-        season.pk if season else None,
+        *_season_query(request),
         template="league/ledger/_overview_body.html",
         context=context,
     )
-    return render(request, "league/ledger/overview.html", {"season": season, "body": body})
+    return render(request, "league/ledger/overview.html", {"body": body})
 
 
 def _statement_context(request: ClubRequest, person: Member, season: Season | None) -> dict:
@@ -111,17 +108,17 @@ def ledger_statement(request: ClubRequest, member_id: int) -> HttpResponse:
     own, the secretary everyone's (403 otherwise).
 
     The books part (templates/league/ledger/_statement_body.html) is rendered once per
-    books version, person, season, role and whether it is the viewer's own (the GiroCode
-    link) and kept (`books_fragment`); a repeated read renders only the per-user frame.
-    Its payment-cancel forms carry the request's own CSRF token."""
+    books version, person, season asked for (`_season_query`), role and whether it is the
+    viewer's own (the GiroCode link) and kept (`books_fragment`); a repeated read renders
+    only the per-user frame. Its payment-cancel forms carry the request's own CSRF token."""
     own = member_id == request.member.pk
     person = request.member if own else get_object_or_404(Member, pk=member_id, club=request.club)
     is_secretary = request.member.is_secretary
     if not own and not is_secretary:
         raise PermissionDenied
-    season = _query_season(request)
 
     def context() -> dict:
+        season = season_from_query(request, default_current=True)
         return {
             **_statement_context(request, person, season),
             "is_secretary": is_secretary,
@@ -133,7 +130,7 @@ def ledger_statement(request: ClubRequest, member_id: int) -> HttpResponse:
         request.books_version,  # type: ignore[attr-defined]
         person.pk,
         person.name,
-        season.pk if season else "alle",
+        *_season_query(request),
         is_secretary,
         own,
         template="league/ledger/_statement_body.html",

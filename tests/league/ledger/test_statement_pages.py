@@ -216,3 +216,11 @@ def test_a_repeated_read_of_the_all_seasons_statement_asks_only_the_frame(books)
     assert "league_ledgerentry" not in tables and "league_season" not in tables.replace(
         'FROM "league_season" v', ""
     )
+
+
+def test_an_unknown_or_unreadable_season_is_a_404_on_every_read(books):
+    anna, client = books["anna"], _client(books["bernd"])
+    for query in ("1999", "zwanzig", "2²02"):
+        for _read in range(2):  # a 404 is never kept
+            assert client.get(f"/kasse/konto/{anna.pk}/?saison={query}").status_code == 404
+            assert client.get(f"/kasse/?saison={query}").status_code == 404
