@@ -3,9 +3,11 @@
 Generates a deterministic club book in the import format (about 1,900 evenings, 13,000
 attendance rows and 47,000 games), imports it with `club_book_import` into a fresh test
 database (`test_<name of DATABASE_URL's database>`, created and dropped here, so nothing
-else is touched), and prints: the import's seconds (target: under 5, issue 15), a second import's
-seconds (idempotent: nothing created), the export's seconds, and the time of the standings
-selector and of the standings page for the last season.
+else is touched), and prints: the import's seconds (target: under 5, issue 15) with each
+step's wall, CPU and PostgreSQL CPU seconds (on a shared machine the CPU says what the wall
+time cannot), a second import's seconds (idempotent: nothing created), the export's
+seconds, and the time of the standings selector and of the standings page for the last
+season.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/schock_import_bench \
         .venv/bin/python bench/bench_import.py [--keepdb]
@@ -14,9 +16,11 @@ selector and of the standings page for the last season.
 from __future__ import annotations
 
 import datetime
+import functools
 import os
 import random
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from support import bench_database, is_postgresql
@@ -145,15 +149,21 @@ def run() -> None:
     print("OK" if seconds < TARGET_SECONDS else "BELOW TARGET")
 
 
-def _server_cpu() -> float | None:
-    """CPU seconds the PostgreSQL backend of this connection has used so far, read from
-    /proc when the server runs on this machine (else None): with the process's own CPU
-    it says what the import costs whatever else the machine is running."""
+@functools.cache
+def _backend_pid() -> int:
+    """The process id of this bench's PostgreSQL backend (one connection throughout)."""
     from django.db import connection
 
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_backend_pid()")
-        pid = cursor.fetchone()[0]
+        return cursor.fetchone()[0]
+
+
+def _server_cpu() -> float | None:
+    """CPU seconds the PostgreSQL backend of this connection has used so far, read from
+    /proc when the server runs on this machine (else None): with the process's own CPU
+    it says what the import costs whatever else the machine is running."""
+    pid = _backend_pid()
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
@@ -172,7 +182,8 @@ def _import_twice_and_export(attendance: bytes, games: bytes) -> float:
     print(f"parse and checks alone: {time.process_time() - clock:.2f} s CPU")
     server = _server_cpu()
     start, clock = time.perf_counter(), time.process_time()
-    result = club_book_import(club_name=CLUB, attendance=attendance, games=games)
+    with _steps_timed() as steps:
+        result = club_book_import(club_name=CLUB, attendance=attendance, games=games)
     seconds = time.perf_counter() - start
     assert result.ok, result.errors[:5]
     cpu = time.process_time() - clock
@@ -183,6 +194,7 @@ def _import_twice_and_export(attendance: bytes, games: bytes) -> float:
         f"import: {seconds:.1f} s  (target < {TARGET_SECONDS} s; CPU: this process {cpu:.1f} s"
         f"{server_text}) created {result.created}"
     )
+    _print_steps(steps, seconds, time.process_time() - clock, server, after)
     start = time.perf_counter()
     again = club_book_import(club_name=CLUB, attendance=attendance, games=games)
     print(
@@ -197,6 +209,79 @@ def _import_twice_and_export(attendance: bytes, games: bytes) -> float:
         f"{exported == (attendance, games)}"
     )
     return seconds
+
+
+# The steps of `club_book_import` (league/clubbook/services.py), in their order.
+STEPS = [
+    ("club_book_parse", "parse and checks"),
+    ("_import_club", "club"),
+    ("_check_kinds_with_db", "people's kinds against the books"),
+    ("_compare_with_db", "stored evenings compared"),
+    ("_create_members", "people created"),
+    ("_seasons_of", "seasons found or created"),
+    ("_write_evenings", "evenings and their history"),
+    ("_write_attendance", "attendance and its history"),
+    ("_write_games", "games, Schock-Aus and their history"),
+    ("_write_charges", "ledger charges and their history"),
+    ("books_changed", "books_changed per season"),
+    ("_season_totals", "season totals"),
+]
+
+
+@contextmanager
+def _steps_timed():
+    """Time each step of the import while the block runs: yields {step: [wall, this
+    process's CPU, PostgreSQL's CPU]} (seconds, summed over calls; PostgreSQL's None when
+    the server's /proc is not readable)."""
+    from league.clubbook import services
+
+    steps: dict[str, list] = {}
+    originals = {name: getattr(services, name) for name, _label in STEPS}
+
+    def timed(name, function):
+        def step(*args, **kwargs):
+            server, start, clock = _server_cpu(), time.perf_counter(), time.process_time()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                after = _server_cpu()
+                took = steps.setdefault(name, [0.0, 0.0, 0.0])
+                took[0] += time.perf_counter() - start
+                took[1] += time.process_time() - clock
+                known = server is not None and after is not None
+                took[2] = took[2] + (after - server) if known and took[2] is not None else None
+
+        return step
+
+    for name, function in originals.items():
+        setattr(services, name, timed(name, function))
+    try:
+        yield steps
+    finally:
+        for name, function in originals.items():
+            setattr(services, name, function)
+
+
+def _print_steps(steps, seconds, cpu, server, after) -> None:
+    """Print each step's seconds (wall, this process's CPU, PostgreSQL's CPU), and the
+    rest: the commit (where PostgreSQL checks the deferred foreign keys) and what lies
+    between the steps."""
+    total = [seconds, cpu, after - server if server is not None and after is not None else None]
+    rest = list(total)
+    print(f"  {'step':38s} {'wall':>6s} {'CPU':>6s} {'PostgreSQL':>10s}")
+    for name, label in STEPS:
+        took = steps.get(name)
+        if took is None:
+            continue
+        for i in range(3):
+            rest[i] = None if rest[i] is None or took[i] is None else rest[i] - took[i]
+        print(f"  {label:38s} {took[0]:6.2f} {took[1]:6.2f} {_seconds(took[2]):>10s}")
+    label = "commit (deferred foreign keys), rest"
+    print(f"  {label:38s} {rest[0]:6.2f} {rest[1]:6.2f} {_seconds(rest[2]):>10s}")
+
+
+def _seconds(value) -> str:
+    return "?" if value is None else f"{value:.2f}"
 
 
 def _standings(club):
