@@ -19,7 +19,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from django.core.cache import cache
-from django.db.models import Count, Prefetch, QuerySet
+from django.db.models import Count, Prefetch, Q, QuerySet
 
 from games.evenings.models import Evening, Game, SchockAus
 from games.evenings.selectors import next_game_number
@@ -450,7 +450,7 @@ def season_schock_aus_stats(*, season: Season) -> SchockAusStats:
     probability of a Schock-Aus in a turn of the plain strategy
     (``games.rules.odds.turn_schock_aus_probability``) with that turn's cap (3 for the
     Vorleger, the Vorleger's attempts for the others) and whether the Muss-Regel applied.
-    Rows: every person with a turn or a Schock-Aus, by name. Five queries at most.
+    Rows: every person with a turn or a Schock-Aus, by name. Four queries at most.
     """
     rules = season_rules(season)
     games = Game.objects.filter(evening__season=season)
@@ -471,11 +471,13 @@ def season_schock_aus_stats(*, season: Season) -> SchockAusStats:
         if member_id not in rows:
             rows[member_id] = MemberSchockAusStats(member=missing[member_id])
         rows[member_id].schock_aus_total = count
-    games_with_rounds = games.filter(entry_mode=Game.EntryMode.ROUNDS).count()
+    counts = games.aggregate(
+        total=Count("pk"), rounds=Count("pk", filter=Q(entry_mode=Game.EntryMode.ROUNDS))
+    )
     return SchockAusStats(
         season=season,
         rules=rules,
         rows=sorted(rows.values(), key=lambda r: r.member.name),
-        games_with_rounds=games_with_rounds,
-        games_total=games.count(),
+        games_with_rounds=counts["rounds"],
+        games_total=counts["total"],
     )

@@ -170,7 +170,7 @@ def test_the_statistics_take_a_fixed_number_of_queries(
     sample_evening, django_assert_max_num_queries
 ):
     evening, _ = _evening(sample_evening)
-    with django_assert_max_num_queries(5):
+    with django_assert_max_num_queries(4):
         season_schock_aus_stats(season=evening.season)
 
 
