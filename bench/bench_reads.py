@@ -6,12 +6,13 @@ evenings and 47,000 games, every row with its history line) into a fresh test da
 the Django test client, as the club's secretary, the median of REPEATS requests (after
 one to warm up) and the queries of the first (cold) and of a repeated (warm) request of:
 
-the trivial endpoint, the standings page and API, the evenings page, the Kasse page, the
-balances API, a member's statement (page and API, one season and all seasons), a person's
-history page, the statistics pages and API (one season, all-time records) and "open Runden,
-all seasons" (issue 15); the standings page also cold (the cache emptied before each
-request). A last column shows a repeated request with the ETag it got (`If-None-Match`):
-304 when the page supports it.
+the trivial endpoint, the standings page and API, the evenings page, the evening sheet (the
+last evening of 2026), the Kasse page, the balances API, a member's statement (page and
+API, one season and all seasons), a person's history page, the statistics pages and API
+(one season, all-time records) and "open Runden, all seasons" (issue 15); the standings
+and the statistics page also cold (the cache emptied before each request). A last column
+shows a repeated request with the ETag it got (`If-None-Match`): 304 when the page
+supports it.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/schock_reads_bench \\
     REDIS_URL=redis://127.0.0.1:6379/6 .venv/bin/python bench/bench_reads.py [--keepdb]
