@@ -44,6 +44,9 @@ def member_required(view: Callable) -> Callable:
         if member is None:
             raise Http404
         request.member, request.club = member, member.club  # type: ignore[attr-defined]
+        # The template's `membership` (league/club/context_processors.py) is this member:
+        # the user object holds it too, so nothing reads a second copy.
+        request.user.member = member  # type: ignore[union-attr]
         return view(request, *args, **kwargs)
 
     return wrapper

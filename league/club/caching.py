@@ -43,7 +43,8 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Callable, Sequence
-from functools import wraps
+from functools import lru_cache, wraps
+from pathlib import Path
 from typing import Any, TypeVar
 
 from django.conf import settings
@@ -65,6 +66,7 @@ from league.club.models import Club, Member, Season
 
 __all__ = [
     "BOOKS_CACHE_SECONDS",
+    "CSRF_PLACEHOLDER",
     "api_etag",
     "api_not_modified",
     "api_private",
@@ -74,6 +76,8 @@ __all__ = [
     "books_fragment",
     "books_page",
     "club_books_version",
+    "code_version",
+    "frame_cached",
     "season_and_books_version",
     "season_page_state",
     "season_page_state_connect",
@@ -164,10 +168,31 @@ def club_books_version(*, club: Club | int) -> str:
     return _version_text(club_id, row)
 
 
+_CODE_SOURCES = ("games", "league", "schockclub", "templates", "locale")
+_CODE_SUFFIXES = {".py", ".html", ".txt", ".mo"}
+
+
+@lru_cache(maxsize=1)
+def code_version() -> str:
+    """A digest of the code that renders what is kept: the Python modules, templates and
+    compiled translations of the project (read once per process). It is part of every
+    key of the cache: after a deploy that changes a template, a selector's result type or
+    a translation, the values kept by the old code (Redis keeps them for days) are never
+    read again; hosts running the same code share their keys."""
+    digest = hashlib.sha256()
+    root = Path(settings.BASE_DIR)
+    for folder in _CODE_SOURCES:
+        for path in sorted((root / folder).rglob("*")):
+            if path.suffix in _CODE_SUFFIXES and path.is_file():
+                digest.update(str(path.relative_to(root)).encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 def books_cache_key(*parts: Any) -> str:
-    """The cache key of a read: "books:" and a digest of `parts` and the active language
-    (cached values may hold translated text)."""
-    return "books:" + _digest((get_language(), *parts))
+    """The cache key of a read: "books:" and a digest of `parts`, the active language
+    (cached values may hold translated text) and the code version (`code_version`)."""
+    return "books:" + _digest((code_version(), get_language(), *parts))
 
 
 def books_cached(*parts: Any, build: Callable[[], T], seconds: int = BOOKS_CACHE_SECONDS) -> T:
@@ -229,7 +254,17 @@ def books_cached_many(
 
 # The CSRF token in a kept fragment: a placeholder, filled in with the request's own token
 # each time the fragment is used (a kept form never carries another session's token).
-_CSRF_PLACEHOLDER = "kept0csrf0token0placeholder"
+CSRF_PLACEHOLDER = "kept0csrf0token0placeholder"
+_CSRF_PLACEHOLDER = CSRF_PLACEHOLDER
+
+
+def frame_cached(*parts: Any, build: Callable[[], str]) -> str:
+    """`build()`'s HTML of a part of the page frame that shows nothing of the books (the
+    navigation), kept under `parts` (everything it shows: the role, the language is added),
+    the code version and nothing else: it never goes stale, since it changes only with the
+    code. Inside a transaction it is built and not kept; an unreachable cache is skipped.
+    Used by `{% frame_cache %}` (league/templatetags/frame_cache.py)."""
+    return books_cached("frame", *parts, build=build)
 
 
 def books_fragment(
