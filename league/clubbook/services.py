@@ -255,13 +255,6 @@ def _csv_rows(reader: Any, file: str, errors: list[RowError]) -> Iterator[tuple[
         yield start, row
 
 
-def _field_text(text: str) -> str:
-    """A field as the books read it: stripped, and a spreadsheet's leading `'` before a
-    formula start taken away (`spreadsheet_text`; only a field starting with `'` needs it)."""
-    text = text.strip()
-    return spreadsheet_text(text) if text[:1] == "'" else text
-
-
 def _read_rows(
     data: bytes,
     file: str,
@@ -317,7 +310,10 @@ def _read_rows(
                 )
             )
             continue
-        rows.append((start, [_field_text(f) for f in row]))
+        fields = [f.strip() for f in row]
+        if "'" in joined:  # a spreadsheet's `'` can only lead a field of a line holding one
+            fields = [spreadsheet_text(f) if f[:1] == "'" else f for f in fields]
+        rows.append((start, fields))
     return rows
 
 
@@ -593,6 +589,11 @@ def _game_number(
     (`invalid_game_number`: "3e9", "²", "٣"), more than the column holds
     (`game_number_too_large`, GAME_NUMBER_MAX), or given twice on the date (`taken`:
     number -> line, which a good number joins)."""
+    if len(number_text) < 10 and number_text.isascii() and number_text.isdigit():
+        number = int(number_text)  # the usual row: ASCII digits, below GAME_NUMBER_MAX
+        if number_text[0] != "0" and number not in taken:
+            taken[number] = line
+            return number
     digits = number_text.lstrip("0")
     if not _NUMBER_RE.fullmatch(number_text) or not digits:
         reason = _("The game number “%(number)s” is not a whole number of 1 or more.")

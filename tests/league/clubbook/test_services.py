@@ -648,3 +648,17 @@ def test_the_totals_of_many_seasons_are_read_with_the_queries_of_one(monkeypatch
         (one.seasons[0].marks_total, 25, 1)
     }
     assert counted[1] == counted[2] > 0
+
+
+def test_a_name_a_spreadsheet_would_read_as_a_formula_comes_back_as_written():
+    """The export writes `'-Anna Becker` (a spreadsheet would read -Anna... as a formula);
+    the import reads it, with blanks around it too, as the name -Anna Becker, and the
+    export gives the same files back."""
+    attendance = ATTENDANCE.replace(b"Anna Becker", b"'-Anna Becker")
+    games = GAMES.replace(b"Anna Becker", b"'-Anna Becker")
+    blanks = games.replace(b",'-Anna Becker,", b",  '-Anna Becker ,", 1)
+    assert blanks != games
+    assert _import(attendance, blanks).ok
+    assert Member.objects.filter(name="-Anna Becker").exists()
+    assert not Member.objects.filter(name__contains="'").exists()
+    assert club_book_export(club=Club.objects.get(name=CLUB)) == (attendance, games)
