@@ -285,12 +285,21 @@ def schock_aus_stats(request: ClubRequest) -> HttpResponse:
     the season's games, round throws, rule set and people's names, each of which moves the
     books version when it changes (their writers raise `books_changed`). With the
     `books_page` ETag a repeated read is a 304."""
+    version = request.books_version  # type: ignore[attr-defined]
+    # The asked year counts only when the club has that season: any other year shows the
+    # default and shares its kept part (no kept copy per made-up year).
+    years = books_cached(
+        "club_season_years",
+        version,
+        build=lambda: [s.year for s in club_seasons(club=request.club)],
+    )
+    if not years:
+        raise Http404
     year = query_year(request)
+    year = year if year in years else None
 
     def context() -> dict:
         seasons = list(club_seasons(club=request.club))
-        if not seasons:
-            raise Http404
         season = next((s for s in seasons if s.year == year), None)
         if season is None:
             played = club_seasons_played(club=request.club)
@@ -307,7 +316,7 @@ def schock_aus_stats(request: ClubRequest) -> HttpResponse:
 
     body = books_fragment(
         request,
-        request.books_version,  # type: ignore[attr-defined]
+        version,
         year,
         template="games/_schock_aus_stats_body.html",
         context=context,

@@ -124,6 +124,14 @@ def test_a_game_entered_short_shows_at_once_in_all_schock_aus(evening):
     assert int(re.search(erik + r'<td class="num">(\d+)</td>', after)[1]) == total + 1
 
 
+def test_an_unknown_year_shows_the_default_season_on_the_statistics_page(evening):
+    client = _client(evening[1]["Anna Becker"])
+    default = client.get("/statistik/").content.decode()
+    unknown = client.get("/statistik/?saison=1850").content.decode()
+    assert "2026" in unknown.split("<h1>")[1].split("</h1>")[0]
+    assert _without_csrf(unknown) == _without_csrf(default)
+
+
 # --- the evenings of a season ---------------------------------------------------------------
 
 
