@@ -13,15 +13,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db.models import Case, CharField, Count, F, Sum, When
+from django.db.models import Case, CharField, Count, F, Q, Sum, When
 
 from league.club.caching import books_cached_many
-from league.club.models import Member, Season
+from league.club.models import Club, Member, Season
 from league.club.money import round_money
 from league.ledger.models import LedgerEntry
+from league.ledger.services import SETTLING_KINDS, BalanceRow, ClubBalances, SeasonBalance
 
 __all__ = [
     "SeasonSummary",
+    "club_balances_kept",
     "member_balance_by_currency",
     "member_season_summaries",
 ]
@@ -139,3 +141,86 @@ def member_balance_by_currency(summaries: Sequence[SeasonSummary]) -> dict[str, 
     for row in summaries:
         totals[row.currency] += row.balance
     return dict(sorted(totals.items()))
+
+
+# A season's part of the club's balances: per person (member id, Marks charged, money
+# charged, money paid), Decimal money in the season's currency, paid positive.
+BalancePart = tuple[tuple[int, int, Decimal, Decimal], ...]
+
+
+def _balance_parts(seasons: Sequence[Season]) -> list[BalancePart]:
+    """Each season's per-person sums of charges and payments (the payment side: payments
+    and carries out, and their reversals), in one aggregate query whatever the number of
+    seasons."""
+    payment_side = Q(kind__in=SETTLING_KINDS) | Q(
+        kind=_KIND.REVERSAL, reverses__kind__in=SETTLING_KINDS
+    )
+    rows = (
+        LedgerEntry.objects.filter(season__in=[s.pk for s in seasons])
+        .values("season_id", "member_id")
+        .annotate(
+            marks=Sum("marks", filter=~payment_side),
+            charged=Sum("amount", filter=~payment_side),
+            paid=Sum("amount", filter=payment_side),
+        )
+        .order_by("season_id", "member_id")
+    )
+    parts: dict[int, list[tuple[int, int, Decimal, Decimal]]] = defaultdict(list)
+    for row in rows:
+        parts[row["season_id"]].append(
+            (
+                row["member_id"],
+                row["marks"] or 0,
+                round_money(row["charged"] or _ZERO),
+                round_money(-(row["paid"] or _ZERO)),
+            )
+        )
+    return [tuple(parts.get(s.pk, ())) for s in seasons]
+
+
+def club_balances_kept(*, club: Club, season: Season | None = None) -> ClubBalances:
+    """`league.ledger.services.club_balances` (who owes what, the kitty per currency; the
+    same figures and order) read from per-season parts kept under each season's
+    `data_version` (`books_cached_many`): after a change to one season only its part is
+    summed again, so the Kasse page's first read after a change does not grow with the
+    history. `season` limits the rows and season totals to one season; the kitty and owed
+    totals are over every season, per currency (DM and EUR never added together).
+
+    Queries: the seasons and the people (two), plus one aggregate for the seasons whose
+    part is not kept."""
+    seasons = list(Season.objects.filter(club=club))
+    parts = books_cached_many(
+        [("club_balance_part", s.pk, s.data_version) for s in seasons],
+        build=lambda missing: _balance_parts([seasons[i] for i in missing]),
+    )
+    shown = [(s, part) for s, part in zip(seasons, parts, strict=True) if part]
+    people = Member.objects.in_bulk({row[0] for _s, part in shown for row in part})
+    rows: list[BalanceRow] = []
+    per_season: dict[int, SeasonBalance] = {}
+    kitty: dict[str, Decimal] = defaultdict(lambda: _ZERO)
+    owed: dict[str, Decimal] = defaultdict(lambda: _ZERO)
+    for s, part in shown:
+        for member_id, marks, charged, paid in part:
+            row = BalanceRow(
+                member=people[member_id], season=s, marks_charged=marks, charged=charged, paid=paid
+            )
+            kitty[s.currency] += row.paid
+            if row.balance > 0:
+                owed[s.currency] += row.balance
+            if season is not None and s.pk != season.pk:
+                continue
+            rows.append(row)
+            sb = per_season.setdefault(s.pk, SeasonBalance(season=s))
+            sb.charged += row.charged
+            sb.paid += row.paid
+            if row.balance > 0:
+                sb.owed += row.balance
+            else:
+                sb.credit -= row.balance
+    rows.sort(key=lambda r: (-r.season.year, r.member.name))
+    return ClubBalances(
+        rows=rows,
+        seasons=sorted(per_season.values(), key=lambda b: -b.season.year),
+        kitty=dict(kitty),
+        owed=dict(owed),
+    )

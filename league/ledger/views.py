@@ -25,9 +25,12 @@ from league.club.fields import MoneyFormField
 from league.club.models import Member, Season
 from league.club.selectors import club_seasons, season_from_query
 from league.ledger.models import PAYMENT_MAX, PAYMENT_MIN, Payment
-from league.ledger.selectors import member_balance_by_currency, member_season_summaries
+from league.ledger.selectors import (
+    club_balances_kept,
+    member_balance_by_currency,
+    member_season_summaries,
+)
 from league.ledger.services import (
-    club_balances,
     member_statement,
     payment_cancel,
     payment_record,
@@ -62,7 +65,7 @@ def ledger_home(request: ClubRequest) -> HttpResponse:
         return {
             "season": season,
             "seasons": list(club_seasons(club=request.club)),
-            "balances": club_balances(club=request.club, season=season),
+            "balances": club_balances_kept(club=request.club, season=season),
         }
 
     body = books_fragment(

@@ -25,8 +25,8 @@ from league.club.money import format_money
 from league.club.services import season_get_or_create
 from league.ledger import selectors
 from league.ledger.models import LedgerEntry
-from league.ledger.selectors import member_season_summaries
-from league.ledger.services import payment_cancel, payment_record
+from league.ledger.selectors import club_balances_kept, member_season_summaries
+from league.ledger.services import club_balances, payment_cancel, payment_record
 from tests.factories import ClubFactory, MemberFactory, UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -224,3 +224,43 @@ def test_an_unknown_or_unreadable_season_is_a_404_on_every_read(books):
         for _read in range(2):  # a 404 is never kept
             assert client.get(f"/kasse/konto/{anna.pk}/?saison={query}").status_code == 404
             assert client.get(f"/kasse/?saison={query}").status_code == 404
+
+
+def _plain(balances):
+    return (
+        [(r.member.pk, r.season.pk, r.marks_charged, r.charged, r.paid) for r in balances.rows],
+        [(b.season.pk, b.charged, b.paid, b.owed, b.credit) for b in balances.seasons],
+        balances.kitty,
+        balances.owed,
+        [(r.member.pk, r.season.pk) for r in balances.owing],
+    )
+
+
+@pytest.mark.parametrize("year", [None, 2001, 2002])
+def test_the_kept_club_balances_equal_the_services_figures(books, year):
+    season = Season.objects.get(club=books["club"], year=year) if year else None
+    payment_record(
+        member=books["frank"], amount=Decimal("9.00"), paid_on=datetime.date(2002, 10, 9)
+    )
+    for _read in range(2):  # computed, then from the kept parts
+        kept = club_balances_kept(club=books["club"], season=season)
+        assert _plain(kept) == _plain(club_balances(club=books["club"], season=season))
+    assert set(kept.kitty) == {"DM", "EUR"}  # never added together
+
+
+def test_one_changed_season_sums_only_its_part_of_the_club_balances(books, monkeypatch):
+    client = _client(books["bernd"])
+    client.get("/kasse/")
+    built = []
+    real = selectors._balance_parts
+
+    def spy(seasons):
+        built.append([s.year for s in seasons])
+        return real(seasons)
+
+    monkeypatch.setattr(selectors, "_balance_parts", spy)
+    payment_record(
+        member=books["anna"], amount=Decimal("0.33"), paid_on=datetime.date(2002, 10, 11)
+    )
+    assert "0,83" in client.get("/kasse/").content.decode()  # Anna paid 0.50 + 0.33
+    assert built == [[2002]]
