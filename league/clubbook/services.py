@@ -901,8 +901,7 @@ def _import(
     created = {"members": new_members, "seasons": new_seasons}
     created["evenings"] = _write_evenings(batch)
     created["attendances"] = _write_attendance(batch)
-    games, created["schock_aus"] = _write_games(batch)
-    created["games"] = len(games)
+    created["games"], games, created["schock_aus"] = _write_games(batch)
     created["ledger_entries"] = _write_charges(batch, games)
     touched = {s.pk: s for s in batch.season_of.values()}
     for season_id in touched:
@@ -1109,13 +1108,15 @@ class _WrittenGame:
     loser_id: int
 
 
-def _write_games(batch: _Batch) -> tuple[list[_WrittenGame], int]:
+def _write_games(batch: _Batch) -> tuple[int, list[_WrittenGame], int]:
     """The new evenings' games (game 1 opened by the secretary, every later one by the
     previous game's loser, RULES.md 4.5) and their Schock-Aus in throwing order,
-    set-based with their audit-trail records. Returns (the games written, Schock-Aus
-    written)."""
-    rows: list[dict[str, Any]] = []
-    throwers: dict[tuple[int, int], list[str]] = {}
+    set-based with their audit-trail records. Returns (how many games were written, the
+    games written, how many Schock-Aus were written); on PostgreSQL the games are not
+    read back (the Schock-Aus find their games in the database, `_insert_schock_aus`, and
+    so do the charges), and the list is empty."""
+    rows: list[tuple[int, int, int, int]] = []
+    throws: list[tuple[int, int, int, int]] = []  # evening, game number, thrower, position
     ids = {name: member.pk for name, member in batch.members.items()}
     for e in batch.new:
         evening_id = batch.evening_ids[e.date]
@@ -1123,33 +1124,56 @@ def _write_games(batch: _Batch) -> tuple[list[_WrittenGame], int]:
         loser_of = {g.number: g.loser for g in e.games}
         for g in sorted(e.games, key=lambda g: g.number):
             previous = loser_of.get(g.number - 1)
-            rows.append(
-                {
-                    "evening_id": evening_id,
-                    "number": g.number,
-                    "loser_id": ids[g.loser],
-                    "vorleger_id": ids[previous] if previous else secretary,
-                }
-            )
-            if g.throwers:
-                throwers[(evening_id, g.number)] = g.throwers
-    _insert_rows(Game, rows)
+            vorleger = ids[previous] if previous else secretary
+            rows.append((evening_id, g.number, ids[g.loser], vorleger))
+            for position, name in enumerate(g.throwers, 1):
+                throws.append((evening_id, g.number, ids[name], position))
+    columns = ("evening_id", "number", "loser_id", "vorleger_id")
+    _insert_rows(Game, [dict(zip(columns, row, strict=True)) for row in rows])
     new_evenings = batch.evening_ids.values()
-    games = [
-        _WrittenGame(*values)
-        for values in Game.objects.filter(evening_id__in=new_evenings)
-        .order_by("evening_id", "number")
-        .values_list("pk", "evening_id", "number", "loser_id")
-    ]
     _record_history(Game.objects.filter(evening_id__in=new_evenings), batch.history)
-    schock_aus = [
-        {"game_id": game.pk, "thrower_id": ids[name], "position": position}
-        for game in games
-        for position, name in enumerate(throwers.get((game.evening_id, game.number), ()), 1)
-    ]
-    _insert_rows(SchockAus, schock_aus)
+    games: list[_WrittenGame] = []
+    if connection.vendor == "postgresql":
+        _insert_schock_aus(throws)
+    else:
+        games = [
+            _WrittenGame(*values)
+            for values in Game.objects.filter(evening_id__in=new_evenings)
+            .order_by("evening_id", "number")
+            .values_list("pk", "evening_id", "number", "loser_id")
+        ]
+        game_id = {(g.evening_id, g.number): g.pk for g in games}
+        _insert_rows(
+            SchockAus,
+            [
+                {"game_id": game_id[(evening, number)], "thrower_id": thrower, "position": pos}
+                for evening, number, thrower, pos in throws
+            ],
+        )
     _record_history(SchockAus.objects.filter(game__evening_id__in=new_evenings), batch.history)
-    return games, len(schock_aus)
+    return len(rows), games, len(throws)
+
+
+def _insert_schock_aus(throws: list[tuple[int, int, int, int]]) -> None:
+    """PostgreSQL: the Schock-Aus `throws` (evening, game number, thrower, position) in one
+    INSERT ... SELECT that finds each one's game by its evening and number (issue 15 item
+    2: the 47,700 games of 48 seasons are not read back for their keys). Rows in the order
+    of the games, then the throwing order."""
+    if not throws:
+        return
+    quote = connection.ops.quote_name
+    table, games = quote(SchockAus._meta.db_table), quote(Game._meta.db_table)
+    evenings, numbers, throwers, positions = (list(c) for c in zip(*throws, strict=True))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} (game_id, thrower_id, position) "
+            "SELECT g.id, t.thrower_id, t.position "
+            "FROM unnest(%s::bigint[], %s::integer[], %s::bigint[], %s::integer[]) "
+            "AS t(evening_id, number, thrower_id, position) "
+            f"JOIN {games} g ON g.evening_id = t.evening_id AND g.number = t.number "
+            "ORDER BY g.evening_id, g.number, t.position",
+            [evenings, numbers, throwers, positions],
+        )
 
 
 def _write_charges(batch: _Batch, games: list[_WrittenGame]) -> int:
