@@ -25,6 +25,7 @@ from drf_spectacular.views import SpectacularSwaggerSplitView
 
 from games.rules import PRESETS
 from league.club.access import ClubRequest, member_required, secretary_required
+from league.club.caching import books_page
 from league.club.errors import BooksError
 from league.club.forms import (
     LoginForm,
@@ -349,9 +350,11 @@ def _invited_user(uidb64: str, token: str) -> User | None:
 
 
 @secretary_required
+@books_page()
 def club_seasons(request: ClubRequest) -> HttpResponse:
     """The club's seasons with their Mark value, currency and rule set; the next one to
-    start."""
+    start. The list is kept by the club's books version (every change of a season moves
+    it; issue 15), with ETag/304."""
     seasons = club_seasons_of(club=request.club)
     latest = seasons.first()
     context = {

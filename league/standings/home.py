@@ -13,6 +13,7 @@ from django.shortcuts import redirect, render
 
 from games.evenings.models import Evening
 from league.club.access import ClubRequest, member_for_user
+from league.club.caching import books_cached, club_books_version
 from league.club.models import Member
 from league.club.selectors import club_season
 from league.ledger.services import member_open_by_currency
@@ -29,32 +30,50 @@ def home(request: ClubRequest) -> HttpResponse:
         if request.user.is_staff:
             return redirect("admin:index")
         return render(request, "league/home.html", {"no_club": True})
+    request.user.member = member  # the template's `membership`: no second read
     season = club_season(member.club)
+    # The person's figures are kept by the club's books version (issue 15): a payment, a
+    # game or a Runde given moves it, so nothing shown is stale.
+    version = club_books_version(club=member.club)
     context: dict[str, object] = {
         "person": member,
         "season": season,
-        "first_steps": _first_steps(member, has_season=season is not None),
+        "first_steps": _first_steps(member, has_season=season is not None, version=version),
     }
     if season is None:
         return render(request, "league/home.html", context)
-    owed = season_runden_owed(season=season, thrower_id=member.pk)
-    balances = sorted(member_open_by_currency(member=member).items())
     context.update(
-        {
-            # Charged minus paid per currency: positive is open, negative a credit.
-            "open_amounts": [(c, amount) for c, amount in balances if amount > 0],
-            "credits": [(c, -amount) for c, amount in balances if amount < 0],
-            "runden_open": [r for r in owed if r["given_on"] is None],
-        }
+        books_cached("home", version, member.pk, season.pk, build=lambda: _figures(member, season))
     )
     return render(request, "league/home.html", context)
 
 
-def _first_steps(member: Member, *, has_season: bool) -> dict[str, bool] | None:
+def _figures(member: Member, season) -> dict[str, list]:
+    """What the home page shows of the books for `member` in `season`: open amounts and
+    credits per currency (Decimal, DM and EUR apart) and the Runden still owed."""
+    owed = season_runden_owed(season=season, thrower_id=member.pk)
+    balances = sorted(member_open_by_currency(member=member).items())
+    return {
+        # Charged minus paid per currency: positive is open, negative a credit.
+        "open_amounts": [(c, amount) for c, amount in balances if amount > 0],
+        "credits": [(c, -amount) for c, amount in balances if amount < 0],
+        "runden_open": [r for r in owed if r["given_on"] is None],
+    }
+
+
+def _first_steps(member: Member, *, has_season: bool, version: str) -> dict[str, bool] | None:
     """For the secretary of a club without an evening yet: which first steps are done
     (a season, people beside the secretary, logins beside the secretary's). None for a
-    member, and once the club has an evening."""
-    if not member.is_secretary or Evening.objects.filter(club_id=member.club_id).exists():
+    member, and once the club has an evening (kept by the books version: a new evening
+    moves it)."""
+    if not member.is_secretary:
+        return None
+    has_evening = books_cached(
+        "club_has_evening",
+        version,
+        build=lambda: Evening.objects.filter(club_id=member.club_id).exists(),
+    )
+    if has_evening:
         return None
     others = Member.objects.filter(club_id=member.club_id).exclude(pk=member.pk)
     return {
