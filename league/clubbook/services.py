@@ -50,6 +50,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import EmptyResultSet
 from django.db import IntegrityError, connection, models, transaction
 from django.db.models import QuerySet
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from simple_history.utils import get_history_model_for_model
@@ -1055,6 +1056,17 @@ def _insert_rows(model: type[models.Model], rows: list[dict[str, Any]]) -> None:
                 write((values(row), *tail) if one else (*values(row), *tail))
 
 
+def _new_evening_ids(batch: _Batch) -> Any:
+    """The primary keys of the evenings the import wrote, for an `__in` filter: on
+    PostgreSQL one array parameter (`unnest`), not one placeholder per evening (a
+    48-season book's 1,896 placeholders cost about 15 ms of this process in each of the
+    queries that name them); elsewhere the list."""
+    ids = list(batch.evening_ids.values())
+    if connection.vendor == "postgresql":
+        return RawSQL("SELECT unnest(%s::bigint[])", [ids])
+    return ids
+
+
 def _write_evenings(batch: _Batch) -> int:
     """The new evenings, set-based with their audit-trail records; fills
     `batch.evening_ids`. Returns how many were written."""
@@ -1075,7 +1087,7 @@ def _write_evenings(batch: _Batch) -> int:
     batch.evening_ids = dict(
         Evening.objects.filter(club=batch.club, date__in=dates).values_list("date", "pk")
     )
-    _record_history(Evening.objects.filter(pk__in=batch.evening_ids.values()), batch.history)
+    _record_history(Evening.objects.filter(pk__in=_new_evening_ids(batch)), batch.history)
     return len(dates)
 
 
@@ -1093,7 +1105,7 @@ def _write_attendance(batch: _Batch) -> int:
     ]
     _insert_rows(Attendance, rows)
     _record_history(
-        Attendance.objects.filter(evening_id__in=batch.evening_ids.values()), batch.history
+        Attendance.objects.filter(evening_id__in=_new_evening_ids(batch)), batch.history
     )
     return len(rows)
 
@@ -1130,7 +1142,7 @@ def _write_games(batch: _Batch) -> tuple[int, list[_WrittenGame], int]:
                 throws.append((evening_id, g.number, ids[name], position))
     columns = ("evening_id", "number", "loser_id", "vorleger_id")
     _insert_rows(Game, [dict(zip(columns, row, strict=True)) for row in rows])
-    new_evenings = batch.evening_ids.values()
+    new_evenings = _new_evening_ids(batch)
     _record_history(Game.objects.filter(evening_id__in=new_evenings), batch.history)
     games: list[_WrittenGame] = []
     if connection.vendor == "postgresql":
@@ -1252,7 +1264,7 @@ def _write_charges(batch: _Batch, games: list[_WrittenGame]) -> int:
         _insert_rows(LedgerEntry, lost_entries)
         lost = len(lost_entries)
     _record_history(
-        LedgerEntry.objects.filter(evening_id_ref__in=batch.evening_ids.values()), batch.history
+        LedgerEntry.objects.filter(evening_id_ref__in=_new_evening_ids(batch)), batch.history
     )
     return len(entries) + lost
 
