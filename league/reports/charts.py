@@ -157,3 +157,15 @@ def schock_aus_chart_svg(by_person: Sequence[tuple]) -> str:
     ax.xaxis.get_major_locator().set_params(integer=True)
     ax.set_xlabel(_("Schock-Aus"))
     return _svg(fig)
+
+
+def chart_backend_warm() -> None:
+    """Draw one tiny chart to SVG and drop it: matplotlib reads its font list and loads
+    the chart font the first time a figure with text is saved, which the first report
+    of a process would otherwise pay for (league/reports/warmup.py, issue 15 item 2)."""
+    fig = _figure(3, 2)
+    ax = fig.add_subplot()
+    _style_axes(ax)
+    ax.plot([0, 1], [0, -1], label="Schock-Aus")
+    ax.legend()
+    _svg(fig)
