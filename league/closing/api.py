@@ -6,7 +6,8 @@
 - ``POST seasons/{id}/sign-off/``  an auditor: season_sign_off
 
 Another club's season: 404. Errors: league/club/api_common.py; OpenAPI prose:
-league/closing/schema.py.
+league/closing/schema.py. The GET is kept per club books version, season and signatures
+(`season_sign_off_state`) and answers 304 to its ETag (league/club/caching.py, issue 15).
 """
 
 from django.shortcuts import get_object_or_404
@@ -27,8 +28,16 @@ from league.closing.services import (
     season_close_state,
     season_reopen,
     season_sign_off,
+    season_sign_off_state,
 )
 from league.club.api_common import club_of, member_of, require_secretary
+from league.club.caching import (
+    api_etag,
+    api_not_modified,
+    api_private,
+    books_cached,
+    club_books_version,
+)
 from league.club.models import Season
 
 
@@ -48,7 +57,20 @@ class SeasonCloseView(APIView):
 
     @schema.STATE_GET
     def get(self, request, season_id: int):
-        return _state(_season(request, season_id))
+        season = _season(request, season_id)
+        sign_offs = season_sign_off_state(season=season)
+        version = club_books_version(club=season.club_id)
+        etag = api_etag(request, "season_close", version, sign_offs)
+        if (not_modified := api_not_modified(request, etag)) is not None:
+            return not_modified
+        data = books_cached(
+            "api_season_close",
+            version,
+            season.pk,
+            sign_offs,
+            build=lambda: dict(CloseStateSerializer(season_close_state(season=season)).data),
+        )
+        return api_private(Response(data), etag)
 
     @schema.CLOSE_POST
     def post(self, request, season_id: int):

@@ -381,6 +381,20 @@ def season_sign_offs(*, season: Season, fingerprint: str | None = None) -> list[
     return [SignOffLine(s, signature_state(sign_off=s, fingerprint=fingerprint)) for s in sign_offs]
 
 
+def season_sign_off_state(*, season: Season) -> tuple[int, ...]:
+    """What names `season`'s signatures beside its data version (issue 15: part of the
+    key and ETag of a kept close state). A signature moves no `data_version` (it is no
+    change of the books), is never changed or deleted, and is only ever added to a closed
+    season (`season_sign_off` locks the season and refuses an open one), while close and
+    reopen move the version: so an open season's signatures are those of its version and
+    need no query, `()`. A closed season's are named by (number, highest id), one query.
+    `season` must carry its `closed_at` as read with the version."""
+    if season.closed_at is None:
+        return ()
+    row = SeasonSignOff.objects.filter(season_id=season.pk).aggregate(n=Count("id"), last=Max("id"))
+    return int(row["n"] or 0), int(row["last"] or 0)
+
+
 def season_close_state(*, season: Season) -> CloseState:
     """The close wizard's state of `season` (page and API)."""
     season = Season.objects.select_related("club", "closed_by").get(pk=season.pk)

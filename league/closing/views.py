@@ -4,12 +4,21 @@ Every person of the club reads it (what is open, closed or not, the signatures);
 secretary closes and reopens; a Kassenprüfer (`may_sign_off`) signs a closed season.
 Each action is a POST that calls one service and comes back to the page (its refusal is
 shown there in German, never a 500). Services: league/closing/services.py.
+
+The page's books part (templates/league/closing/_season_close_body.html) is kept per club
+books version, season, signatures (`season_sign_off_state`: a signature moves no data
+version), role and, for a person who may sign, that person (the sign button); a repeated
+GET is answered 304 (league/club/caching.py, issue 15). A refusal of an action is rendered
+with its message and never kept.
 """
+
+from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -20,18 +29,23 @@ from league.closing.services import (
     season_close_state,
     season_reopen,
     season_sign_off,
+    season_sign_off_state,
 )
 from league.club.access import ClubRequest, member_required, secretary_required
+from league.club.caching import books_fragment, books_page
 from league.club.errors import BooksError
+from league.club.models import Member, Season
 from league.club.selectors import club_season
 
+BODY = "league/closing/_season_close_body.html"
 
-def _page(request: ClubRequest, year: int, *, error: str = "", reason: str = "", status: int = 200):
-    season = club_season(request.club, year)
+
+def _context(
+    season: Season, member: Member, *, error: str = "", reason: str = ""
+) -> dict[str, Any]:
     state = season_close_state(season=season)
-    member = request.member
     signed = {line.sign_off.auditor_id for line in state.valid_sign_offs}
-    context = {
+    return {
         "state": state,
         "season": state.season,
         "items": state.open_items,
@@ -41,13 +55,45 @@ def _page(request: ClubRequest, year: int, *, error: str = "", reason: str = "",
         "reason": reason,
         "reason_max": REASON_MAX_LENGTH,
     }
-    return render(request, "league/closing/season_close.html", context, status=status)
+
+
+def _refused(request: ClubRequest, year: int, *, error: str, reason: str = "", status: int):
+    """The page with an action's refusal (and the reason typed), rendered, never kept."""
+    season = club_season(request.club, year)
+    context = _context(season, request.member, error=error, reason=reason)
+    body = render_to_string(BODY, context, request=request)
+    page = {"season": season, "body": body}
+    return render(request, "league/closing/season_close.html", page, status=status)
+
+
+def _sign_offs(request: ClubRequest, year: int) -> tuple[int, ...]:
+    """The season's signatures (`season_sign_off_state`), read once per request: the
+    page's ETag part beyond the books (`books_page`'s extra) and its fragment's key."""
+    state = getattr(request, "season_sign_offs", None)
+    if state is None:
+        state = season_sign_off_state(season=request.season)  # type: ignore[attr-defined]
+        request.season_sign_offs = state  # type: ignore[attr-defined]
+    return state
 
 
 @member_required
+@books_page(_sign_offs, season_year="year")
 def season_close_page(request: ClubRequest, year: int) -> HttpResponse:
     """The wizard: what is open, the close and reopen forms, the signatures."""
-    return _page(request, year)
+    season: Season = request.season  # type: ignore[attr-defined]
+    member = request.member
+    signer = member.pk if may_sign_off(member) else None
+    body = books_fragment(
+        request,
+        request.books_version,  # type: ignore[attr-defined]
+        season.pk,
+        _sign_offs(request, year),
+        member.is_secretary,
+        signer,
+        template=BODY,
+        context=lambda: _context(season, member),
+    )
+    return render(request, "league/closing/season_close.html", {"season": season, "body": body})
 
 
 @require_POST
@@ -58,7 +104,7 @@ def season_close_action(request: ClubRequest, year: int) -> HttpResponse:
     try:
         season_close(season=season, by=request.member, confirm=request.POST.get("confirm") == "1")
     except BooksError as exc:
-        return _page(request, year, error=exc.message, status=exc.status)
+        return _refused(request, year, error=exc.message, status=exc.status)
     messages.success(request, _("The season %(year)s is closed.") % {"year": year})
     return redirect("season_close", year=year)
 
@@ -72,7 +118,7 @@ def season_reopen_action(request: ClubRequest, year: int) -> HttpResponse:
     try:
         season_reopen(season=season, by=request.member, reason=reason)
     except BooksError as exc:
-        return _page(request, year, error=exc.message, reason=reason, status=exc.status)
+        return _refused(request, year, error=exc.message, reason=reason, status=exc.status)
     messages.success(request, _("The season %(year)s is open again.") % {"year": year})
     return redirect("season_close", year=year)
 
@@ -87,6 +133,6 @@ def season_sign_off_action(request: ClubRequest, year: int) -> HttpResponse:
     try:
         season_sign_off(season=season, auditor=request.member)
     except BooksError as exc:
-        return _page(request, year, error=exc.message, status=exc.status)
+        return _refused(request, year, error=exc.message, status=exc.status)
     messages.success(request, _("Your signature is recorded."))
     return redirect("season_close", year=year)
