@@ -105,11 +105,25 @@ def _season_of(request: ClubRequest, year: int) -> Season:
 
 
 @member_required
+@books_page(season_year="year")
 def season_recap_page(request: ClubRequest, year: int) -> HttpResponse:
-    """The season's recap card as a page, with the PNG to download or share."""
-    recap = season_recap(season=_season_of(request, year))
-    context = {"recap": recap, "lines": recap_lines(recap)}
-    return render(request, "league/statistics/recap.html", context)
+    """The season's recap card as a page, with the PNG to download or share; its books
+    part kept per club books version and season (league/club/caching.py, issue 15)."""
+    season: Season = request.season  # type: ignore[attr-defined]
+
+    def context() -> dict:
+        season.club = request.club  # the club the season was read for: no second read
+        recap = season_recap(season=season)
+        return {"recap": recap, "lines": recap_lines(recap)}
+
+    body = books_fragment(
+        request,
+        request.books_version,  # type: ignore[attr-defined]
+        season.pk,
+        template="league/statistics/_recap_body.html",
+        context=context,
+    )
+    return render(request, "league/statistics/recap.html", {"season": season, "body": body})
 
 
 @member_required
