@@ -372,6 +372,14 @@ KEPT_READS = {
     "api-statistics-records": 3,
     "api-standings-all-time": 3,
     "api-balances": 3,
+    "evening_share": 3,
+    "evening_share_card": 3,
+    "season_close": 3,
+    "api-season-close": 4,
+    "season_recap": 3,
+    "season_csv": 3,
+    "season_csv_kasse": 3,
+    "season_csv_chronicle": 3,
 }
 
 

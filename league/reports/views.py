@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 
 from games.evenings.models import Evening
 from league.club.access import ClubRequest, member_required
+from league.club.caching import books_cached, books_page
 from league.club.models import Season
 from league.reports import csv_exports as report_csv
 from league.reports.builds import (
@@ -89,13 +90,23 @@ CSV_EXPORTS = {
 
 
 @member_required
+@books_page(season_year="year")
 def season_csv(request: ClubRequest, year: int, kind: str) -> HttpResponse:
     """CSV export of a season: standings (tabelle), dues (kasse) or the Schock-Aus
-    chronicle (schock-aus). German Excel style: ';', decimal comma, UTF-8 with BOM."""
+    chronicle (schock-aus). German Excel style: ';', decimal comma, UTF-8 with BOM.
+    The file is kept per club books version, season and kind, and a repeated GET with its
+    ETag is answered 304 (league/club/caching.py, issue 15)."""
     if kind not in CSV_EXPORTS:
         raise Http404
-    season = _season(request, year)
+    season: Season = request.season  # type: ignore[attr-defined]
     build, stem = CSV_EXPORTS[kind]
-    response = HttpResponse(build(season=season), content_type="text/csv; charset=utf-8")
+
+    def text() -> str:
+        season.club = request.club  # the club the season was read for: no second read
+        return build(season=season)
+
+    version = request.books_version  # type: ignore[attr-defined]
+    body = books_cached("season_csv", kind, version, season.pk, build=text)
+    response = HttpResponse(body, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{stem}-{season.year}.csv"'
     return response
