@@ -10,7 +10,7 @@ Formats (see ../shared/samples/club-book-*.csv), UTF-8, comma separated, one hea
 Decisions where the issue is silent:
 - All or nothing: every file is validated in Python first; every bad row is reported as
   (file, line, reason) and nothing is written when there is one. The import itself runs in
-  one transaction; the database's triggers check each row again.
+  one transaction; the database's triggers and constraints check every row again.
 - Idempotent: evenings are matched by club and date. An evening that exists with the same
   attendance and games is skipped; one that exists with different data is a bad row
   ("an evening on this date exists with different attendance/games"): history is never
@@ -20,14 +20,17 @@ Decisions where the issue is silent:
   Seasons are created as needed (calendar year; 1.00 DM per Mark up to 2001, 0.50 EUR from
   2002). The Vorleger is not in the format: game 1 is opened by the secretary, every later
   game by the previous game's loser (RULES.md 4.5).
-- Rows are written set-based: on PostgreSQL one COPY per table (psycopg 3), no model
-  instances; elsewhere bulk_create (issue 15 item 2). Every row the import writes (club,
-  people, seasons, evenings, attendance, games, Schock-Aus, ledger charges) gets its
-  audit-trail record, reason "club
-  book import", author the importing user (None from the command without --user): the
-  bulk rows by one INSERT ... SELECT per table (`_record_history`), the club and seasons,
-  which services create one by one, by marking their records. The ledger charges carry
-  the same keys as `ledger_sync_evening` would write.
+- Rows are written set-based (issue 15 item 2): on PostgreSQL one COPY (psycopg 3) each
+  for the evenings, attendance, games and absence charges, no model instances; the
+  Schock-Aus and the lost games' charges by one INSERT ... SELECT each from the games
+  just written (nothing read back into Python); the database's checks of new rows run
+  once per statement (games migration 0008); elsewhere bulk_create. Every row the import
+  writes (club, people, seasons, evenings, attendance, games, Schock-Aus, ledger charges)
+  gets its audit-trail record, reason "club book import", author the importing user
+  (None from the command without --user): the bulk rows by one INSERT ... SELECT per
+  table (`_record_history`), the club and seasons, which services create one by one, by
+  marking their records. The ledger charges carry the same keys as `ledger_sync_evening`
+  would write. The time of each step: bench/bench_import.py.
 - Export writes the canonical order: evenings by date; attendance per evening present club
   members (the secretary among them), then guests, then absent members, each group by name
   (case and umlauts folded); games by number. The sample files are in this order, so
