@@ -11,7 +11,7 @@ import datetime
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -23,7 +23,7 @@ from league.club.caching import books_fragment, books_page
 from league.club.errors import BooksError
 from league.club.fields import MoneyFormField
 from league.club.models import Member, Season
-from league.club.selectors import club_seasons, season_from_query
+from league.club.selectors import club_seasons, query_year, season_from_query
 from league.ledger.models import PAYMENT_MAX, PAYMENT_MIN, Payment
 from league.ledger.selectors import (
     club_balances_kept,
@@ -37,14 +37,22 @@ from league.ledger.services import (
 )
 
 
-def _season_query(request: ClubRequest) -> tuple[str, datetime.date | None]:
-    """What names the season a Kasse page shows, for its kept part's key: the ?saison
-    value as given, and without one the day (the current season follows the date). The
-    season itself is read only when the part is built (`season_from_query`: an unknown or
-    unreadable year is a 404 then, and nothing is kept), so a repeated read asks neither
-    the database nor the cache for it."""
+def _season_query(request: ClubRequest) -> tuple[str | int, datetime.date | None]:
+    """What names the season a Kasse page shows, for its kept part's key: "alle", the
+    year asked for (a number, as `season_from_query` reads it), or without one the day
+    (the current season follows the date). The season itself is read only when the
+    part is built (`season_from_query`: an unknown year is a 404 then, and nothing is
+    kept), so a repeated read asks neither the database nor the cache for it. An
+    unreadable year is a 404 at once."""
     raw = request.GET.get("saison", "")
-    return raw, None if raw else timezone.localdate()
+    if raw == "alle":
+        return raw, None
+    if not raw:
+        return raw, timezone.localdate()
+    year = query_year(request)
+    if year is None:
+        raise Http404
+    return year, None
 
 
 @member_required
