@@ -8,6 +8,9 @@ header, or `?version=` on DELETE); none -> 428 `version_required`, a stale one -
 games/evenings/schema.py. Rounds: games/rounds/api.py extends GameViewSet.
 """
 
+from collections.abc import Callable
+from typing import Any
+
 from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import (
@@ -44,7 +47,55 @@ from league.club.api_common import (
     member_of,
     request_club,
 )
+from league.club.caching import (
+    api_etag,
+    api_not_modified,
+    api_private,
+    books_cached,
+    club_books_version,
+)
 from league.club.errors import BooksError
+
+
+def kept_api_list(request, name: str, build: Callable[[], Any]) -> Response:
+    """A list read of the API kept by the club's books version (issue 15): `build()` gives
+    the response's data (a page of a paginated list, plain values), computed once per books
+    version, club, language and full URI (the query: filters, page, page size, ordering;
+    the host: the page links are absolute) and kept in the cache
+    (league/club/caching.py). The response carries an ETag of the same parts; a GET with
+    it in `If-None-Match` answers 304. A user without a club gets `build()` uncached. Bad
+    input raises in `build()` as before (nothing is kept)."""
+    club = request_club(request)
+    if club is None:
+        return Response(build())
+    version = club_books_version(club=club)
+    tag = api_etag(request, name, version, request.get_host())
+    if (not_modified := api_not_modified(request, tag)) is not None:
+        return not_modified
+    data = books_cached(
+        f"api_list_{name}", version, club.pk, request.build_absolute_uri(), build=build
+    )
+    return api_private(Response(data), tag)
+
+
+def kept_api_object(request, name: str, pk: Any, build: Callable[[], Any]) -> dict[str, Any]:
+    """A detail read of the API kept by the club's books version (issue 15): `build()`'s
+    data (plain values) for the club's object `pk`, computed once per books version, club
+    and language. An unknown `pk` or another club's raises in `build()` (404, nothing is
+    kept). The caller sets the headers (an evening's or game's ETag is its `version`, the
+    one to send back in `If-Match`). A user without a club gets `build()` uncached."""
+    club = request_club(request)
+    if club is None:
+        return build()
+    version = club_books_version(club=club)
+    return books_cached(f"api_object_{name}", version, club.pk, str(pk), build=build)
+
+
+def _plain_page(response: Response) -> dict[str, Any]:
+    """A paginated response's data as a plain dict (for the cache)."""
+    data = dict(response.data)
+    data["results"] = [dict(row) for row in data["results"]]
+    return data
 
 
 def _evening_queryset():
@@ -76,8 +127,21 @@ class EveningViewSet(ClubScopedMixin, viewsets.ModelViewSet):
         evening = _evening_queryset().get(pk=evening.pk)
         return Response(EveningSerializer(evening).data, status=code, headers=etag(evening.version))
 
+    def list(self, request, *args, **kwargs):
+        """The evenings (filtered, paginated), kept by the club's books version."""
+        return kept_api_list(
+            request, "evenings", lambda: _plain_page(super(EveningViewSet, self).list(request))
+        )
+
     def retrieve(self, request, *args, **kwargs):
-        return self._respond(self.get_object())
+        """An evening, kept by the club's books version; its ETag is its `version`."""
+        data = kept_api_object(
+            request,
+            "evening",
+            kwargs.get(self.lookup_field),
+            lambda: dict(EveningSerializer(self.get_object()).data),
+        )
+        return Response(data, headers=etag(data["version"]))
 
     def create(self, request, *args, **kwargs):
         data = EveningWriteSerializer(data=request.data, context=club_context(request))
@@ -129,9 +193,13 @@ class EveningViewSet(ClubScopedMixin, viewsets.ModelViewSet):
 
     @action(detail=True, methods=["get"], filterset_class=None, pagination_class=None)
     def summary(self, request, pk=None):
-        evening = self.get_object()
-        books = evening_books(evening=evening)
-        return Response(EveningSummarySerializer(books).data, headers=etag(books.evening.version))
+        data = kept_api_object(
+            request,
+            "evening_summary",
+            pk,
+            lambda: dict(EveningSummarySerializer(evening_books(evening=self.get_object())).data),
+        )
+        return Response(data, headers=etag(data["version"]))
 
 
 @schema.GAME_VIEWSET
@@ -152,8 +220,21 @@ class GameViewSet(ClubScopedMixin, viewsets.ModelViewSet):
         game = _game_queryset().get(pk=game.pk)
         return Response(GameSerializer(game).data, status=code, headers=etag(game.version))
 
+    def list(self, request, *args, **kwargs):
+        """The games (filtered, paginated), kept by the club's books version."""
+        return kept_api_list(
+            request, "games", lambda: _plain_page(super(GameViewSet, self).list(request))
+        )
+
     def retrieve(self, request, *args, **kwargs):
-        return self._respond(self.get_object())
+        """A game, kept by the club's books version; its ETag is its `version`."""
+        data = kept_api_object(
+            request,
+            "game",
+            kwargs.get(self.lookup_field),
+            lambda: dict(GameSerializer(self.get_object()).data),
+        )
+        return Response(data, headers=etag(data["version"]))
 
     def create(self, request, *args, **kwargs):
         data = GameWriteSerializer(data=request.data, context=club_context(request))

@@ -16,7 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.evenings import api as evenings_api
-from games.evenings.api import club_context, evening_of_club
+from games.evenings.api import club_context, evening_of_club, kept_api_object
 from games.rounds import schema
 from games.rounds.feedback import throw_evaluation
 from games.rounds.selectors import game_round_rows
@@ -73,8 +73,17 @@ class GameViewSet(evenings_api.GameViewSet):
 
     @action(detail=True, methods=["get"], filterset_class=None, pagination_class=None)
     def rounds(self, request, pk=None):
-        rows = game_round_rows(game=self.get_object())
-        return Response(RoundSerializer(rows, many=True).data)
+        """The game's rounds, kept by the club's books version (issue 15)."""
+        data = kept_api_object(
+            request,
+            "game_rounds",
+            pk,
+            lambda: [
+                dict(row)
+                for row in RoundSerializer(game_round_rows(game=self.get_object()), many=True).data
+            ],
+        )
+        return Response(data)
 
     @action(
         detail=False,

@@ -11,6 +11,7 @@ from rest_framework import status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from games.evenings.api import kept_api_list
 from games.evenings.models import SchockAus
 from league.club.api_common import ClubScopedMixin, request_club
 from league.runden import schema
@@ -36,14 +37,21 @@ class RundeViewSet(ClubScopedMixin, viewsets.GenericViewSet):
         return self.scope(SchockAus.objects.select_related("game"))
 
     def list(self, request):
+        """The page of Runden asked for, kept by the club's books version (issue 15: the
+        Runden of every season are computed once per change of the books, not per read);
+        a GET with the ETag it got answers 304."""
+        return kept_api_list(request, "runden", lambda: self._page(request))
+
+    def _page(self, request) -> dict:
         club = request_club(request)
         query = RundenQuerySerializer(data=request.query_params, context={"club": club})
         query.is_valid(raise_exception=True)
-        if club is None:
-            return self.get_paginated_response(self.paginate_queryset([]))
-        rows = runden_overview(club=club, **query.validated_data)
+        rows = runden_overview(club=club, **query.validated_data) if club is not None else []
         page = self.paginate_queryset(rows)
-        return self.get_paginated_response(RundeStatusSerializer(page, many=True).data)
+        response = self.get_paginated_response(RundeStatusSerializer(page, many=True).data)
+        data = dict(response.data)
+        data["results"] = [dict(row) for row in data["results"]]
+        return data
 
     @action(detail=True, methods=["post", "delete"], pagination_class=None)
     def given(self, request, pk=None):
