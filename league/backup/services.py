@@ -58,6 +58,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from league.backup.tables import CLUB_TABLES, ClubTable, club_rows
+from league.club.caching import books_cache_forget
 from league.club.errors import BooksError
 from league.club.models import Club
 
@@ -426,6 +427,10 @@ def club_restore(*, data: bytes) -> RestoreResult:
             _restore_tables(document, numbers, result)
             _reset_sequences()
             result.club = Club.objects.get(pk=club_row["pk"])
+            # The seasons are back at the backup's data versions, which the club had
+            # passed before: what the cache kept under the later ones is forgotten once
+            # the restore is committed (league/club/caching.py).
+            transaction.on_commit(books_cache_forget)
     except (DatabaseError, ValueError, TypeError, KeyError, AttributeError) as exc:
         # A row the database refuses (a constraint, a trigger, a value of the wrong type):
         # the file was changed by hand or is damaged; the transaction wrote nothing.

@@ -49,7 +49,9 @@ from typing import Any, TypeVar
 
 from django.conf import settings
 from django.contrib.messages import get_messages
-from django.core.cache import cache
+from django.core.cache import cache, caches
+from django.core.cache.backends.locmem import LocMemCache
+from django.core.cache.backends.redis import RedisCache
 from django.db import connection
 from django.db.models import IntegerField
 from django.db.models.expressions import RawSQL
@@ -70,6 +72,7 @@ __all__ = [
     "api_etag",
     "api_not_modified",
     "api_private",
+    "books_cache_forget",
     "books_cache_key",
     "books_cached",
     "books_cached_many",
@@ -193,6 +196,42 @@ def books_cache_key(*parts: Any) -> str:
     """The cache key of a read: "books:" and a digest of `parts`, the active language
     (cached values may hold translated text) and the code version (`code_version`)."""
     return "books:" + _digest((code_version(), get_language(), *parts))
+
+
+def books_cache_forget() -> int:
+    """Forget every kept read (all keys `books_cache_key` made, of every club), leaving the
+    cache's other keys alone (sessions, the Celery broker's queues when they share the
+    Redis database). Returns the number of keys removed.
+
+    Needed after a restore (league/backup): the restored seasons take their data versions
+    back from the backup, so the versions a club reaches after the restore were reached
+    before, with other books, and their kept reads would be served again. Redis: SCAN for
+    the keys and DEL them in batches; local memory: the keys of this process (the only
+    one that can see them); any other backend: the whole cache is cleared."""
+    backend = caches["default"]
+    prefix = backend.make_key("books:")
+    removed = 0
+    if isinstance(backend, RedisCache):
+        client = backend._cache.get_client(prefix, write=True)
+        batch: list[Any] = []
+        for key in client.scan_iter(match=prefix + "*", count=1000):
+            batch.append(key)
+            if len(batch) >= 1000:
+                removed += client.delete(*batch)
+                batch = []
+        if batch:
+            removed += client.delete(*batch)
+    elif isinstance(backend, LocMemCache):
+        memory: Any = backend  # its store, lock and delete are not typed (private)
+        with memory._lock:
+            keys = [k for k in memory._cache if k.startswith(prefix)]
+            for key in keys:
+                memory._delete(key)
+        removed = len(keys)
+    else:
+        backend.clear()
+    logger.info("books cache: %s kept reads forgotten", removed)
+    return removed
 
 
 def books_cached(*parts: Any, build: Callable[[], T], seconds: int = BOOKS_CACHE_SECONDS) -> T:
