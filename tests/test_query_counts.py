@@ -380,6 +380,13 @@ KEPT_READS = {
     "season_csv": 3,
     "season_csv_kasse": 3,
     "season_csv_chronicle": 3,
+    "evening-list": 3,
+    "evening-detail": 3,
+    "evening-summary": 3,
+    "game-list": 3,
+    "game-detail": 3,
+    "game-rounds": 3,
+    "runde-list": 3,
 }
 
 

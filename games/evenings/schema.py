@@ -112,7 +112,9 @@ EVENING_VIEWSET = extend_schema_view(
     list=extend_schema(
         summary="Evenings",
         description="The club's evenings with their attendance, newest first. Filter by "
-        "`season` (id), `year`, `date_from`, `date_to`; order by `date` or `-date`.",
+        "`season` (id), `year`, `date_from`, `date_to`; order by `date` or `-date`. "
+        "Paginated (`page`, `page_size`); each page is kept by the club's books version: "
+        "a GET with the ETag it got answers 304 until the books change.",
         responses={200: EveningSerializer(many=True), **error_responses(400)},
         examples=[api_example("Evenings", EVENING_EXAMPLE, response_only=True)],
     ),
@@ -209,7 +211,8 @@ GAME_VIEWSET = extend_schema_view(
         summary="Games",
         description="The club's games. Filter by `evening`, `season`, `loser`, `vorleger`, "
         "`schock_aus_thrower` (ids), `entry_mode`, `number`; order by `number`, "
-        "`evening__date`.",
+        "`evening__date`. Paginated (`page`, `page_size`); each page is kept by the club's "
+        "books version: a GET with the ETag it got answers 304 until the books change.",
         responses={200: GameSerializer(many=True), **error_responses(400)},
         examples=[api_example("Games", GAME_EXAMPLE, response_only=True)],
     ),

