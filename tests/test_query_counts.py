@@ -380,6 +380,8 @@ KEPT_READS = {
     "season_csv": 3,
     "season_csv_kasse": 3,
     "season_csv_chronicle": 3,
+    "season_create": 3,
+    "season_rules_edit": 3,
     "evening-list": 3,
     "evening-detail": 3,
     "evening-summary": 3,

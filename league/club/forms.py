@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING
 
 from django import forms
 from django.utils import timezone
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from games.rules import FLAGS, RuleSet
@@ -226,11 +228,47 @@ class RenameForm(BooksErrorMixin, forms.Form):
             return None
 
 
+def _widget_attrs(attrs: dict[str, object]) -> SafeString:
+    """A widget's attributes as Django's `attrs.html` writes them: in order, a True one by
+    its name, a False one left out."""
+    return format_html_join(
+        "",
+        "{}",
+        (
+            (format_html(" {}", name) if value is True else format_html(' {}="{}"', name, value),)
+            for name, value in attrs.items()
+            if value is not False
+        ),
+    )
+
+
+class PeopleSelect(forms.Select):
+    """A select of flat choices (no groups) written in one pass: the same HTML as Django's
+    `select.html` and `select_option.html` (attributes, order, white space, the selected
+    choice), without a template render per option. The merge form lists every person of
+    the club; through the templates that list was most of the person page's time (issue
+    15: 48 seasons, the page at 2.4x the trivial read)."""
+
+    def render(self, name, value, attrs=None, renderer=None) -> SafeString:
+        chosen = set(self.format_value(value))
+        options = format_html_join(
+            "",
+            '\n  <option value="{}"{}>{}</option>\n',
+            (
+                (str(v), mark_safe(" selected") if str(v) in chosen else "", label)
+                for v, label in self.choices
+            ),
+        )
+        attrs_html = _widget_attrs(self.build_attrs(self.attrs, attrs))
+        return format_html('<select name="{}"{}>{}\n</select>', name, attrs_html, options)
+
+
 class MergeForm(BooksErrorMixin, forms.Form):
     """Merge this person (entered twice) into the one kept. Calls `member_merge`."""
 
     target = forms.ModelChoiceField(
         queryset=Member.objects.none(),
+        widget=PeopleSelect,
         label=_("Same person as"),
         help_text=_(
             "Everything of this entry moves to the person chosen here; this entry is then removed."
@@ -243,7 +281,11 @@ class MergeForm(BooksErrorMixin, forms.Form):
         self.person, self.acting = person, acting
         target = self.fields["target"]
         assert isinstance(target, forms.ModelChoiceField)
-        target.queryset = Member.objects.filter(club_id=person.club_id).exclude(pk=person.pk)
+        people = Member.objects.filter(club_id=person.club_id).exclude(pk=person.pk)
+        target.queryset = people
+        # Rendered from (id, name) pairs read when the page shows the select, not from a
+        # Member instance per person; the queryset still checks a posted choice.
+        target.choices = lambda: [("", target.empty_label), *people.values_list("pk", "name")]
 
     def clean(self):
         data = super().clean() or {}

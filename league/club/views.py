@@ -25,7 +25,7 @@ from drf_spectacular.views import SpectacularSwaggerSplitView
 
 from games.rules import PRESETS
 from league.club.access import ClubRequest, member_required, secretary_required
-from league.club.caching import books_page
+from league.club.caching import books_fragment, books_page
 from league.club.errors import BooksError
 from league.club.forms import (
     LoginForm,
@@ -73,35 +73,77 @@ def _applied(request: HttpRequest, form_class, **kwargs):
     return form_class(initial={**kept, **preset_initial(preset)}, **kwargs)
 
 
+def _season_form_page(request: ClubRequest, form_context, *parts: object) -> HttpResponse:
+    """The season form page. A GET's form (unbound: the initial values of the season it is
+    built for) is kept per books version and `parts` (everything else its initial values
+    depend on): the two dozen flag widgets are rendered once, not on every read (issue 15).
+    A form after a POST (errors, a preset taken over) is rendered as it is."""
+    if request.method == "GET":
+        context = {"preset_flags": _preset_flags(), **form_context(lazy=True)}
+        context["body"] = books_fragment(
+            request,
+            request.books_version,  # type: ignore[attr-defined]
+            *parts,
+            template="league/_season_form_body.html",
+            context=lambda: form_context(lazy=False),
+        )
+    else:
+        context = {"preset_flags": _preset_flags(), **form_context(lazy=False)}
+    return render(request, "league/season_form.html", context)
+
+
+def _season_form_state(request: ClubRequest, *args, **kwargs) -> tuple[int, str]:
+    """What a season form shows beyond the books: the year a new season is offered for
+    (today's at the earliest) and the club's own rule preset."""
+    return timezone.localdate().year, request.club.rule_preset
+
+
 @secretary_required
+@books_page(_season_form_state)
 def season_new(request: ClubRequest) -> HttpResponse:
     """A new season of the club (the secretary's, so evenings of its dates can be entered),
     with its rule set: a preset, then flag by flag."""
+    form: SeasonForm | None = None
     if request.method == "POST" and "apply_preset" in request.POST:
         form = _applied(request, SeasonForm, club=request.club)
-    else:
+    elif request.method == "POST":
         latest = club_latest_season(club=request.club)
-        form = SeasonForm(request.POST or None, club=request.club, previous=latest)
-        if request.method == "POST" and form.is_valid() and (season := form.save()):
+        form = SeasonForm(request.POST, club=request.club, previous=latest)
+        if form.is_valid() and (season := form.save()):
             messages.success(request, _("Season %(year)s created.") % {"year": season.year})
             return redirect("season_standings", year=season.year)
-    context = {"form": form, "preset_flags": _preset_flags(), "new": True}
-    return render(request, "league/season_form.html", context)
+
+    def form_context(*, lazy: bool) -> dict:
+        shown = form
+        if shown is None and not lazy:
+            latest = club_latest_season(club=request.club)
+            shown = SeasonForm(club=request.club, previous=latest)
+        return {"form": shown, "new": True}
+
+    return _season_form_page(request, form_context, *_season_form_state(request))
 
 
 @secretary_required
+@books_page(season_year="year")
 def season_rules_edit(request: ClubRequest, year: int) -> HttpResponse:
     """Change a season's rule set (the secretary's): Grundlage and flags."""
-    season = club_season(request.club, year)
+    season = request.season  # type: ignore[attr-defined]
+    form: SeasonRulesForm | None = None
     if request.method == "POST" and "apply_preset" in request.POST:
         form = _applied(request, SeasonRulesForm, season=season)
-    else:
-        form = SeasonRulesForm(request.POST or None, season=season)
-        if request.method == "POST" and form.is_valid() and form.save():
+    elif request.method == "POST":
+        form = SeasonRulesForm(request.POST, season=season)
+        if form.is_valid() and form.save():
             messages.success(request, _("Rules of %(year)s saved.") % {"year": year})
             return redirect("season_rules", year=year)
-    context = {"form": form, "season": season, "preset_flags": _preset_flags(), "new": False}
-    return render(request, "league/season_form.html", context)
+
+    def form_context(*, lazy: bool) -> dict:
+        shown = form
+        if shown is None and not lazy:
+            shown = SeasonRulesForm(season=season)
+        return {"form": shown, "season": season, "new": False}
+
+    return _season_form_page(request, form_context, season.pk)
 
 
 @member_required
