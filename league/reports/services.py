@@ -780,7 +780,7 @@ def _gc_paused() -> Iterator[None]:
     """No cyclic garbage collection for the `with` block: a build makes hundreds of
     thousands of short-lived objects (WeasyPrint's boxes, matplotlib's artists), and each
     collection of the old generations walks every object of the process (Django, both
-    libraries) again: about an eighth of a build's CPU time (issue 15 item 2). Reference
+    libraries) again: about a sixth of WeasyPrint's CPU time (issue 15 item 2). Reference
     counting still frees nearly all of it; the few cycles are collected later, as usual.
     Builds in several threads keep it paused until the last one ends; it is only turned
     back on when it was on before the first."""
