@@ -382,6 +382,7 @@ KEPT_READS = {
     "season_csv_chronicle": 3,
     "season_create": 3,
     "season_rules_edit": 3,
+    "season_statutes": 3,
     "evening-list": 3,
     "evening-detail": 3,
     "evening-summary": 3,

@@ -37,7 +37,7 @@ from league.club.forms import (
     StatutesForm,
     preset_initial,
 )
-from league.club.models import RULE_PRESET_CHOICES, Member
+from league.club.models import RULE_PRESET_CHOICES, Member, Season
 from league.club.selectors import club_latest_season, club_season, season_rules_overview
 from league.club.selectors import club_seasons as club_seasons_of
 from league.club.services import (
@@ -163,28 +163,45 @@ def season_rules_page(request: ClubRequest, year: int) -> HttpResponse:
 
 
 @member_required
+@books_page(season_year="year")
 def season_statutes_page(request: ClubRequest, year: int) -> HttpResponse:
     """The statutes a season's books are kept under (issue 14 item 4): every member reads
     them; the secretary changes them, and on a season with evenings confirms first ("Die
-    Saison hat schon N Abende; alle Beträge und Punkte werden neu berechnet.")."""
-    season = club_season(request.club, year)
-    if season is None:
-        raise Http404
-    form = None
-    if request.member.is_secretary:
-        form = StatutesForm(request.POST or None, season=season)
-        if request.method == "POST" and form.is_valid() and form.save():
+    Saison hat schon N Abende; alle Beträge und Punkte werden neu berechnet.").
+
+    A GET's summary and form (unbound: the season's statutes) are kept per books version,
+    season and role (the statutes change only through `season_statutes_update`, a change
+    of the books); a form after a POST is rendered as it is."""
+    season = request.season  # type: ignore[attr-defined]
+    is_secretary = request.member.is_secretary
+    if request.method == "POST" and not is_secretary:
+        raise PermissionDenied
+    if request.method == "POST":
+        form = StatutesForm(request.POST, season=season)
+        if form.is_valid() and form.save():
             messages.success(request, _("Statutes of %(year)s saved.") % {"year": year})
             return redirect("season_statutes", year=year)
-    elif request.method == "POST":
-        raise PermissionDenied
-    context = {
+        return render(request, "league/season_statutes.html", _statutes_context(season, form))
+    body = books_fragment(
+        request,
+        request.books_version,  # type: ignore[attr-defined]
+        season.pk,
+        is_secretary,
+        template="league/_season_statutes_body.html",
+        context=lambda: _statutes_context(
+            season, StatutesForm(season=season) if is_secretary else None
+        ),
+    )
+    return render(request, "league/season_statutes.html", {"season": season, "body": body})
+
+
+def _statutes_context(season: Season, form: StatutesForm | None) -> dict:
+    return {
         "season": season,
         "statutes": season_statutes(season),
         "form": form,
         "confirmation": form.confirmation if form is not None else None,
     }
-    return render(request, "league/season_statutes.html", context)
 
 
 @member_required

@@ -13,7 +13,7 @@ from django.test import Client
 
 from league.club.caching import CSRF_PLACEHOLDER
 from league.club.models import Season
-from league.club.services import season_create, season_update
+from league.club.services import season_create, season_statutes_update, season_update
 from tests.factories import ClubFactory, MemberFactory, UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -94,3 +94,25 @@ def test_a_refused_new_season_shows_its_german_error_not_the_kept_form(club):
     response = client.post("/saison/neu/", {"csrfmiddlewaretoken": token, "year": "2026"})
     assert response.status_code == 200
     assert 'class="field has-error"' in response.content.decode()
+
+
+def _games_per_member(html: str) -> str:
+    return re.search(r'name="games_per_present_member" value="(\d+)"', html).group(1)
+
+
+def test_a_statutes_change_through_the_services_shows_on_the_next_read_of_the_kept_page(club):
+    client = _secretary(club)
+    url = "/saison/2026/satzung/"
+    before = int(_games_per_member(client.get(url).content.decode()))
+    season = Season.objects.get(club=club["club"], year=2026)
+    season_statutes_update(season=season, statutes={"games_per_present_member": before + 3})
+    assert _games_per_member(client.get(url).content.decode()) == str(before + 3)
+
+
+def test_a_member_is_not_served_the_secretarys_kept_statutes_form(club):
+    anna = MemberFactory(club=club["club"], name="Anna Becker", user=UserFactory(username="a"))
+    _secretary(club).get("/saison/2026/satzung/")
+    member = Client()
+    member.force_login(anna.user)
+    page = member.get("/saison/2026/satzung/").content.decode()
+    assert "Satzung 2026" in page and "games_per_present_member" not in page
