@@ -351,7 +351,8 @@ def test_query_counts_do_not_grow_with_seasons_and_evenings(history, reads):
 # Reads kept in the cache (league/club/caching.py) and the queries a repeated read makes
 # besides the session's: the user, the person, the club's books version (with the season
 # on a season page), and what the page shows beyond the books (the season report's state
-# on the standings page, the person's latest own record on the history page). Asked
+# on the standings page, the person's latest own record on the history page, the club's
+# and the people's newest records on the other history reads). Asked
 # outside a transaction (inside one nothing is kept); the same with six seasons as with two.
 KEPT_READS = {
     "season_standings": 4,
@@ -363,6 +364,11 @@ KEPT_READS = {
     "ledger_statement_all": 4,
     "member_dues": 4,
     "audit_member": 5,
+    "audit_index": 4,
+    "audit_evening": 4,
+    "api-history": 4,
+    "api-history-member": 4,
+    "api-history-evening": 4,
     "runden_list_open_all": 3,
     "statistics_season": 4,
     "statistics_records": 3,

@@ -16,9 +16,14 @@ from drf_spectacular.utils import (
 )
 from rest_framework.generics import GenericAPIView
 from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
 
-from games.evenings.models import Evening
-from league.audit.selectors import MemberAuditLines, club_audit_recent, evening_audit
+from league.audit.selectors import (
+    MemberAuditLines,
+    audit_state,
+    club_audit_recent,
+    evening_audit,
+)
 from league.audit.serializers import AuditLineSerializer
 from league.club.api_common import (
     api_example,
@@ -26,6 +31,13 @@ from league.club.api_common import (
     error_responses,
     id_param,
     require_secretary,
+)
+from league.club.caching import (
+    api_etag,
+    api_not_modified,
+    api_private,
+    books_cached,
+    club_books_version,
 )
 from league.club.errors import BooksError
 from league.club.models import Member
@@ -78,21 +90,30 @@ class HistoryView(GenericAPIView):
             raise BooksError(
                 "one_filter_only", _("Ask for an evening or a person, not both."), field="member"
             )
-        if evening_id is not None:
-            known = (
-                Evening.objects.filter(pk=evening_id, club=club).exists()
-                or Evening.history.filter(id=evening_id, club=club).exists()
-            )
-            if not known:
-                raise Http404
-            lines = evening_audit(evening_id=evening_id)
-        elif member_id is not None:
-            person = Member.objects.filter(pk=member_id, club=club).first()
-            if person is None:
-                raise Http404
-            # A page reads only its own records (issue 15 item 4).
-            lines = MemberAuditLines(person)  # type: ignore[assignment]
-        else:
-            lines = club_audit_recent(club=club)
-        page = self.paginate_queryset(lines)
-        return self.get_paginated_response(AuditLineSerializer(page, many=True).data)
+        # The books version and what the history shows beyond it (league/audit/selectors.py
+        # AuditState): the page of lines is kept under both, per full URI (the pagination's
+        # links name the host); a repeat with the ETag gets 304 (issue 15).
+        version = club_books_version(club=club)
+        state = audit_state(club=club, evening_id=evening_id, member_id=member_id)
+        if state.evening_known is False or state.member_known is False:
+            raise Http404
+        etag = api_etag(request, "history", version, state.key)
+        if (not_modified := api_not_modified(request, etag)) is not None:
+            return not_modified
+
+        def build() -> dict:
+            if evening_id is not None:
+                lines = evening_audit(evening_id=evening_id)
+            elif member_id is not None:
+                person = Member.objects.get(pk=member_id, club=club)
+                # A page reads only its own records (issue 15 item 4).
+                lines = MemberAuditLines(person)  # type: ignore[assignment]
+            else:
+                lines = club_audit_recent(club=club)
+            page = self.paginate_queryset(lines)
+            return dict(self.get_paginated_response(AuditLineSerializer(page, many=True).data).data)
+
+        data = books_cached(
+            "api_history", club.pk, version, state.key, request.build_absolute_uri(), build=build
+        )
+        return api_private(Response(data), etag)

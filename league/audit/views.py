@@ -12,7 +12,13 @@ from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
 from games.evenings.models import Evening
-from league.audit.selectors import club_audit_recent, evening_audit, member_audit_page
+from league.audit.selectors import (
+    AuditState,
+    audit_state,
+    club_audit_recent,
+    evening_audit,
+    member_audit_page,
+)
 from league.club.access import ClubRequest, secretary_required
 from league.club.caching import books_cached, books_page
 from league.club.models import Member
@@ -21,30 +27,74 @@ from league.club.selectors import whole_number
 AUDIT_LINES_SHOWN = 300
 
 
+def _club_state(request: ClubRequest, *args: object, **kwargs: object) -> tuple[int, ...]:
+    """The history's state beyond the books version (`audit_state`: the club's and the
+    people's newest records, whether the asked-for evening is the club's), left on the
+    request for the view."""
+    evening_id = kwargs.get("evening_id")
+    state = audit_state(club=request.club, evening_id=evening_id)  # type: ignore[arg-type]
+    request.audit_state = state  # type: ignore[attr-defined]
+    return (*state.key, state.evening_known or 0)
+
+
+def _state_of(request: ClubRequest, evening_id: int | None = None) -> AuditState:
+    state = getattr(request, "audit_state", None)
+    if state is None:  # not a GET: books_page asked no state
+        state = audit_state(club=request.club, evening_id=evening_id)
+    return state
+
+
 @secretary_required
+@books_page(extra=_club_state)
 def audit_index(request: ClubRequest) -> HttpResponse:
-    """The latest changes, and links to the trail of every evening and person."""
-    context = {
-        "lines": club_audit_recent(club=request.club),
-        "evenings": Evening.objects.filter(club=request.club).order_by("-date")[:60],
-        "people": Member.objects.filter(club=request.club).order_by("name"),
-    }
+    """The latest changes, and links to the trail of every evening and person.
+
+    The page's part below its frame is rendered once per club books version and
+    `AuditState` and kept (league/club/caching.py); with the ETag a repeat gets 304."""
+    state = _state_of(request)
+
+    def body() -> str:
+        context = {
+            "lines": club_audit_recent(club=request.club),
+            "evenings": Evening.objects.filter(club=request.club).order_by("-date")[:60],
+            "people": Member.objects.filter(club=request.club).order_by("name"),
+        }
+        return render_to_string("league/ledger/_audit_index_body.html", context)
+
+    version = request.books_version  # type: ignore[attr-defined]
+    html = books_cached("audit_index_body", request.club.pk, version, state.key, build=body)
+    context = {"body": mark_safe(html)}  # noqa: S308 - our own render
     return render(request, "league/ledger/audit_index.html", context)
 
 
 @secretary_required
+@books_page(extra=_club_state)
 def audit_evening(request: ClubRequest, evening_id: int) -> HttpResponse:
-    """Every change of one evening (also of a deleted one of this club)."""
-    evening = Evening.objects.filter(pk=evening_id, club=request.club).first()
-    if evening is None and not Evening.history.filter(id=evening_id, club=request.club).exists():
+    """Every change of one evening (also of a deleted one of this club), the newest
+    AUDIT_LINES_SHOWN; another club's or an unknown evening is 404.
+
+    The page's heading and lines are rendered once per club books version and
+    `AuditState` and kept; with the ETag a repeat gets 304."""
+    state = _state_of(request, evening_id)
+    if not state.evening_known:
         raise Http404
-    lines = evening_audit(evening_id=evening_id)
-    context = {
-        "evening": evening,
-        "evening_id": evening_id,
-        "lines": lines[:AUDIT_LINES_SHOWN],
-        "more": max(0, len(lines) - AUDIT_LINES_SHOWN),
-    }
+
+    def body() -> str:
+        evening = Evening.objects.filter(pk=evening_id, club=request.club).first()
+        lines = evening_audit(evening_id=evening_id)
+        context = {
+            "evening": evening,
+            "evening_id": evening_id,
+            "lines": lines[:AUDIT_LINES_SHOWN],
+            "more": max(0, len(lines) - AUDIT_LINES_SHOWN),
+        }
+        return render_to_string("league/ledger/_audit_evening_body.html", context)
+
+    version = request.books_version  # type: ignore[attr-defined]
+    html = books_cached(
+        "audit_evening_body", request.club.pk, version, state.key, evening_id, build=body
+    )
+    context = {"evening_body": mark_safe(html)}  # noqa: S308 - our own render
     return render(request, "league/ledger/audit.html", context)
 
 
