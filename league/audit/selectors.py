@@ -484,13 +484,15 @@ def _records(model: type[models.Model], matching: Q) -> list[Record]:
 
 def _all_records(model: type[models.Model], matching: Q) -> list[Record]:
     """All records of every object that has a record matching `matching` (one query)."""
-    ids = model.history.filter(matching).values("id")  # type: ignore[attr-defined]
+    ids = model.history.filter(matching).order_by().values("id")  # type: ignore[attr-defined]
     return _records(model, Q(id__in=Subquery(ids)))
 
 
 def _ids_of(model: type[models.Model], matching: Q) -> Subquery:
-    """The ids of every object with a record matching `matching`, as a subquery."""
-    return Subquery(model.history.filter(matching).values("id"))  # type: ignore[attr-defined]
+    """The ids of every object with a record matching `matching`, as a subquery (without
+    the history's default order, which PostgreSQL would sort for nothing)."""
+    history = model.history.filter(matching)  # type: ignore[attr-defined]
+    return Subquery(history.order_by().values("id"))
 
 
 def evening_audit(*, evening_id: int) -> list[AuditLine]:
@@ -554,14 +556,18 @@ class AuditPage:
     total: int
 
 
-def member_audit_page(*, member: Member, offset: int = 0, limit: int = 300) -> AuditPage:
+def member_audit_page(
+    *, member: Member, offset: int = 0, limit: int = 300, count: bool = True
+) -> AuditPage:
     """The lines `offset` to `offset + limit` of `member_audit` (records in its order),
     reading only those records and each one's object's other records for the diffs, not the
     person's whole history (issue 15 item 4: a page of 300 lines of 13,000 records).
 
     Queries: one a model for the newest `offset + limit` record keys, one a model with a
     record on the page for the records, a count for each model with more records than
-    that, and at most seven for names: bounded by the models, not by the history."""
+    that, and at most seven for names: bounded by the models, not by the history. With
+    `count=False` (the caller counted already, `member_audit_count`) no count is made and
+    `total` is the records read (at most `offset + limit`)."""
     want = offset + limit
     keys: list[tuple[Any, str, int, type[models.Model], int]] = []
     total = 0
@@ -572,7 +578,7 @@ def member_audit_page(*, member: Member, offset: int = 0, limit: int = 300) -> A
                 "history_date", "history_id", "id"
             )[:want]
         )
-        total += len(newest) if len(newest) < want else history.count()
+        total += len(newest) if len(newest) < want or not count else history.count()
         keys += [(when, model.__name__, hid, model, obj) for when, hid, obj in newest]
     keys.sort(key=lambda k: (k[0], k[1], k[2]), reverse=True)
     shown = keys[offset:want]
@@ -600,16 +606,23 @@ class MemberAuditLines:
 
     def __init__(self, member: Member) -> None:
         self.member = member
+        self._count: int | None = None
 
     def count(self) -> int:
-        return member_audit_count(member=self.member)
+        if self._count is None:
+            self._count = member_audit_count(member=self.member)
+        return self._count
 
     def __len__(self) -> int:
         return self.count()
 
     def __getitem__(self, index: slice) -> list[AuditLine]:
         start, stop = index.start or 0, index.stop
-        return member_audit_page(member=self.member, offset=start, limit=stop - start).lines
+        # The paginator has counted: the page makes no count of its own.
+        page = member_audit_page(
+            member=self.member, offset=start, limit=stop - start, count=self._count is None
+        )
+        return page.lines
 
 
 def _club_scopes(club: Club) -> dict[type[models.Model], Q]:
