@@ -78,12 +78,13 @@ def kept_api_list(request, name: str, build: Callable[[], Any]) -> Response:
     return api_private(Response(data), tag)
 
 
-def kept_api_object(request, name: str, pk: Any, build: Callable[[], Any]) -> dict[str, Any]:
+def kept_api_object(request, name: str, pk: Any, build: Callable[[], Any]) -> Any:
     """A detail read of the API kept by the club's books version (issue 15): `build()`'s
-    data (plain values) for the club's object `pk`, computed once per books version, club
-    and language. An unknown `pk` or another club's raises in `build()` (404, nothing is
-    kept). The caller sets the headers (an evening's or game's ETag is its `version`, the
-    one to send back in `If-Match`). A user without a club gets `build()` uncached."""
+    data (plain values: a dict, or a list as a game's rounds) for the club's object
+    `pk`, computed once per books version, club and language. An unknown `pk` or another
+    club's raises in `build()` (404, nothing is kept). The caller sets the headers (an
+    evening's or game's ETag is its `version`, the one to send back in `If-Match`). A user
+    without a club gets `build()` uncached."""
     club = request_club(request)
     if club is None:
         return build()
