@@ -389,6 +389,8 @@ KEPT_READS = {
     "season_create": 3,
     "season_rules_edit": 3,
     "season_statutes": 3,
+    "season-list": 3,
+    "season-runden": 4,
     "evening-list": 3,
     "evening-detail": 3,
     "evening-summary": 3,

@@ -14,6 +14,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.evenings.api import kept_api_list
 from league.club import api as club_api
 from league.club.api_common import (
     club_of,
@@ -43,10 +44,26 @@ from league.standings.serializers import (
 )
 
 
+def _page_data(response: Response) -> dict:
+    """A paginated list response's data as plain dicts (what the cache keeps)."""
+    data = dict(response.data)
+    data["results"] = [dict(row) for row in data["results"]]
+    return data
+
+
 @schema.SEASON_VIEWSET
 @extend_schema(tags=["Seasons"])
 class SeasonViewSet(club_api.SeasonViewSet):
     """The club's seasons; standings and Runden owed per season."""
+
+    def list(self, request, *args, **kwargs):
+        """The seasons (filtered, ordered, paginated), kept by the club's books version: a
+        season's fields change only with the books (`season_update`, a new season); a GET
+        with the ETag it got answers 304 (issue 15: 48 seasons, 30 KiB serialized on every
+        read)."""
+        return kept_api_list(
+            request, "seasons", lambda: _page_data(super(SeasonViewSet, self).list(request))
+        )
 
     @action(detail=True, methods=["get"], filterset_class=None, pagination_class=None)
     def standings(self, request, pk=None):
@@ -67,10 +84,28 @@ class SeasonViewSet(club_api.SeasonViewSet):
 
     @action(detail=True, methods=["get"], filterset_class=None, pagination_class=None)
     def runden(self, request, pk=None):
+        """The season's Runden owed (`?member=<id>`: one thrower's), serialized once per
+        club books version (a Runde given or taken back, a rename: a change of the books);
+        a GET with the ETag it got answers 304 (issue 15)."""
         season = self.get_object()
         thrower_id = id_param(request, "member", _("A member is named by its id."))
-        rows = season_runden_owed(season=season, thrower_id=thrower_id)
-        return Response(RundeOwedSerializer(rows, many=True).data)
+        version = club_books_version(club=season.club_id)
+        etag = api_etag(request, "runden", version)
+        if (not_modified := api_not_modified(request, etag)) is not None:
+            return not_modified
+        data = books_cached(
+            "api_season_runden",
+            version,
+            season.pk,
+            thrower_id,
+            build=lambda: [
+                dict(row)
+                for row in RundeOwedSerializer(
+                    season_runden_owed(season=season, thrower_id=thrower_id), many=True
+                ).data
+            ],
+        )
+        return api_private(Response(data), etag)
 
 
 @schema.MEMBER_VIEWSET
