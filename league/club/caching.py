@@ -385,8 +385,9 @@ def books_page(
     extra: PageVersion | None = None, *, season_year: str | None = None
 ) -> Callable[[Callable], Callable]:
     """Page decorator (inside `member_required`): an ETag from the club's books version,
-    the user, the person and role, the CSRF cookie, the language and the full path with its
-    query; a GET whose If-None-Match carries it is answered 304 without running the view.
+    the user, the person and role, the club's name, the CSRF cookie, the language and the
+    full path with its query; a GET whose If-None-Match carries it is answered 304 without
+    running the view.
     `extra(request, *args, **kwargs)` adds parts the page shows beyond the books (the
     season report's state). A page with a message pending, or asked for without a CSRF
     cookie, is rendered and gets no ETag.
@@ -426,6 +427,8 @@ def books_page(
                 request.user.pk,
                 member.pk,
                 member.is_secretary,
+                # The frame shows the club's name, which moves no books version.
+                request.club.name,
                 csrf_cookie,
                 get_language(),
                 request.get_full_path(),

@@ -101,3 +101,18 @@ def test_the_code_version_is_part_of_every_cache_key(monkeypatch):
     assert re.fullmatch(r"[0-9a-f]{16}", caching.code_version())
     monkeypatch.setattr(caching, "code_version", lambda: "another-release")
     assert caching.books_cache_key("season_standings", "1-2-3", 7) != key
+
+
+def test_a_renamed_club_gets_its_pages_again_not_a_304(people):
+    from league.club.models import Club
+
+    bernd, _anna = people
+    client = _client(bernd)
+    client.get("/abende/")  # the CSRF cookie: pages send their ETag to a client with one
+    first = client.get("/kasse/")
+    assert first.status_code == 200 and first.get("ETag")
+    assert client.get("/kasse/", headers={"If-None-Match": first["ETag"]}).status_code == 304
+    Club.objects.filter(pk=bernd.club_id).update(name="Schockclub Neuer Name")
+    again = client.get("/kasse/", headers={"If-None-Match": first["ETag"]})
+    assert again.status_code == 200
+    assert "Schockclub Neuer Name" in again.content.decode()
