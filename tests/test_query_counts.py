@@ -363,7 +363,7 @@ KEPT_READS = {
     "ledger_statement": 4,
     "ledger_statement_all": 4,
     "member_dues": 4,
-    "audit_member": 5,
+    "audit_member": 4,
     "audit_index": 4,
     "audit_evening": 4,
     "api-history": 4,

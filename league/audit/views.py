@@ -5,9 +5,8 @@ Secretary only; another club's evening or person is 404. The lines come from
 league/audit/selectors.py; the views parse and render.
 """
 
-from django.db.models import Max
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
@@ -27,20 +26,25 @@ from league.club.selectors import whole_number
 AUDIT_LINES_SHOWN = 300
 
 
-def _club_state(request: ClubRequest, *args: object, **kwargs: object) -> tuple[int, ...]:
+def _club_state(request: ClubRequest, *args: object, **kwargs: object) -> tuple[object, ...]:
     """The history's state beyond the books version (`audit_state`: the club's and the
-    people's newest records, whether the asked-for evening is the club's), left on the
-    request for the view."""
-    evening_id = kwargs.get("evening_id")
-    state = audit_state(club=request.club, evening_id=evening_id)  # type: ignore[arg-type]
+    people's newest records, whether the asked-for evening or person is the club's), left
+    on the request for the view."""
+    state = audit_state(
+        club=request.club,
+        evening_id=kwargs.get("evening_id"),  # type: ignore[arg-type]
+        member_id=kwargs.get("member_id"),  # type: ignore[arg-type]
+    )
     request.audit_state = state  # type: ignore[attr-defined]
-    return (*state.key, state.evening_known or 0)
+    return (*state.key, state.evening_known, state.member_known)
 
 
-def _state_of(request: ClubRequest, evening_id: int | None = None) -> AuditState:
+def _state_of(
+    request: ClubRequest, evening_id: int | None = None, member_id: int | None = None
+) -> AuditState:
     state = getattr(request, "audit_state", None)
     if state is None:  # not a GET: books_page asked no state
-        state = audit_state(club=request.club, evening_id=evening_id)
+        state = audit_state(club=request.club, evening_id=evening_id, member_id=member_id)
     return state
 
 
@@ -75,7 +79,7 @@ def audit_evening(request: ClubRequest, evening_id: int) -> HttpResponse:
 
     The page's heading and lines are rendered once per club books version and
     `AuditState` and kept; with the ETag a repeat gets 304."""
-    state = _state_of(request, evening_id)
+    state = _state_of(request, evening_id=evening_id)
     if not state.evening_known:
         raise Http404
 
@@ -94,38 +98,29 @@ def audit_evening(request: ClubRequest, evening_id: int) -> HttpResponse:
     html = books_cached(
         "audit_evening_body", request.club.pk, version, state.key, evening_id, build=body
     )
-    context = {"evening_body": mark_safe(html)}  # noqa: S308 - our own render
+    context = {"body": mark_safe(html)}  # noqa: S308 - our own render
     return render(request, "league/ledger/audit.html", context)
 
 
-def _person_state(request: ClubRequest, member_id: int) -> tuple[int, int | None]:
-    """The person's own latest history record (its login, active and secretary flags
-    change without the books; everything else the page shows moves the club's books
-    version). Leaves the person on the request; another club's person is 404."""
-    person = get_object_or_404(Member, pk=member_id, club=request.club)
-    request.person = person  # type: ignore[attr-defined]
-    latest = person.history.aggregate(latest=Max("history_id"))["latest"]
-    request.person_state = (person.pk, latest)  # type: ignore[attr-defined]
-    return request.person_state  # type: ignore[attr-defined]
-
-
 @secretary_required
-@books_page(extra=_person_state)
+@books_page(extra=_club_state)
 def audit_member(request: ClubRequest, member_id: int) -> HttpResponse:
     """Every change concerning one person, newest first, AUDIT_LINES_SHOWN a page
-    (?seite=N); reads only the page's records (issue 15 item 4).
+    (?seite=N); reads only the page's records (issue 15 item 4). Another club's or an
+    unknown person is 404.
 
-    The page's lines are rendered once per club books version, person's own latest
-    record and page number and kept (league/club/caching.py): a repeated visit renders
-    only the page's frame; with the ETag it gets 304."""
-    person = getattr(request, "person", None) or get_object_or_404(
-        Member, pk=member_id, club=request.club
-    )
-    state = getattr(request, "person_state", None) or _person_state(request, member_id)
+    The page's heading and lines are rendered once per club books version, `AuditState`
+    (the person's own records that move no books version among the people's) and page
+    number and kept (league/club/caching.py): a repeated visit renders only the page's
+    frame; with the ETag it gets 304."""
+    state = _state_of(request, member_id=member_id)
+    if not state.member_known:
+        raise Http404
     number = whole_number(request.GET.get("seite"), maximum=10**6) or 1
     offset = (number - 1) * AUDIT_LINES_SHOWN
 
     def body() -> str:
+        person = Member.objects.get(pk=member_id, club=request.club)
         page = member_audit_page(member=person, offset=offset, limit=AUDIT_LINES_SHOWN)
         context = {
             "person": person,
@@ -137,6 +132,8 @@ def audit_member(request: ClubRequest, member_id: int) -> HttpResponse:
         return render_to_string("league/ledger/_audit_member_lines.html", context)
 
     version = request.books_version  # type: ignore[attr-defined]
-    html = books_cached("audit_member_lines", version, state, number, build=body)
-    context = {"person": person, "body": mark_safe(html)}  # noqa: S308 - our own render
+    html = books_cached(
+        "audit_member_lines", request.club.pk, version, state.key, member_id, number, build=body
+    )
+    context = {"body": mark_safe(html)}  # noqa: S308 - our own render
     return render(request, "league/ledger/audit.html", context)

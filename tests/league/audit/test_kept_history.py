@@ -1,9 +1,8 @@
 """The history reads kept by the club's books version and `AuditState` (issue 15): the
-club's latest changes (page and API), an evening's history (page and API), a person's
-history through the API. Nothing kept is stale: a change through the services, and a
-change to the club or a person that moves no books version (a secretary flag, a locked
-login, the club's own record), shows on the next read; a repeat with the ETag gets 304
-until then.
+club's latest changes, an evening's history and a person's history (pages and API).
+Nothing kept is stale: a change through the services, and a change to the club or a
+person that moves no books version (a secretary flag, a locked login, the club's own
+record), shows on the next read; a repeat with the ETag gets 304 until then.
 
 Outside a transaction (`transaction=True`): inside one nothing is kept
 (league/club/caching.py).
@@ -76,6 +75,7 @@ def _reads(club) -> dict[str, str]:
     return {
         "index": "/verlauf/",
         "evening": f"/verlauf/abend/{evening.pk}/",
+        "member": f"/verlauf/person/{anna.pk}/",
         "api": "/api/v1/history/",
         "api_evening": f"/api/v1/history/?evening={evening.pk}",
         "api_member": f"/api/v1/history/?member={anna.pk}",
@@ -115,7 +115,7 @@ def test_a_payment_shows_in_the_clubs_and_the_persons_history_at_once(club):
     first = _bodies(client, urls)
     payment_record(member=club["anna"], amount=Decimal("5.00"), paid_on=datetime.date(2026, 10, 10))
     after = _bodies(client, urls)
-    assert {"index", "api", "api_member"} <= _changed(first, after)
+    assert {"index", "api", "member", "api_member"} <= _changed(first, after)
     assert b"5,00" in after["index"]
 
 
@@ -137,7 +137,7 @@ def test_a_change_of_a_person_outside_the_books_shows_on_the_next_read(club, cha
     change(club)
     assert audit_state(club=club["club"]).people_record > version_before.people_record
     after = _bodies(client, urls)
-    assert {"index", "api", "api_member"} <= _changed(first, after)
+    assert {"index", "api", "member", "api_member"} <= _changed(first, after)
 
 
 def test_a_change_of_the_clubs_own_record_shows_on_the_next_read(club):
@@ -164,7 +164,7 @@ def test_a_repeat_with_the_etag_is_304_until_the_history_changes(club):
         assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 200, url
 
 
-def test_a_deleted_evening_keeps_its_history_and_another_clubs_evening_is_404(club):
+def test_a_deleted_evening_keeps_its_history_and_another_clubs_evening_or_person_is_404(club):
     client = _client(club["bernd"])
     evening = club["evenings"][1]
     url, api = f"/verlauf/abend/{evening.pk}/", f"/api/v1/history/?evening={evening.pk}"
@@ -178,7 +178,11 @@ def test_a_deleted_evening_keeps_its_history_and_another_clubs_evening_is_404(cl
     for path in (f"/verlauf/abend/{foreign}/", f"/api/v1/history/?evening={foreign}"):
         assert client.get(path).status_code == 404, path
         assert client.get(path).status_code == 404, path  # also when asked again
+    otto = club["foreign"].secretary_id
+    for path in (f"/verlauf/person/{otto}/", f"/api/v1/history/?member={otto}"):
+        assert client.get(path).status_code == 404, path
     assert client.get("/api/v1/history/?member=999999").status_code == 404
+    assert client.get("/verlauf/person/999999/").status_code == 404
 
 
 def test_a_member_sees_no_history(club):
