@@ -17,6 +17,7 @@ from rest_framework.views import APIView
 from league.banking.girocode import girocode_of, girocode_png, member_open_seasons
 from league.banking.models import ClubBankAccount
 from league.club.api_common import club_of, error_responses, is_secretary, request_member
+from league.club.caching import books_cached, club_books_version
 from league.club.errors import BooksError
 from league.club.fields import StrictIntegerField
 from league.club.models import Member, Season
@@ -54,24 +55,44 @@ class MemberGiroCodeView(APIView):
             )
         account = ClubBankAccount.objects.filter(club=club).first()
         raw = request.query_params.get("season")
-        code = None
-        if raw is not None:
-            season_id = StrictIntegerField(min_value=1).run_validation(raw)
-            season = get_object_or_404(Season, pk=season_id, club=club)
-            amount = member_balance(member=member, season=season)
-            code = girocode_of(account=account, member=member, season=season, amount=amount)
-        else:
-            # The newest open EUR season: one query whether or not anything is open.
-            open_seasons = member_open_seasons(member=member)
-            if open_seasons:
-                season, amount = open_seasons[0]
+        season_id = None if raw is None else StrictIntegerField(min_value=1).run_validation(raw)
+
+        def build() -> bytes:
+            code = None
+            if season_id is not None:
+                season = get_object_or_404(Season, pk=season_id, club=club)
+                amount = member_balance(member=member, season=season)
                 code = girocode_of(account=account, member=member, season=season, amount=amount)
-        if code is None and account is None:
-            raise BooksError(
-                "no_girocode", _("The club has not entered its bank account yet."), status=404
+            else:
+                # The newest open EUR season: one query whether or not anything is open.
+                open_seasons = member_open_seasons(member=member)
+                if open_seasons:
+                    season, amount = open_seasons[0]
+                    code = girocode_of(account=account, member=member, season=season, amount=amount)
+            if code is None and account is None:
+                raise BooksError(
+                    "no_girocode", _("The club has not entered its bank account yet."), status=404
+                )
+            if code is None:
+                raise BooksError("no_girocode", _("There is nothing open to pay."), status=404)
+            return girocode_png(code)
+
+        # The PNG (drawing it costs about twice a trivial read) is kept per books version
+        # (the amount, the member's name in the reference), member, season asked for and
+        # bank account (not part of the books: its fields are in the key). A refusal raises
+        # in build() and is never kept; without an account every answer is one.
+        png = (
+            build()
+            if account is None
+            else books_cached(
+                "girocode_png",
+                club_books_version(club=club),
+                member.pk,
+                season_id,
+                (account.holder, account.iban, account.bic),
+                build=build,
             )
-        if code is None:
-            raise BooksError("no_girocode", _("There is nothing open to pay."), status=404)
-        response = HttpResponse(girocode_png(code), content_type="image/png")
+        )
+        response = HttpResponse(png, content_type="image/png")
         response["Cache-Control"] = "private, no-store"
         return response

@@ -29,6 +29,7 @@ from league.banking.girocode import girocode_reference, member_open_seasons
 from league.banking.models import ClubBankAccount
 from league.banking.services import club_bank_account_set
 from league.club.access import ClubRequest, member_required, secretary_required
+from league.club.caching import books_cached, club_books_version
 from league.club.errors import BooksError
 
 
@@ -65,14 +66,22 @@ def my_girocodes(request: ClubRequest) -> HttpResponse:
         messages.success(request, _("Your reminder setting is saved."))
         return redirect("my_girocodes")
     account = ClubBankAccount.objects.filter(club=request.club).first()
-    rows = [
-        {
-            "season": season,
-            "amount": amount,
-            "reference": girocode_reference(member=member, season=season),
-        }
-        for season, amount in member_open_seasons(member=member)
-    ]
+    # The open amounts are the books' (kept per books version and person: the sum over
+    # the person's ledger lines of every EUR season is not made on each read); the bank
+    # account and the reminder setting are not, and are read each time.
+    rows = books_cached(
+        "girocode_rows",
+        club_books_version(club=request.club),
+        member.pk,
+        build=lambda: [
+            {
+                "season": season,
+                "amount": amount,
+                "reference": girocode_reference(member=member, season=season),
+            }
+            for season, amount in member_open_seasons(member=member)
+        ],
+    )
     context = {"member": member, "account": account, "rows": rows}
     return render(request, "league/banking/girocodes.html", context)
 

@@ -2,6 +2,7 @@
 (without one, no evening of its dates can be entered) and a season's rule set, chosen from
 a preset (the "Grundlage") and then changed flag by flag."""
 
+from functools import cache
 from typing import TYPE_CHECKING
 
 from django import forms
@@ -283,9 +284,12 @@ class MergeForm(BooksErrorMixin, forms.Form):
         assert isinstance(target, forms.ModelChoiceField)
         people = Member.objects.filter(club_id=person.club_id).exclude(pk=person.pk)
         target.queryset = people
-        # Rendered from (id, name) pairs read when the page shows the select, not from a
-        # Member instance per person; the queryset still checks a posted choice.
-        target.choices = lambda: [("", target.empty_label), *people.values_list("pk", "name")]
+        # Rendered from (id, name) pairs read once when the page shows the select (the
+        # widget asks twice: for its `required` and for its options), not from a Member
+        # instance per person; the queryset still checks a posted choice.
+        target.choices = cache(
+            lambda: [("", target.empty_label), *people.values_list("pk", "name")]
+        )
 
     def clean(self):
         data = super().clean() or {}
