@@ -61,9 +61,10 @@ class MemberGiroCodeView(APIView):
             code = None
             if season_id is not None:
                 season = get_object_or_404(Season, pk=season_id, club=club)
-                amount = member_balance(member=member, season=season)
-                code = girocode_of(account=account, member=member, season=season, amount=amount)
-            else:
+                if account is not None:  # without one there is no code: nothing to sum
+                    amount = member_balance(member=member, season=season)
+                    code = girocode_of(account=account, member=member, season=season, amount=amount)
+            elif account is not None:
                 # The newest open EUR season: one query whether or not anything is open.
                 open_seasons = member_open_seasons(member=member)
                 if open_seasons:
