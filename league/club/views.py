@@ -323,13 +323,28 @@ def club_member_action(request: ClubRequest, pk: int) -> HttpResponse:
 @secretary_required
 def club_logins(request: ClubRequest) -> HttpResponse:
     """Who can log in, who is secretary, whose login is locked; a login for a person
-    without one."""
-    people = Member.objects.filter(club=request.club, active=True).select_related("user")
-    context = {
-        "with_login": [p for p in people if p.user_id],
-        "without_login": [p for p in people if not p.user_id],
-    }
-    return render(request, "league/club_admin/logins.html", context)
+    without one.
+
+    The list is read on every request and its HTML kept per what it shows of each person
+    (name, kind, secretary, login name, locked, invitation open): logins are not the books,
+    so no books version keys it; the same people in the same state are rendered once."""
+    people = list(Member.objects.filter(club=request.club, active=True).select_related("user"))
+    shown = tuple(
+        (p.pk, p.name, p.kind, p.is_secretary)
+        + ((p.user.username, p.user.is_active, p.user.has_usable_password()) if p.user else ())
+        for p in people
+    )
+    body = books_fragment(
+        request,
+        "club_logins",
+        shown,
+        template="league/club_admin/_logins_body.html",
+        context=lambda: {
+            "with_login": [p for p in people if p.user_id],
+            "without_login": [p for p in people if not p.user_id],
+        },
+    )
+    return render(request, "league/club_admin/logins.html", {"body": body})
 
 
 def _invitation_url(request: HttpRequest, person: Member) -> str:
