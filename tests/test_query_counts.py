@@ -358,6 +358,8 @@ KEPT_READS = {
     "season_standings": 4,
     "evening_list": 3,
     "evening_detail": 3,
+    "game_entry": 3,
+    "game_rounds_entry": 3,
     "schock_aus_stats": 3,
     "ledger_home": 3,
     "ledger_statement": 4,

@@ -5,18 +5,21 @@ Each form parses input, calls exactly one service in `save()`, and turns a refus
 where it was typed. Services run in one transaction: nothing is saved half.
 """
 
+import copy
 from typing import cast
 
 from django import forms
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.html import escape, format_html_join
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from games.evenings.models import Attendance, Evening, Game
 from games.evenings.selectors import next_game_number
 from games.evenings.services import evening_create, evening_update, game_record, game_update
 from league.club.errors import BooksError
-from league.club.forms import BooksErrorMixin
+from league.club.forms import BooksErrorMixin, PeopleSelect
 from league.club.models import Member
 
 # What the attendance list offers for each club member. "none" leaves the member out of
@@ -197,7 +200,9 @@ class EveningForm(BooksErrorMixin, forms.Form):
     field_aliases = {"present_members": "attendance"}
 
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
-    secretary = PersonChoiceField(label=_("Secretary"), queryset=Member.objects.none())
+    secretary = PersonChoiceField(
+        label=_("Secretary"), queryset=Member.objects.none(), widget=PeopleSelect
+    )
     guests = forms.ModelMultipleChoiceField(
         label=_("Guests"),
         queryset=Member.objects.none(),
@@ -228,28 +233,41 @@ class EveningForm(BooksErrorMixin, forms.Form):
             current = dict(evening.attendances.values_list("member_id", "role"))
         # A member who came to this evening as a guest (before joining the club, or entered
         # twice and merged) stays a guest of this evening: listed with the guests.
-        came_as_guest = [pk for pk, role in current.items() if role == Attendance.Role.GUEST]
+        guest_role, member_kind, guest_kind = (
+            Attendance.Role.GUEST,
+            Member.Kind.MEMBER,
+            Member.Kind.GUEST,
+        )
+        came_as_guest = {pk for pk, role in current.items() if role == guest_role}
         self.members = [
             p
             for p in people
-            if p.kind == Member.Kind.MEMBER
-            and (p.active or p.pk in current)
-            and p.pk not in came_as_guest
+            if p.kind == member_kind and (p.active or p.pk in current) and p.pk not in came_as_guest
         ]
         secretary_field = cast(PersonChoiceField, self.fields["secretary"])
         secretary_field.queryset = Member.objects.filter(club=club)
+        # The page writes its choices from the people read above (in name order, as the
+        # querysets list them), not from the querysets again; the querysets still check
+        # a posted choice.
+        secretary_field.choices = [
+            ("", secretary_field.empty_label),
+            *((p.pk, p.name) for p in people),
+        ]
         guests = cast(forms.ModelMultipleChoiceField, self.fields["guests"])
         guests.queryset = Member.objects.filter(
             Q(kind=Member.Kind.GUEST) | Q(pk__in=came_as_guest), club=club
         )
+        self.guest_people = [p for p in people if p.kind == guest_kind or p.pk in came_as_guest]
+        # One role field made, copied per member with its name and initial role: the copies
+        # share the (stateless) radio widget and the choices, normalised once.
+        role_field = forms.ChoiceField(
+            choices=ROLE_CHOICES, widget=forms.RadioSelect, required=False
+        )
+        default_role = ROLE_NONE if evening else ROLE_PRESENT
         for person in self.members:
-            self.fields[f"role_{person.pk}"] = forms.ChoiceField(
-                label=person.name,
-                choices=ROLE_CHOICES,
-                widget=forms.RadioSelect,
-                required=False,
-                initial=current.get(person.pk, ROLE_NONE if evening else ROLE_PRESENT),
-            )
+            field = copy.copy(role_field)
+            field.label, field.initial = person.name, current.get(person.pk, default_role)
+            self.fields[f"role_{person.pk}"] = field
         if evening is None:
             self.fields["date"].initial = timezone.localdate()
             self.fields["secretary"].initial = secretary.pk if secretary else None
@@ -265,6 +283,58 @@ class EveningForm(BooksErrorMixin, forms.Form):
     def role_fields(self) -> list:
         """The bound role fields, one per club member, in name order."""
         return [self[f"role_{p.pk}"] for p in self.members]
+
+    def role_lines(self) -> list[dict]:
+        """The attendance list as the page shows it: per club member (name order) its
+        `label`, `errors` and `seg`, the three radio buttons written in one pass (the HTML
+        the page wrote from the radio widget's choices: input name, value, checked state
+        and label), not through a widget template per choice (issue 15)."""
+        # One template per choice, its escaped label filled in once; per line only the
+        # field's name (role_<id>, digits) and the checked state vary.
+        parts = [
+            (
+                value,
+                '<label class="segbtn seg-{v}"><input type="radio" name="{{name}}" value="{v}"'
+                "{{checked}}><span>{label}</span></label>".format(
+                    v=escape(value), label=escape(str(label))
+                ),
+            )
+            for value, label in ROLE_CHOICES
+        ]
+        errors = self.errors if self.is_bound else {}
+        lines = []
+        for person in self.members:
+            field = self[f"role_{person.pk}"]
+            value = field.value()
+            chosen = "" if value is None else str(value)
+            name = escape(field.html_name)
+            seg = "".join(
+                part.format(name=name, checked=" checked" if v == chosen else "")
+                for v, part in parts
+            )
+            lines.append(
+                {
+                    "label": field.label,
+                    "errors": errors.get(field.name, ()),
+                    "seg": mark_safe(seg),  # noqa: S308 - escaped above
+                }
+            )
+        return lines
+
+    def guest_boxes(self) -> SafeString:
+        """The club's guests (and the people who came to this evening as guests) as ticked
+        or unticked checkboxes named `guests`, in name order, written in one pass; empty
+        when the club has none."""
+        chosen = {str(getattr(v, "pk", v)) for v in (self["guests"].value() or [])}
+        return format_html_join(
+            "",
+            '<label class="tap small"><input type="checkbox" name="guests" value="{}"{}>'
+            "<span>{}</span></label>",
+            (
+                (p.pk, mark_safe(" checked") if str(p.pk) in chosen else "", p.name)
+                for p in self.guest_people
+            ),
+        )
 
     def _attendance(self) -> dict:
         """The service's attendance arguments: present and absent club members, ticked

@@ -136,11 +136,32 @@ def evening_detail(request: ClubRequest, pk: int) -> HttpResponse:
 
 
 @secretary_required
+@books_page()
 def game_entry(request: ClubRequest, pk: int) -> HttpResponse:
-    """Record the next game; on success back to the evening, ready for the one after."""
-    evening = get_object_or_404(Evening, pk=pk, club=request.club)
+    """Record the next game; on success back to the evening, ready for the one after.
+
+    The GET's sheet with the next game's form (templates/games/_evening_body.html) is kept
+    per club books version and evening (`books_fragment`, issue 15): the next number, the
+    Vorleger and the people present are the evening's books, and every change of them
+    raises `books_changed`. A form sent back with its errors is rendered, never kept. An
+    evening of another club (or one deleted, which moves the version) is a 404."""
     if request.method != "POST":
-        return _evening_page(request, evening, _next_game_form(evening))
+        version = request.books_version  # type: ignore[attr-defined]
+
+        def lookup() -> Evening:
+            return get_object_or_404(Evening, pk=pk, club=request.club)
+
+        def context() -> dict:
+            full = lookup()
+            return {**_evening_context(full, _next_game_form(full)), "is_secretary": True}
+
+        date = books_cached("evening_date", version, pk, build=lambda: lookup().date)
+        body = books_fragment(
+            request, version, pk, "entry", template="games/_evening_body.html", context=context
+        )
+        page = {"body": body, "evening_date": date, "entry_form": True}
+        return render(request, "games/evening.html", page)
+    evening = get_object_or_404(Evening, pk=pk, club=request.club)
     form = GameForm(request.POST, evening=evening)
     if form.is_valid() and (game := form.save()):
         messages.success(request, _game_saved_message(game, form.cleaned_data["schock_aus"]))

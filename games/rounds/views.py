@@ -176,29 +176,54 @@ def _posted(request: HttpRequest, evening: Evening, people_list: list[Member]):
     return entry, play, None
 
 
-@secretary_required
-def game_rounds_entry(request: ClubRequest, evening_id: int) -> HttpResponse:
-    """Enter a game round by round (secretary). Buttons: check the rounds and add the
-    next one (works without JavaScript), drop the last round, save the game."""
-    evening = _evening(request, evening_id)
-    people = present_people(evening=evening)
-    play = None
-    if request.method == "POST":
-        entry, play, response = _posted(request, evening, people)
-        if response is not None:
-            return response
-    else:
-        entry = _initial(evening, people)
-    context = {
+def _rounds_entry_context(evening: Evening, people: list[Member], entry, play) -> dict:
+    """The round entry's context (templates/games/_rounds_entry_body.html)."""
+    rules = season_rules(evening.season)
+    return {
         "evening": evening,
         "entry": entry,
         "people": people,
         "play": play,
-        "rules": season_rules(evening.season),
+        "rules": rules,
         "last_game": evening_game_context(evening=evening, number=entry.number or 1)[1],
         "attempt_choices": ["1", "2", "3"],
-        "kinds": offered_kinds(season_rules(evening.season)),
+        "kinds": offered_kinds(rules),
     }
+
+
+@secretary_required
+@books_page()
+def game_rounds_entry(request: ClubRequest, evening_id: int) -> HttpResponse:
+    """Enter a game round by round (secretary). Buttons: check the rounds and add the
+    next one (works without JavaScript), drop the last round, save the game.
+
+    The GET's empty form for the evening's next game (number, seating order, the season's
+    rule set, the Schock-Aus so far) shows only the evening's books: it is kept per club
+    books version and evening (`books_fragment`, issue 15; every change of an evening or
+    a season's statutes raises `books_changed`). A POST's form (checked rounds, errors) is
+    rendered each time, never kept. An evening of another club, or one deleted (which
+    moves the version), is a 404."""
+    if request.method != "POST":
+
+        def kept_context() -> dict:
+            evening = _evening(request, evening_id)
+            people = present_people(evening=evening)
+            return _rounds_entry_context(evening, people, _initial(evening, people), None)
+
+        body = books_fragment(
+            request,
+            request.books_version,  # type: ignore[attr-defined]
+            evening_id,
+            template="games/_rounds_entry_body.html",
+            context=kept_context,
+        )
+        return render(request, "games/rounds_entry.html", {"body": body})
+    evening = _evening(request, evening_id)
+    people = present_people(evening=evening)
+    entry, play, response = _posted(request, evening, people)
+    if response is not None:
+        return response
+    context = _rounds_entry_context(evening, people, entry, play)
     return render(request, "games/rounds_entry.html", context)
 
 
