@@ -8,7 +8,6 @@ header, or `?version=` on DELETE); none -> 428 `version_required`, a stale one -
 games/evenings/schema.py. Rounds: games/rounds/api.py extends GameViewSet.
 """
 
-from collections.abc import Callable
 from typing import Any
 
 from django.db.models import Prefetch
@@ -44,52 +43,12 @@ from league.club.api_common import (
     club_of,
     etag,
     expected_version,
+    kept_api_list,
+    kept_api_object,
     member_of,
     request_club,
 )
-from league.club.caching import (
-    api_etag,
-    api_not_modified,
-    api_private,
-    books_cached,
-    club_books_version,
-)
 from league.club.errors import BooksError
-
-
-def kept_api_list(request, name: str, build: Callable[[], Any]) -> Response:
-    """A list read of the API kept by the club's books version (issue 15): `build()` gives
-    the response's data (a page of a paginated list, plain values), computed once per books
-    version, club, language and full URI (the query: filters, page, page size, ordering;
-    the host: the page links are absolute) and kept in the cache
-    (league/club/caching.py). The response carries an ETag of the same parts; a GET with
-    it in `If-None-Match` answers 304. A user without a club gets `build()` uncached. Bad
-    input raises in `build()` as before (nothing is kept)."""
-    club = request_club(request)
-    if club is None:
-        return Response(build())
-    version = club_books_version(club=club)
-    tag = api_etag(request, name, version, request.get_host())
-    if (not_modified := api_not_modified(request, tag)) is not None:
-        return not_modified
-    data = books_cached(
-        f"api_list_{name}", version, club.pk, request.build_absolute_uri(), build=build
-    )
-    return api_private(Response(data), tag)
-
-
-def kept_api_object(request, name: str, pk: Any, build: Callable[[], Any]) -> Any:
-    """A detail read of the API kept by the club's books version (issue 15): `build()`'s
-    data (plain values: a dict, or a list as a game's rounds) for the club's object
-    `pk`, computed once per books version, club and language. An unknown `pk` or another
-    club's raises in `build()` (404, nothing is kept). The caller sets the headers (an
-    evening's or game's ETag is its `version`, the one to send back in `If-Match`). A user
-    without a club gets `build()` uncached."""
-    club = request_club(request)
-    if club is None:
-        return build()
-    version = club_books_version(club=club)
-    return books_cached(f"api_object_{name}", version, club.pk, str(pk), build=build)
 
 
 def _plain_page(response: Response) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.evenings import api as evenings_api
-from games.evenings.api import club_context, evening_of_club, kept_api_object
+from games.evenings.api import club_context, evening_of_club
 from games.rounds import schema
 from games.rounds.feedback import throw_evaluation
 from games.rounds.selectors import game_round_rows
@@ -31,7 +31,7 @@ from games.rounds.serializers import (
 )
 from games.rounds.services import game_record_rounds, game_rounds_play
 from games.rules import RuleViolation
-from league.club.api_common import rule_violation_field
+from league.club.api_common import kept_api_object, rule_violation_field
 from league.club.errors import BooksError
 
 

@@ -80,14 +80,19 @@ CLUB_VIEWSET = extend_schema_view(
 )
 
 
+SEASON_LIST = extend_schema(
+    summary="Seasons",
+    description="The club's seasons, newest first. Filter by year, year range, currency "
+    "and rule preset; order by `year` or `-year`. Kept by the club's books version: a GET "
+    "with the ETag it got answers 304 until a season changes.",
+    responses={200: SeasonSerializer(many=True), **error_responses(400)},
+    examples=[api_example("Seasons", SEASON_EXAMPLE, response_only=True)],
+)
+"""The season list's schema (also for league.standings.api, whose list keeps it)."""
+
+
 SEASON_VIEWSET = extend_schema_view(
-    list=extend_schema(
-        summary="Seasons",
-        description="The club's seasons, newest first. Filter by year, year range, currency "
-        "and rule preset; order by `year` or `-year`.",
-        responses={200: SeasonSerializer(many=True), **error_responses(400)},
-        examples=[api_example("Seasons", SEASON_EXAMPLE, response_only=True)],
-    ),
+    list=SEASON_LIST,
     retrieve=extend_schema(
         summary="A season",
         description="One season of the club: its rule set (`rules`, every flag of RULES.md "

@@ -15,9 +15,8 @@ from rest_framework import viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from games.evenings.api import kept_api_list
 from games.evenings.models import SchockAus
-from league.club.api_common import ClubScopedMixin, request_club
+from league.club.api_common import ClubScopedMixin, kept_api_list, request_club
 from league.club.caching import books_cached_many
 from league.club.models import Club, Member, Season
 from league.runden import schema

@@ -14,12 +14,13 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.evenings.api import kept_api_list
 from league.club import api as club_api
+from league.club import schema as club_schema
 from league.club.api_common import (
     club_of,
     id_param,
     is_secretary,
+    kept_api_list,
     request_club,
     request_member,
     season_param,
@@ -56,6 +57,7 @@ def _page_data(response: Response) -> dict:
 class SeasonViewSet(club_api.SeasonViewSet):
     """The club's seasons; standings and Runden owed per season."""
 
+    @club_schema.SEASON_LIST
     def list(self, request, *args, **kwargs):
         """The seasons (filtered, ordered, paginated), kept by the club's books version: a
         season's fields change only with the books (`season_update`, a new season); a GET
