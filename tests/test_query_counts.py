@@ -360,6 +360,7 @@ KEPT_READS = {
     "evening_detail": 3,
     "game_entry": 3,
     "game_rounds_entry": 3,
+    "game_edit": 3,
     "schock_aus_stats": 3,
     "ledger_home": 3,
     "ledger_statement": 4,

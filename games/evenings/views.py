@@ -179,9 +179,9 @@ def _game_saved_message(game: Game, throwers: list[Member]) -> str:
     return text
 
 
-@secretary_required
-def game_edit(request: ClubRequest, pk: int, game_pk: int) -> HttpResponse:
-    """Correct a game: number, Vorleger, loser, Schock-Aus."""
+def _game_edit_context(request: ClubRequest, pk: int, game_pk: int) -> tuple[dict, GameForm]:
+    """The correction page's context (templates/games/_game_edit_body.html) with its form,
+    bound to the POST if there is one. A game not of this evening and club is a 404."""
     game = get_object_or_404(Game, pk=game_pk, evening_id=pk, evening__club=request.club)
     initial = {
         "number": game.number,
@@ -191,11 +191,49 @@ def game_edit(request: ClubRequest, pk: int, game_pk: int) -> HttpResponse:
         "version": game.version,
     }
     form = GameForm(request.POST or None, evening=game.evening, game=game, initial=initial)
-    if request.method == "POST" and form.is_valid() and (saved := form.save()):
+    context = {"evening": game.evening, "game": game, "form": form, "game_number": game.number}
+    return context, form
+
+
+@secretary_required
+@books_page()
+def game_edit(request: ClubRequest, pk: int, game_pk: int) -> HttpResponse:
+    """Correct a game: number, Vorleger, loser, Schock-Aus.
+
+    The GET's form shows only the game and the evening's people present: it is kept per
+    club books version, evening and game (`books_fragment`, issue 15; a change of the game
+    or its evening raises `books_changed`). A form sent back with its errors is rendered,
+    never kept."""
+    if request.method != "POST":
+        version = request.books_version  # type: ignore[attr-defined]
+
+        def kept_context() -> dict:
+            context, form = _game_edit_context(request, pk, game_pk)
+            form.present = present_people(evening=context["evening"])
+            return {**context, "present": form.present}
+
+        def game_number() -> int:
+            found = get_object_or_404(Game, pk=game_pk, evening_id=pk, evening__club=request.club)
+            return found.number
+
+        # The club's books version starts with the club's id: what is kept under it was
+        # read for this club (another club's game, or one deleted, is a 404, never kept).
+        number = books_cached("game_number", version, pk, game_pk, build=game_number)
+        body = books_fragment(
+            request,
+            version,
+            pk,
+            game_pk,
+            template="games/_game_edit_body.html",
+            context=kept_context,
+        )
+        return render(request, "games/game_form.html", {"body": body, "game_number": number})
+    context, form = _game_edit_context(request, pk, game_pk)
+    if form.is_valid() and (saved := form.save()):
         messages.success(request, _game_saved_message(saved, form.cleaned_data["schock_aus"]))
         return redirect("evening_detail", pk=pk)
-    form.present = present_people(evening=game.evening)
-    context = {"evening": game.evening, "game": game, "form": form, "present": form.present}
+    form.present = present_people(evening=context["evening"])
+    context["present"] = form.present
     return render(request, "games/game_form.html", context)
 
 

@@ -18,7 +18,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games.evenings.forms import EveningForm
 from games.evenings.models import Attendance
-from games.evenings.services import game_record
+from games.evenings.services import game_record, game_update
 from tests.factories import UserFactory
 from tests.games.rounds.test_services import _evening
 
@@ -104,6 +104,34 @@ def test_a_game_entry_sent_back_with_errors_is_rendered_not_kept(evening):
     assert "Bitte wählen, wer das Spiel verloren hat." in refused
     again = client.get(url).content.decode()
     assert 'class="error"' not in again
+
+
+def test_a_repeated_game_correction_is_kept_and_a_change_of_the_game_shows_at_once(evening):
+    evening_row, people = evening
+    client = _secretary(people)
+    game = evening_row.games.get(number=25)
+    url = f"/abende/{evening_row.pk}/spiele/{game.pk}/"
+    cold, first = _queries(client, url)
+    warm, second = _queries(client, url)
+    assert warm < cold
+    assert _without_csrf(second) == _without_csrf(first)
+    loser = r'<input type="radio" name="loser" value="(\d+)" required checked>'
+    assert re.search(loser, first)[1] == str(game.loser_id)
+    other = (
+        people["Anna Becker"]
+        if game.loser_id != people["Anna Becker"].pk
+        else people["Bernd Krause"]
+    )
+
+    game_update(game=game, number=25, loser=other, vorleger=game.vorleger, schock_aus_throwers=[])
+
+    after = client.get(url).content.decode()
+    assert re.search(loser, after)[1] == str(other.pk)
+    game.refresh_from_db()
+    assert f'name="version" value="{game.version}"' in after
+    refused = client.post(url, {"number": "", "loser": str(other.pk)}).content.decode()
+    assert 'class="error"' in refused
+    assert 'class="error"' not in client.get(url).content.decode()
 
 
 # --- the round entry --------------------------------------------------------------------------
