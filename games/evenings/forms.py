@@ -245,18 +245,20 @@ class EveningForm(BooksErrorMixin, forms.Form):
             if p.kind == member_kind and (p.active or p.pk in current) and p.pk not in came_as_guest
         ]
         secretary_field = cast(PersonChoiceField, self.fields["secretary"])
-        secretary_field.queryset = Member.objects.filter(club=club)
+        guests = cast(forms.ModelMultipleChoiceField, self.fields["guests"])
+        if self.is_bound:
+            # The querysets check a posted choice; an unbound form (the page's GET) never
+            # asks them, so they are not built for it.
+            secretary_field.queryset = Member.objects.filter(club=club)
+            guests.queryset = Member.objects.filter(
+                Q(kind=Member.Kind.GUEST) | Q(pk__in=came_as_guest), club=club
+            )
         # The page writes its choices from the people read above (in name order, as the
-        # querysets list them), not from the querysets again; the querysets still check
-        # a posted choice.
+        # querysets list them), not from the querysets again.
         secretary_field.choices = [
             ("", secretary_field.empty_label),
             *((p.pk, p.name) for p in people),
         ]
-        guests = cast(forms.ModelMultipleChoiceField, self.fields["guests"])
-        guests.queryset = Member.objects.filter(
-            Q(kind=Member.Kind.GUEST) | Q(pk__in=came_as_guest), club=club
-        )
         self.guest_people = [p for p in people if p.kind == guest_kind or p.pk in came_as_guest]
         # One role field made, copied per member with its name and initial role: the copies
         # share the (stateless) radio widget and the choices, normalised once.
@@ -289,28 +291,20 @@ class EveningForm(BooksErrorMixin, forms.Form):
         `label`, `errors` and `seg`, the three radio buttons written in one pass (the HTML
         the page wrote from the radio widget's choices: input name, value, checked state
         and label), not through a widget template per choice (issue 15)."""
-        # One template per choice, its escaped label filled in once; per line only the
-        # field's name (role_<id>, digits) and the checked state vary.
-        parts = [
-            (
-                value,
-                '<label class="segbtn seg-{v}"><input type="radio" name="{{name}}" value="{v}"'
-                "{{checked}}><span>{label}</span></label>".format(
-                    v=escape(value), label=escape(str(label))
-                ),
-            )
-            for value, label in ROLE_CHOICES
-        ]
+        # Per choice its escaped value and label, once; per line only the field's name
+        # (role_<id>, digits) and the checked state vary.
+        choices = [(str(escape(value)), str(escape(str(label)))) for value, label in ROLE_CHOICES]
         errors = self.errors if self.is_bound else {}
         lines = []
         for person in self.members:
             field = self[f"role_{person.pk}"]
             value = field.value()
             chosen = "" if value is None else str(value)
-            name = escape(field.html_name)
+            name = str(escape(field.html_name))
             seg = "".join(
-                part.format(name=name, checked=" checked" if v == chosen else "")
-                for v, part in parts
+                f'<label class="segbtn seg-{v}"><input type="radio" name="{name}" value="{v}"'
+                f"{' checked' if v == chosen else ''}><span>{label}</span></label>"
+                for v, label in choices
             )
             lines.append(
                 {
