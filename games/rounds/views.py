@@ -228,14 +228,24 @@ def game_rounds_entry(request: ClubRequest, evening_id: int) -> HttpResponse:
 
 
 @member_required
+@books_page()
 def game_rounds(request: ClubRequest, game_id: int) -> HttpResponse:
-    """A stored game's rounds (members of the club)."""
-    game = get_object_or_404(
-        Game.objects.select_related("evening__season", "loser", "vorleger"),
-        pk=game_id,
-        evening__club=request.club,
-    )
-    return render(request, "games/rounds_detail.html", {"detail": game_rounds_detail(game=game)})
+    """A stored game's rounds (members of the club). The rounds read is kept by the club's
+    books version (a game's rounds change only through `game_record_rounds` and
+    `game_delete`, which move it; issue 15), with ETag/304; another club's game or an
+    unknown one is a 404 and nothing is kept."""
+
+    def detail():
+        game = get_object_or_404(
+            Game.objects.select_related("evening__season", "loser", "vorleger"),
+            pk=game_id,
+            evening__club=request.club,
+        )
+        return game_rounds_detail(game=game)
+
+    version = request.books_version  # type: ignore[attr-defined]
+    kept = books_cached("game_rounds_detail", version, game_id, build=detail)
+    return render(request, "games/rounds_detail.html", {"detail": kept})
 
 
 def _feedback_rules(request: ClubRequest) -> tuple[RuleSet, bool]:
