@@ -175,7 +175,9 @@ class PaymentForm(forms.Form):
         localize=True,
     )
     paid_on = forms.DateField(label=gettext_lazy("Date"))
-    method = forms.ChoiceField(label=gettext_lazy("How"), choices=Payment.Method.choices)
+    method = forms.ChoiceField(
+        label=gettext_lazy("How"), choices=Payment.Method.choices, widget=PeopleSelect
+    )
     note = forms.CharField(label=gettext_lazy("Note"), max_length=200, required=False)
 
     def __init__(self, *args, club, **kwargs):
