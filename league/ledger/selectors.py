@@ -19,7 +19,7 @@ from league.club.caching import books_cached_many
 from league.club.models import Club, Member, Season
 from league.club.money import round_money
 from league.ledger.models import LedgerEntry
-from league.ledger.services import SETTLING_KINDS, BalanceRow, ClubBalances, SeasonBalance
+from league.ledger.services import SETTLING_KINDS, BalanceRow, ClubBalances, club_balances_of
 
 __all__ = [
     "SeasonSummary",
@@ -195,32 +195,11 @@ def club_balances_kept(*, club: Club, season: Season | None = None) -> ClubBalan
     )
     shown = [(s, part) for s, part in zip(seasons, parts, strict=True) if part]
     people = Member.objects.in_bulk({row[0] for _s, part in shown for row in part})
-    rows: list[BalanceRow] = []
-    per_season: dict[int, SeasonBalance] = {}
-    kitty: dict[str, Decimal] = defaultdict(lambda: _ZERO)
-    owed: dict[str, Decimal] = defaultdict(lambda: _ZERO)
-    for s, part in shown:
-        for member_id, marks, charged, paid in part:
-            row = BalanceRow(
-                member=people[member_id], season=s, marks_charged=marks, charged=charged, paid=paid
-            )
-            kitty[s.currency] += row.paid
-            if row.balance > 0:
-                owed[s.currency] += row.balance
-            if season is not None and s.pk != season.pk:
-                continue
-            rows.append(row)
-            sb = per_season.setdefault(s.pk, SeasonBalance(season=s))
-            sb.charged += row.charged
-            sb.paid += row.paid
-            if row.balance > 0:
-                sb.owed += row.balance
-            else:
-                sb.credit -= row.balance
-    rows.sort(key=lambda r: (-r.season.year, r.member.name))
-    return ClubBalances(
-        rows=rows,
-        seasons=sorted(per_season.values(), key=lambda b: -b.season.year),
-        kitty=dict(kitty),
-        owed=dict(owed),
+    rows = (
+        BalanceRow(
+            member=people[member_id], season=s, marks_charged=marks, charged=charged, paid=paid
+        )
+        for s, part in shown
+        for member_id, marks, charged, paid in part
     )
+    return club_balances_of(rows, season=season)

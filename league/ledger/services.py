@@ -18,6 +18,7 @@ How the ledger stays trustworthy:
 
 import datetime
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -681,25 +682,38 @@ def club_balances(*, club: Club, season: Season | None = None) -> ClubBalances:
     )
     seasons = Season.objects.in_bulk({a["season_id"] for a in aggregated})
     members = Member.objects.in_bulk({a["member_id"] for a in aggregated})
-    rows: list[BalanceRow] = []
-    per_season: dict[int, SeasonBalance] = {}
-    kitty: dict[str, Decimal] = defaultdict(lambda: Decimal("0.00"))
-    owed: dict[str, Decimal] = defaultdict(lambda: Decimal("0.00"))
-    for a in aggregated:
-        s = seasons[a["season_id"]]
-        row = BalanceRow(
+    rows = (
+        BalanceRow(
             member=members[a["member_id"]],
-            season=s,
+            season=seasons[a["season_id"]],
             marks_charged=a["marks"] or 0,
             charged=round_money(a["charged"] or Decimal("0")),
             paid=round_money(-(a["paid"] or Decimal("0"))),
         )
+        for a in aggregated
+    )
+    return club_balances_of(rows, season=season)
+
+
+def club_balances_of(rows: Iterable[BalanceRow], *, season: Season | None) -> ClubBalances:
+    """The club's balances from its balance rows (one per member and season, charged and
+    paid in that season's currency, Decimal cents): the kitty (paid) and what is owed per
+    currency over every row, DM and EUR never added together; the rows and the per-season
+    totals of `season` only, or of every season when it is None; rows newest season first,
+    then by name. The one summation of `club_balances` and of its kept twin
+    (`league.ledger.selectors.club_balances_kept`)."""
+    shown: list[BalanceRow] = []
+    per_season: dict[int, SeasonBalance] = {}
+    kitty: dict[str, Decimal] = defaultdict(lambda: Decimal("0.00"))
+    owed: dict[str, Decimal] = defaultdict(lambda: Decimal("0.00"))
+    for row in rows:
+        s = row.season
         kitty[s.currency] += row.paid
         if row.balance > 0:
             owed[s.currency] += row.balance
         if season is not None and s.pk != season.pk:
             continue
-        rows.append(row)
+        shown.append(row)
         sb = per_season.setdefault(s.pk, SeasonBalance(season=s))
         sb.charged += row.charged
         sb.paid += row.paid
@@ -707,9 +721,9 @@ def club_balances(*, club: Club, season: Season | None = None) -> ClubBalances:
             sb.owed += row.balance
         else:
             sb.credit -= row.balance
-    rows.sort(key=lambda r: (-r.season.year, r.member.name))
+    shown.sort(key=lambda r: (-r.season.year, r.member.name))
     return ClubBalances(
-        rows=rows,
+        rows=shown,
         seasons=sorted(per_season.values(), key=lambda b: -b.season.year),
         kitty=dict(kitty),
         owed=dict(owed),
