@@ -24,31 +24,12 @@ import os
 import statistics
 import time
 
-from support import bench_database, is_postgresql
+from support import QueryCounter, bench_database, is_postgresql
 
 REPEATS = int(os.environ.get("BENCH_REPEATS", "15"))
 # BENCH_ONLY="standings,Runden": measure only the reads whose name holds one of these words.
 ONLY = [w.strip().lower() for w in os.environ.get("BENCH_ONLY", "").split(",") if w.strip()]
 LAST = 2026
-
-
-class _Counter:
-    """Counts the queries run on the default connection (also across its reconnects)."""
-
-    def __enter__(self):
-        from django.db import connection
-
-        self.count = 0
-        self._wrapper = connection.execute_wrapper(self)
-        self._wrapper.__enter__()
-        return self
-
-    def __call__(self, execute, sql, params, many, context):
-        self.count += 1
-        return execute(sql, params, many, context)
-
-    def __exit__(self, *exc):
-        self._wrapper.__exit__(*exc)
 
 
 def _measure(client, url: str, headers: dict) -> tuple[float, int, int, int, str]:
@@ -59,10 +40,10 @@ def _measure(client, url: str, headers: dict) -> tuple[float, int, int, int, str
 
     headers = dict(headers)
     empty_first = headers.pop("cold", False)
-    with _Counter() as cold:
+    with QueryCounter() as cold:
         first = client.get(url, headers=headers)
     assert first.status_code == 200, (url, first.status_code, first.content[:300])
-    with _Counter() as warm:
+    with QueryCounter() as warm:
         client.get(url, headers=headers)
     times = []
     for _ in range(REPEATS):

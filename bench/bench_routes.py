@@ -31,7 +31,7 @@ import os
 import statistics
 import time
 
-from support import bench_database, is_postgresql
+from support import QueryCounter, bench_database, is_postgresql
 
 REPEATS = int(os.environ.get("BENCH_REPEATS", "9"))
 ONLY = [w.strip().lower() for w in os.environ.get("BENCH_ONLY", "").split(",") if w.strip()]
@@ -41,29 +41,10 @@ MEDIAN_TARGET_MS = 100.0
 RATIO_TARGET = 2.0
 
 
-class _Counter:
-    """Counts the queries run on the default connection."""
-
-    def __enter__(self):
-        from django.db import connection
-
-        self.count = 0
-        self._wrapper = connection.execute_wrapper(self)
-        self._wrapper.__enter__()
-        return self
-
-    def __call__(self, execute, sql, params, many, context):
-        self.count += 1
-        return execute(sql, params, many, context)
-
-    def __exit__(self, *exc):
-        self._wrapper.__exit__(*exc)
-
-
 def _measure(client, url: str) -> tuple[int, float, float, int, int]:
     """(status, median ms, p90 ms, queries of a warm read, body bytes) of GET `url`."""
     first = client.get(url)
-    with _Counter() as warm:
+    with QueryCounter() as warm:
         client.get(url)
     times = []
     for _ in range(REPEATS):

@@ -101,3 +101,23 @@ def bench_database(*, keepdb: bool | None = None, sqlite_ok: bool = True) -> Ite
         yield name
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0, keepdb=keepdb)
+
+
+class QueryCounter:
+    """Counts the queries run on the default connection while it is entered (also across
+    its reconnects): `with QueryCounter() as counted: ...; counted.count`."""
+
+    def __enter__(self) -> QueryCounter:
+        from django.db import connection
+
+        self.count = 0
+        self._wrapper = connection.execute_wrapper(self)
+        self._wrapper.__enter__()
+        return self
+
+    def __call__(self, execute, sql, params, many, context):
+        self.count += 1
+        return execute(sql, params, many, context)
+
+    def __exit__(self, *exc) -> None:
+        self._wrapper.__exit__(*exc)
