@@ -80,7 +80,6 @@ __all__ = [
     "books_page",
     "club_books_version",
     "code_version",
-    "frame_cached",
     "season_and_books_version",
     "season_page_state",
     "season_page_state_connect",
@@ -294,16 +293,6 @@ def books_cached_many(
 # The CSRF token in a kept fragment: a placeholder, filled in with the request's own token
 # each time the fragment is used (a kept form never carries another session's token).
 CSRF_PLACEHOLDER = "kept0csrf0token0placeholder"
-_CSRF_PLACEHOLDER = CSRF_PLACEHOLDER
-
-
-def frame_cached(*parts: Any, build: Callable[[], str]) -> str:
-    """`build()`'s HTML of a part of the page frame that shows nothing of the books (the
-    navigation), kept under `parts` (everything it shows: the role, the language is added),
-    the code version and nothing else: it never goes stale, since it changes only with the
-    code. Inside a transaction it is built and not kept; an unreachable cache is skipped.
-    Used by `{% frame_cache %}` (league/templatetags/frame_cache.py)."""
-    return books_cached("frame", *parts, build=build)
 
 
 def books_fragment(
@@ -315,11 +304,11 @@ def books_fragment(
     rendered without the request: it may show nothing of the viewer beyond `parts`."""
 
     def build() -> str:
-        return render_to_string(template, {**context(), "csrf_token": _CSRF_PLACEHOLDER})
+        return render_to_string(template, {**context(), "csrf_token": CSRF_PLACEHOLDER})
 
     html = books_cached("fragment", template, *parts, build=build)
-    if _CSRF_PLACEHOLDER in html:
-        html = html.replace(_CSRF_PLACEHOLDER, get_token(request))
+    if CSRF_PLACEHOLDER in html:
+        html = html.replace(CSRF_PLACEHOLDER, get_token(request))
     return mark_safe(html)  # noqa: S308 - our own render
 
 

@@ -10,41 +10,74 @@ transaction it is rendered and not kept (`books_cached`).
 
 Unlike Django's `{% cache %}`, the key moves with the books by itself (no timeout to wait
 for) and the fragment is never kept from a transaction that may roll back.
+
+`KeptNode` also serves `{% frame_cache %}` (league/templatetags/frame_cache.py), the part
+of the frame kept without a books version. Either way a `{% csrf_token %}` inside is
+rendered as a placeholder and replaced by the request's own token on every use, as in
+`league.club.caching.books_fragment`: a kept form never carries another session's token.
 """
 
 from django import template
+from django.middleware.csrf import get_token
 from django.template.base import FilterExpression, NodeList, Parser, Token
 from django.utils.safestring import SafeString, mark_safe
 
-from league.club.caching import books_cached
+from league.club import caching
 
 register = template.Library()
 
 
-class BooksCacheNode(template.Node):
-    def __init__(self, nodelist: NodeList, name: FilterExpression, vary: list[FilterExpression]):
+class KeptNode(template.Node):
+    """A template fragment kept in the cache (`caching.books_cached`) under "fragment",
+    the request's books version, the name and the `vary` values (`books=True`), or under
+    "frame", the name and the `vary` values (`books=False`: what it shows never changes
+    with the books)."""
+
+    def __init__(
+        self, nodelist: NodeList, name: FilterExpression, vary: list[FilterExpression], *, books
+    ):
         self.nodelist = nodelist
         self.name = name
         self.vary = vary
+        self.books = books
 
     def render(self, context: template.Context) -> SafeString:
         request = context.get("request")
-        version = getattr(request, "books_version", None)
-        if not version:
-            return self.nodelist.render(context)
         parts = [self.name.resolve(context), *(v.resolve(context) for v in self.vary)]
-        key = ("fragment", version, *(str(p) if p is not None else "" for p in parts))
-        return mark_safe(books_cached(*key, build=lambda: str(self.nodelist.render(context))))
+        if self.books:
+            version = getattr(request, "books_version", None)
+            if not version:
+                return self.nodelist.render(context)
+            key = ("fragment", version, *(str(p) if p is not None else "" for p in parts))
+        else:
+            key = ("frame", *(str(p) if p is not None else "" for p in parts))
+
+        def build() -> str:
+            with context.push(csrf_token=caching.CSRF_PLACEHOLDER):
+                return str(self.nodelist.render(context))
+
+        html = caching.books_cached(*key, build=build)
+        if request is not None and caching.CSRF_PLACEHOLDER in html:
+            html = html.replace(caching.CSRF_PLACEHOLDER, get_token(request))
+        return mark_safe(html)  # noqa: S308 - our own render
+
+
+def kept_tag(parser: Parser, token: Token, *, books: bool) -> KeptNode:
+    """Parse `{% <tag> "name" vary... %} ... {% end<tag> %}` into a KeptNode."""
+    bits = token.split_contents()
+    if len(bits) < 2:
+        raise template.TemplateSyntaxError(f"{bits[0]} needs a fragment name")
+    nodelist = parser.parse((f"end{bits[0]}",))
+    parser.delete_first_token()
+    return KeptNode(
+        nodelist,
+        parser.compile_filter(bits[1]),
+        [parser.compile_filter(b) for b in bits[2:]],
+        books=books,
+    )
 
 
 @register.tag("books_cache")
-def books_cache(parser: Parser, token: Token) -> BooksCacheNode:
+def books_cache(parser: Parser, token: Token) -> KeptNode:
     """{% books_cache "standings" season.pk is_secretary %} ... {% endbooks_cache %}"""
-    bits = token.split_contents()
-    if len(bits) < 2:
-        raise template.TemplateSyntaxError("books_cache needs a fragment name")
-    nodelist = parser.parse(("endbooks_cache",))
-    parser.delete_first_token()
-    return BooksCacheNode(
-        nodelist, parser.compile_filter(bits[1]), [parser.compile_filter(b) for b in bits[2:]]
-    )
+    return kept_tag(parser, token, books=True)
