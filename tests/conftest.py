@@ -1,5 +1,5 @@
 """Shared fixtures: the small named cast of STYLE.md (a secretary, a member, a guest, an
-outsider from another club) and the sample evening from ../shared/samples."""
+outsider from another club) and the sample evening of tests/samples."""
 
 import asyncio
 import json
@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-SAMPLES = SHARED / "samples"
+SAMPLES = Path(__file__).resolve().parent / "samples"
 
 
 @pytest.fixture(scope="session")

@@ -1,4 +1,4 @@
-"""Builds the sample evening of ../shared/samples into the database through the services
+"""Builds the sample evening of tests/samples into the database through the services
 (the pages, the API and the import have their own tests that go their own way)."""
 
 import datetime

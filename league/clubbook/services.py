@@ -1,6 +1,6 @@
 """The club book since 1979 (issue 6.3): parse, validate, import and export the two CSV files.
 
-Formats (see ../shared/samples/club-book-*.csv), UTF-8, comma separated, one header line:
+Formats (examples: tests/samples/club-book-*.csv), UTF-8, comma separated, one header line:
 - attendance: `date,name,role`: one row per person per evening; role `secretary` (a present
   club member who kept the evening's books), `member` (a present club member), `guest` or
   `absent` (a club member who was not there and pays 6 Marks).

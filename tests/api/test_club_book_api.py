@@ -1,5 +1,5 @@
 """The club-book import and export through the API (issue 6.3 via issue 4): the sample
-files of /work/shared/samples go in through POST club-book/import/ (multipart) and come
+files of tests/samples go in through POST club-book/import/ (multipart) and come
 back out byte for byte through the export; a bad file changes nothing."""
 
 from decimal import Decimal

@@ -5,7 +5,7 @@ size (390 x 844, German) against pytest-django's live_server.
 Without /usr/bin/chromium every test here is skipped with that reason (a developer's
 machine without the package); CI installs it, so there they run.
 
-The cast: the sample club of ../shared/samples (tests/sample.py) with its 2026 season, the
+The cast: the sample club of tests/samples (tests/sample.py) with its 2026 season, the
 secretary Bernd Krause (login "bernd") and the member Anna Becker (login "anna").
 """
 

@@ -30,7 +30,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parents[2]
-SAMPLE = ROOT.parent / "shared" / "samples" / "evening-2026-10-09.json"
+SAMPLE = ROOT / "tests" / "samples" / "evening-2026-10-09.json"
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 SETUP = """
 import json

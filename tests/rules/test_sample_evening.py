@@ -1,8 +1,8 @@
-"""Game 20's last round of the sample evening 2026-10-09 (shared/samples), club rules.
+"""Game 20's last round of the sample evening 2026-10-09 (tests/samples), club rules.
 
 Anna Becker's final throw is written down as 6-5-5 in 3 attempts, ``natural=false``. Under
-``keep_only_ones`` only ones are laid out, so that entry is impossible (RULES.md 3, issue
-11) and ``validate_throw`` refuses it; the tests read it as the natural 6-5-5 it must have
+``keep_only_ones`` only ones are laid out, so that entry is impossible (docs/rules.md, section 3) and
+``validate_throw`` refuses it; the tests read it as the natural 6-5-5 it must have
 been (the same Hausnummer 655, so every expected figure of the sample stays as it is).
 """
 
@@ -24,7 +24,7 @@ from games.rules import (
 )
 
 SAMPLE = (
-    Path(__file__).resolve().parents[2].parent / "shared" / "samples" / "evening-2026-10-09.json"
+    Path(__file__).resolve().parents[1] / "samples" / "evening-2026-10-09.json"
 )
 CLUB = PRESETS["club"]
 
