@@ -36,9 +36,10 @@ format: $(VENV)/.installed
 	$(VENV)/bin/ruff format .
 	$(VENV)/bin/ruff check --fix .
 
-## worker: a Celery worker (needs REDIS_URL; see README)
+## worker: a Celery worker with beat for the periodic tasks (needs REDIS_URL; see README);
+## in production run beat once per installation (deploy/schockclub-beat.service)
 worker: $(VENV)/.installed
-	$(VENV)/bin/celery -A schockclub worker --loglevel=info --concurrency=1
+	$(VENV)/bin/celery -A schockclub worker --beat --schedule=.celerybeat-schedule --loglevel=info --concurrency=1
 
 demo: $(VENV)/.installed
 	$(PY) manage.py migrate --noinput

@@ -20,3 +20,6 @@ graceful_timeout = timeout
 forwarded_allow_ips = os.environ.get("GUNICORN_FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
 accesslog = "-"
 errorlog = "-"
+# Gunicorn 24 and newer open a control socket by default, in a folder every gunicorn of the
+# same user shares; the app needs none (systemd restarts and reloads it).
+control_socket_disable = True
