@@ -1,16 +1,19 @@
-# The front door. `make run` and `make test` work on a fresh machine with Python 3.11.
+# The front door. `make run` and `make test` work on a fresh machine with Python 3.11 to 3.13.
 PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1:8000
 
-.PHONY: run test lint format worker demo bench messages clean
+.PHONY: run test lint format worker demo bench messages lock clean
 
-$(VENV)/.installed: pyproject.toml
-	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Python 3.11 is needed ($(PYTHON) not found)"; exit 1; }
+# The versions installed are the lock's (requirements/development.txt, made by `make lock`
+# from pyproject.toml): every machine and CI run gets the same packages.
+$(VENV)/.installed: pyproject.toml requirements/development.txt
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Python 3.11, 3.12 or 3.13 is needed ($(PYTHON) not found)"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade "pip>=25.1"
-	$(PY) -m pip install --quiet -e . --group dev
+	$(PY) -m pip install --quiet -r requirements/development.txt
+	$(PY) -m pip install --quiet --no-deps -e .
 	touch $@
 
 ## run: install, migrate, load the demo club, serve at http://$(HOST)
@@ -50,6 +53,14 @@ bench: $(VENV)/.installed
 
 messages: $(VENV)/.installed
 	cd . && $(PY) manage.py compilemessages -l de --ignore=.venv
+
+## lock: pin every package anew from pyproject.toml (production and development locks)
+lock: $(VENV)/.installed
+	$(PY) -m pip install --quiet uv
+	$(VENV)/bin/uv pip compile pyproject.toml --universal --python-version 3.11 --upgrade \
+		--custom-compile-command "make lock" -o requirements/production.txt
+	$(VENV)/bin/uv pip compile pyproject.toml --group dev --universal --python-version 3.11 \
+		--upgrade --custom-compile-command "make lock" -o requirements/development.txt
 
 clean:
 	rm -rf $(VENV) db.sqlite3 media staticfiles .pytest_cache
