@@ -110,10 +110,15 @@ TEMPLATES = [
 
 WSGI_APPLICATION = "schockclub.wsgi.application"
 
+# Connections persist in production: a new PostgreSQL connection per request costs more
+# than most reads of the app. With DEBUG off each process keeps its connection for
+# CONN_MAX_AGE seconds (default 60) and checks it before reuse (a restarted database costs
+# one failed check, not a 500); the developer's runserver opens one per request.
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
+        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0" if DEBUG else "60")),
+        conn_health_checks=True,
     )
 }
 # Connections (README "Scaling"): DATABASE_POOL_MAX_SIZE=n gives each process a psycopg

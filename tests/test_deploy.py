@@ -91,6 +91,40 @@ def test_developer_defaults_keep_debug_on_and_https_off():
     ], result.stderr
 
 
+def _production_setting(code: str, **changes: str) -> str:
+    env = _production_env()
+    env.pop("DATABASE_URL", None)
+    env.pop("CONN_MAX_AGE", None)
+    env.update(changes)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            f"import django; django.setup(); from django.conf import settings as s; print({code})",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip()
+
+
+def test_production_keeps_database_connections_and_checks_them_before_reuse():
+    """With DEBUG off and nothing else set, a process reuses its database connection for
+    a minute instead of opening one per request."""
+    answer = _production_setting(
+        "s.DATABASES['default']['CONN_MAX_AGE'], s.DATABASES['default']['CONN_HEALTH_CHECKS']"
+    )
+    assert answer == "60 True"
+
+
+def test_the_connection_age_can_be_set_from_the_environment():
+    assert _production_setting("s.DATABASES['default']['CONN_MAX_AGE']", CONN_MAX_AGE="0") == "0"
+
+
 # --------------------------------------------------------------------------- Gunicorn
 
 
