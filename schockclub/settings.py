@@ -391,6 +391,11 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    # Django's own default gives the "django" logger a console handler of its own while
+    # DEBUG is on, and lets it propagate to the root's too: every line came out twice.
+    # Its records go to the root's handler alone (and its "django.server" lines stay as
+    # Django writes them).
+    "loggers": {"django": {"handlers": [], "propagate": True}},
 }
 
 # The audit trail is read, never replayed: a "revert" in the admin would write rows past

@@ -343,3 +343,20 @@ def test_a_killed_workers_report_is_rebuilt_within_two_minutes_by_the_settings()
     assert build_season_report.soft_time_limit < build_season_report.time_limit
     report_build_45_evenings = 3.5  # seconds, README "Benchmarks"
     assert visibility + sweep + 3 * report_build_45_evenings < 120
+
+
+def test_a_log_line_of_django_is_written_once_in_development():
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DEBUG", "PYTEST"))}
+    code = (
+        "import django; django.setup(); import logging; "
+        "logging.getLogger('django.request').warning('one line')"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=dict(env, DJANGO_SETTINGS_MODULE="schockclub.settings"),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.stderr.count("one line") == 1, result.stderr
