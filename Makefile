@@ -19,7 +19,7 @@ $(VENV)/.installed: pyproject.toml requirements/development.txt
 ## run: install, migrate, load the demo club, serve at http://$(HOST)
 run: $(VENV)/.installed
 	$(PY) manage.py migrate --noinput
-	$(PY) manage.py demo
+	$(PY) manage.py demo --url http://$(HOST)/
 	$(PY) manage.py runserver $(HOST)
 
 ## test: the whole suite (SQLite and eager tasks unless DATABASE_URL / REDIS_URL are set),
@@ -46,7 +46,7 @@ worker: $(VENV)/.installed
 
 demo: $(VENV)/.installed
 	$(PY) manage.py migrate --noinput
-	$(PY) manage.py demo
+	$(PY) manage.py demo --url http://$(HOST)/
 
 bench: $(VENV)/.installed
 	@for f in bench/bench_*.py; do echo "== $$f"; $(PY) $$f || exit 1; done

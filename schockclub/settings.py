@@ -40,6 +40,9 @@ def env_bool(name: str, default: bool) -> bool:
 
 
 DEBUG = env_bool("DEBUG", True)
+# `manage.py demo` creates logins with a known password: only where DEBUG is on as the
+# environment sets it (the test runner switches DEBUG itself off, not this), or forced.
+DEMO_ALLOWED = DEBUG
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:

@@ -43,6 +43,14 @@ def test_running_the_demo_again_changes_nothing(demo_output):
     assert "carla / schocken" in out.getvalue()
 
 
+def test_the_demo_names_the_address_it_is_served_at(demo_output, settings):
+    assert "Open http://127.0.0.1:8000/ and log in." in demo_output
+    out = io.StringIO()
+    settings.DEMO_ALLOWED = False  # a throwaway database with DEBUG off: forced
+    call_command("demo", today=TODAY, url="http://schock.local:9000/", force=True, stdout=out)
+    assert out.getvalue().rstrip().endswith("Open http://schock.local:9000/ and log in.")
+
+
 def test_the_demo_club_has_a_bank_account_so_a_member_can_pay_by_girocode(demo_output, client):
     anna = Member.objects.get(club__name="Schockclub Demo", name="Anna Becker")
     client.force_login(anna.user)

@@ -10,7 +10,8 @@ import random
 from decimal import Decimal
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from games.evenings.services import evening_create, game_record
@@ -91,8 +92,25 @@ class Command(BaseCommand):
             default=None,
             help="Last possible evening date (default: today).",
         )
+        parser.add_argument(
+            "--url",
+            default="http://127.0.0.1:8000/",
+            help="Where the app is served, for the last line (make run passes its HOST).",
+        )
+        parser.add_argument(
+            "--force",
+            action="store_true",
+            help="Load the demo although DEBUG is off (its logins share a known password).",
+        )
 
-    def handle(self, *args, today=None, **options):
+    def handle(self, *args, today=None, url="http://127.0.0.1:8000/", force=False, **options):
+        # The demo's logins all have the password "schocken": in a production database
+        # they would be open doors. DEMO_ALLOWED is DEBUG as the environment set it.
+        if not (settings.DEMO_ALLOWED or force):
+            raise CommandError(
+                "DEBUG is off: the demo's logins have a known password and do not belong in "
+                "a production database. Use --force if this database is a throwaway."
+            )
         today = today or datetime.date.today()
         if not Club.objects.filter(name=CLUB).exists():
             self.build(today)
@@ -114,7 +132,7 @@ class Command(BaseCommand):
         )
         for username, (name, password) in SECOND_LOGINS.items():
             self.stdout.write(f"  Login (Buchführer, {name}): {username} / {password}")
-        self.stdout.write("  Open http://127.0.0.1:8000/ and log in.")
+        self.stdout.write(f"  Open {url} and log in.")
 
     def add_bank_account(self, club: Club) -> None:
         """The demo club's bank account (an example IBAN that passes the checksum, never a
