@@ -23,9 +23,7 @@ from games.rules import (
     validate_turn,
 )
 
-SAMPLE = (
-    Path(__file__).resolve().parents[1] / "samples" / "evening-2026-10-09.json"
-)
+SAMPLE = Path(__file__).resolve().parents[1] / "samples" / "evening-2026-10-09.json"
 CLUB = PRESETS["club"]
 
 

@@ -9,8 +9,8 @@ import datetime
 import random
 from decimal import Decimal
 
-from django.contrib.auth import get_user_model
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
