@@ -46,9 +46,10 @@ class RuleSet:
             throw so far is worth instead of throwing (seed 000, "Aufnehmen der Deckel").
         opener_choice: the first half's loser names who opens the second half (seed 000,
             "Vorlegen").
-        einwuerfeln: players may join a running half, and leave it without Deckel, between
-            rounds (seed 001, "man kann sich jederzeit in ein bestehendes Spiel
-            einwürfeln").
+        einwuerfeln: players may join a running half between rounds, and leave the game
+            if they have received no Deckel in it (seed 001, "man kann sich jederzeit in
+            ein bestehendes Spiel einwürfeln. Man darf nur wieder aussteigen, wenn man
+            keine Pappen erhalten hat").
 
     Variant flags clubs compose (VARIANTS.md; off or default-valued in all five presets,
     so the presets behave as before; ``FLAGS`` gives each a German label and example):

@@ -489,8 +489,8 @@ def validate_throw(
       extension beyond RULES.md 7): no turn that keeps the Muss-Regel ends so, though
       one that breaks it does: the player stopped with an attempt left while a one was
       showing or the last roll held two sixes (with ``umwandlung``), for example a
-      collected 6-6-6 in 2 of 3 attempts under ``keep_sixes``, whose last roll must have
-      been 6-6.
+      collected 6-6-6 in 2 of 3 attempts where sixes may be laid out: one roll must have
+      shown two sixes, which oblige the player to an Umwandlung and another attempt.
 
     A Schock-Aus is fine natural or collected (collected from the second attempt on).
 

@@ -425,7 +425,7 @@ def play_randomly(game, rng, limit=3000):
             players = game.ausscheidung_tied or game.throwing_order()
             game.play_ausscheidung({p: random_throw(rng, 1) for p in players})
         elif rules.einwuerfeln and game.phase != FINAL and rng.random() < 0.1:
-            zero = [p for p in game.active_players() if game.deckel[p] == 0]
+            zero = [p for p in game.active_players() if p not in game.received]
             if game.stock and rng.random() < 0.5:
                 game.join(next(names))
             elif zero and len(game.active_players()) > 2:
