@@ -81,9 +81,9 @@ def _keep_only_ones(rules: RuleSet) -> dict[str, str]:
     made = " (auch Einsen aus Umwandlung)" if rules.umwandlung else ""
     if rules.keep_sixes:
         return {
-            "explanation": f"Rausgelegt werden nur Einsen{made} und, da auch Sechsen "
-            "rausgelegt werden dürfen, Sechsen; ein zusammengeworfener Wurf zeigt daher immer "
-            "eine Eins oder eine Sechs. Sonst darf jeder Würfel rausgelegt werden.",
+            "explanation": f"Rausgelegt werden nur Einsen{made} und, mit „Auch Sechsen "
+            "rauslegen“, Sechsen; ein zusammengeworfener Wurf zeigt daher immer eine Eins oder "
+            "eine Sechs. Sonst darf jeder Würfel rausgelegt werden.",
             "example": "Nach 6-4-1 dürfen die 6 und die 1 liegen bleiben, nicht die 4.",
         }
     return {
@@ -207,11 +207,11 @@ def _umwandlung(rules: RuleSet) -> dict[str, str]:
 def _collected_strasse_counts(rules: RuleSet) -> dict[str, str]:
     if not rules.keep_only_ones:
         return {}
-    which = "die 1-2-3 und die 4-5-6" if rules.keep_sixes else "die 1-2-3"
+    which = "können nur die 1-2-3 und die 4-5-6" if rules.keep_sixes else "kann nur die 1-2-3"
     return {
         "explanation": "Eine über mehrere Versuche gesammelte Straße zählt als Straße, nicht "
-        f"als Hausnummer. Da nur {_keepable(rules)} rausgelegt werden, kann nur {which} "
-        "gesammelt werden.",
+        f"als Hausnummer. Da nur {_keepable(rules)} rausgelegt werden, {which} gesammelt "
+        "werden.",
     }
 
 
@@ -223,8 +223,8 @@ def _collected_general_counts(rules: RuleSet) -> dict[str, str]:
             "explanation": "Ein über mehrere Versuche gesammelter General zählt als General, "
             "nicht als Hausnummer. Da nur Einsen und Sechsen rausgelegt werden, kann nur der "
             "General 6 gesammelt werden.",
-            "example": "Zwei Sechsen nacheinander rausgelegt, dann eine 6 gewürfelt: "
-            "General 6 (drei Deckel) statt 666.",
+            "example": "Eine 6 rausgelegt, im letzten Versuch 6-6 gewürfelt: General 6 "
+            "(drei Deckel) statt 666.",
         }
     return {
         "explanation": "Ein über mehrere Versuche gesammelter General zählt als General, "
@@ -413,9 +413,10 @@ _BASE: tuple[FlagInfo, ...] = (
         VARIANT,
         "Gesammelte Straße zählt",
         "Eine über mehrere Versuche gesammelte Straße zählt als Straße, nicht als Hausnummer.",
-        "Eine 1 rausgelegt, dann 2-3 gewürfelt: Straße 123 (zwei Deckel) statt 321.",
-        "RebelMetal/schocken-web-app; shawdyy/schocken (throwTogether); anders: alle "
-        "Regelwerke, die Hausregeln ausdrücklich für die 1-2-3",
+        "Eine 1 rausgelegt, im letzten Versuch 2-3 gewürfelt: Straße 123 (zwei Deckel) statt 321.",
+        "RebelMetal/schocken-web-app; shawdyy/schocken (throwTogether); anders: Hausregeln "
+        "des Vereins (ausdrücklich auch für die 1-2-3), Regelwerk 2019, Stammtisch und "
+        "Meisterschaft (nur in einem Wurf)",
     ),
     FlagInfo(
         "collected_general_counts",
@@ -445,9 +446,33 @@ _BASE: tuple[FlagInfo, ...] = (
 )
 
 
+#: Flags that need a second attempt: with one attempt nothing is laid out, no throw is
+#: collected and no attempt is left to go on with.
+_NEED_TWO_ATTEMPTS = frozenset(
+    {
+        "koenigswurf",
+        "keep_only_ones",
+        "muss_regel",
+        "umwandlung",
+        "collected_strasse_counts",
+        "collected_general_counts",
+        "natural_wins_ties",
+        "keep_sixes",
+    }
+)
+
+
 def _fit(flag: FlagInfo, rules: RuleSet) -> FlagInfo:
     fitted = _FITTED.get(flag.name)
-    return replace(flag, **fitted(rules)) if fitted is not None else flag
+    if fitted is not None:
+        flag = replace(flag, **fitted(rules))
+    if rules.max_attempts == 1 and flag.name in _NEED_TWO_ATTEMPTS:
+        flag = replace(
+            flag,
+            explanation=flag.explanation + " Mit nur einem Versuch ohne Wirkung: es wird "
+            "nichts rausgelegt und nichts gesammelt.",
+        )
+    return flag
 
 
 def describe(rules: RuleSet) -> list[tuple[FlagInfo, bool | int | str]]:

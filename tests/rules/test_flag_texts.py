@@ -192,3 +192,13 @@ def test_umwandlung_example_sends_the_three_back_where_only_ones_are_laid_out():
 def test_max_attempts_is_labelled_in_german():
     """Seed 003: "Der Vorleger legt in maximal drei Versuchen einen Wurf vor." """
     assert {f.name: f.label for f in FLAGS}["max_attempts"] == "Höchstzahl der Versuche"
+
+
+@pytest.mark.parametrize("name", ["keep_only_ones", "muss_regel", "collected_general_counts"])
+def test_with_one_attempt_the_laying_out_flags_say_they_have_no_effect(name):
+    """Seed 003: "Hat ein Spieler noch mindestens einen Versuch, kann er geworfene Einsen
+    rauslegen": with one attempt allowed, nothing is ever laid out."""
+    flag = text(dataclasses.replace(CLUB, max_attempts=1), name)
+    assert flag.explanation.endswith(
+        "Mit nur einem Versuch ohne Wirkung: es wird nichts rausgelegt und nichts gesammelt."
+    )
