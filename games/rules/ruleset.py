@@ -104,11 +104,13 @@ class RuleSet:
     keep_sixes: bool = False
     name: str = field(default="custom", compare=False)
 
-    # Lookup tables games.rules.throws caches on each instance (set with
+    # Lookup tables games.rules.throws and games.rules.turns cache on each instance (set with
     # object.__setattr__, absent until the first evaluation; not dataclass fields). Typed
     # there: importing throws here would make the two modules import each other.
     _evaluations: ClassVar[list[Any]]
     _ranks: ClassVar[list[int]]
+    # games.rules.turns caches the final throws a turn can end with, per cap and Muss-Regel.
+    _reachable_codes: ClassVar[dict[int, frozenset[int]]]
 
     def __post_init__(self) -> None:
         for f in fields(self):

@@ -509,8 +509,20 @@ def validate_throw(
             _R_ATTEMPTS,
         )
     muss = bool(muss_regel) and rules.muss_regel
-    outcome = (throw.dice, throw.attempts, throw.natural)
-    if outcome in reachable_throws(rules, cap, muss):
+    # Every throw the page, the API and a replay enter passes here: one set lookup of an
+    # int per throw, the set kept on the rule set per cap and Muss-Regel.
+    try:
+        by_cap = rules._reachable_codes
+    except AttributeError:
+        by_cap = {}
+        object.__setattr__(rules, "_reachable_codes", by_cap)
+    codes = by_cap.get(cap * 2 + muss)
+    if codes is None:
+        codes = by_cap[cap * 2 + muss] = frozenset(
+            Throw(dice, attempts, natural)._key * 4 + attempts
+            for dice, attempts, natural in reachable_throws(rules, cap, muss)
+        )
+    if throw._key * 4 + throw.attempts in codes:
         return throw
     if not throw.natural:
         _check_collected(throw, rules)
