@@ -285,7 +285,8 @@ class Game:
     those not in the final and those who left), ``vorleger``, ``finished``, ``loser``,
     ``first_half_loser``, ``second_half_loser``, ``blattschuss``, ``schock_aus`` (throwers
     in throwing order over the whole game), ``rounds``, ``ausscheidung_steps``,
-    ``ausscheidung_open``, ``ausscheidung_tied``, ``covered_throw``, ``left``.
+    ``ausscheidung_open``, ``ausscheidung_tied``, ``covered_throw``, ``left``,
+    ``received`` (who has received Deckel in this game, in any half).
     Invariant: ``stock + sum(deckel.values()) == rules.deckel_total`` at all times.
 
     Raises:
