@@ -54,8 +54,9 @@ class FlagInfo:
         label: German name of the rule.
         explanation: German: what the rule does when on (or what the number means), for
             the rule set the entry was made for (``describe``).
-        example: a German example throw or situation that can happen under that rule set,
-            or a sentence saying why none can.
+        example: a German example throw or situation that can happen under that rule set
+            with the flag on, or a sentence saying why none can; where the rule set leaves
+            the flag without effect (one attempt, a single game), the explanation says so.
         source: where the rule comes from: the presets that play it (by their German
             names) and the public projects of VARIANTS.md.
     """
