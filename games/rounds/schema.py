@@ -265,7 +265,8 @@ GAME_VIEWSET = extend_schema_view(
         "`kind` `ausscheidung` (one throw per player; the tied throw again in the next "
         "entry), `deckel_nehmen` (`throws` before the taker, `player` the taker, optional "
         "`covered` dice), `choose_opener`, `join` (`player`, optional `after`) or `leave` "
-        "(`player`). An action the rule set lacks: 400 with the engine's code "
+        "(`player`, who has received no Deckel in this game, else 400 `leave_with_deckel` "
+        "or `leave_after_deckel`). An action the rule set lacks: 400 with the engine's code "
         "(`ausscheidung_off`, `deckel_nehmen_off`, `opener_choice_off`, `einwuerfeln_off`) "
         "and `field` `rounds[i]`; nothing is saved.",
         request=GameRoundsWriteSerializer,

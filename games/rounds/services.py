@@ -102,7 +102,8 @@ class RoundInput:
     after the taker in throwing order, who did not throw: only read for the seating when
     no round or Ausscheidung precedes); ``"choose_opener"``
     (``player`` opens the second half); ``"join"`` (``player`` joins, seated after
-    ``after`` or last); ``"leave"`` (``player``, holding no Deckel, leaves).
+    ``after`` or last); ``"leave"`` (``player``, who has received no Deckel in this game,
+    leaves).
     """
 
     throws: Sequence[ThrowInput] = ()
@@ -461,8 +462,8 @@ def game_rounds_play(
     ``muss_regel_broken``, ``player_out``, ``not_seating_order``, ``game_finished``; for
     the seed actions ``ausscheidung_off``, ``ausscheidung_tied``, ``player_not_tied``,
     ``deckel_nehmen_off``, ``covered_throw_mismatch``, ``opener_choice_off``,
-    ``opener_not_now``, ``einwuerfeln_off``, ``leave_with_deckel``, ...) and
-    ``game_not_finished``.
+    ``opener_not_now``, ``einwuerfeln_off``, ``leave_with_deckel``, ``leave_after_deckel``,
+    ``join_after_leave``, ...) and ``game_not_finished``.
     """
     rules = season_rules(evening.season)
     number = next_game_number(evening=evening) if number is None else number

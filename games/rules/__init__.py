@@ -6,7 +6,7 @@ section 7.
 """
 
 from .errors import RuleViolation
-from .flags import FLAGS, FlagInfo
+from .flags import FLAGS, PRESET_SOURCES, FlagInfo
 from .rounds import RoundResult, resolve_round
 from .ruleset import PRESETS, RuleSet, preset_name
 from .runden import RundeOwed, runden_owed, runden_owed_by
@@ -16,6 +16,7 @@ from .turns import Attempt, muss_regel_applies, validate_throw, validate_turn
 __all__ = [
     "FLAGS",
     "PRESETS",
+    "PRESET_SOURCES",
     "Attempt",
     "Category",
     "Evaluation",

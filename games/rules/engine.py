@@ -53,9 +53,11 @@ Decisions where RULES.md is silent (each **Decision** is repeated where it is co
 - Deckel nehmen when the stock is empty: the player with the best throw so far gives the
   Deckel (Ablegen), as a round's winner would. After a Schock-Aus it takes all Deckel.
 - ``einwuerfeln``: joining and leaving happen between rounds, never during the final;
-  joining needs Deckel in the stock (a player without Deckel is out once it is empty); a
-  player who leaves is out of the rest of the game; a leaving Vorleger passes the opening
-  to the next player clockwise.
+  joining needs Deckel in the stock (a player without Deckel is out once it is empty);
+  leaving needs that the player has received no Deckel in the game so far, in any half
+  (seed 001: "keine Pappen erhalten"); a player who leaves is out of the rest of the game,
+  the final included, and does not join again; a leaving Vorleger passes the opening to
+  the next player clockwise.
 
 Standard library only (RULES.md section 7).
 """
@@ -252,7 +254,7 @@ class Join:
 
 @dataclass(frozen=True)
 class Leave:
-    """``player``, holding no Deckel, leaves the game."""
+    """``player``, who has received no Deckel in this game, leaves it (``Game.leave``)."""
 
     player: str
 
@@ -283,7 +285,8 @@ class Game:
     those not in the final and those who left), ``vorleger``, ``finished``, ``loser``,
     ``first_half_loser``, ``second_half_loser``, ``blattschuss``, ``schock_aus`` (throwers
     in throwing order over the whole game), ``rounds``, ``ausscheidung_steps``,
-    ``ausscheidung_open``, ``ausscheidung_tied``, ``covered_throw``, ``left``.
+    ``ausscheidung_open``, ``ausscheidung_tied``, ``covered_throw``, ``left``,
+    ``received`` (who has received Deckel in this game, in any half).
     Invariant: ``stock + sum(deckel.values()) == rules.deckel_total`` at all times.
 
     Raises:
@@ -329,6 +332,7 @@ class Game:
         self.rounds: list[RoundOutcome] = []
         self.ausscheidung_steps: list[AusscheidungStep] = []
         self._left: set[str] = set()
+        self._received: set[str] = set()
         self._tied: tuple[str, ...] = ()
         self._ausscheidung_schock_aus: list[str] = []
         self._covered: tuple[str, tuple[int, ...] | None] | None = None
@@ -360,6 +364,13 @@ class Game:
     def left(self) -> frozenset[str]:
         """Players who left the game (``einwuerfeln``); they play no further part."""
         return frozenset(self._left)
+
+    @property
+    def received(self) -> frozenset[str]:
+        """Players who have received Deckel in this game so far, in any half or the final
+        (from the stock, from a round's winner or by a Schock-Aus), even if they hold none
+        now; under ``einwuerfeln`` they may not leave (seed 001)."""
+        return frozenset(self._received)
 
     @property
     def finished(self) -> bool:
@@ -799,7 +810,7 @@ class Game:
         einwürfeln").
 
         Args:
-            player: the new player (or one who left earlier).
+            player: the new player (not one who left this game: they stay out).
             after: the player it sits after (clockwise); default the last seat.
 
         **Decision**: between rounds only, never in the final, never during a tie of the
@@ -809,7 +820,8 @@ class Game:
         Raises:
             RuleViolation: ``einwuerfeln_off``, ``game_finished``, ``join_not_now`` (final,
             or tied Ausscheidung), ``join_stock_empty``, ``duplicate_player`` (already
-            playing), ``unknown_player`` (``after`` does not play).
+            playing), ``join_after_leave`` (left this game: out for the rest of it, RULES.md
+            4), ``unknown_player`` (``after`` does not play).
         """
         self._check_einwuerfeln()
         if self.phase == FINAL or self._tied:
@@ -836,7 +848,15 @@ class Game:
             known = player in self._player_set
         except TypeError:
             raise _refuse("invalid_entry", f"{player!r} ist kein Spieler.", None) from None
-        if known and player not in self._left:
+        if known and player in self._left:
+            raise _refuse(
+                "join_after_leave",
+                f"{player} ist aus diesem Spiel ausgestiegen und bleibt bis zu seinem Ende "
+                "draußen.",
+                player,
+                _R_EINWUERFELN,
+            )
+        if known:
             raise _refuse("duplicate_player", f"{player} spielt schon mit.", player)
         if after is not None:
             self._check_member(after)
@@ -845,24 +865,26 @@ class Game:
         seats.insert(at, player)
         self.players = tuple(seats)
         self._player_set = frozenset(seats)
-        self._left.discard(player)
         self._deckel.setdefault(player, 0)
         self.participants = tuple(p for p in seats if p in self.participants or p == player)
         self._out.discard(player)
 
     def leave(self, player: str) -> None:
-        """A player without Deckel leaves the running game or half (RULES.md 4,
+        """A player who has received no Deckel in this game leaves it (RULES.md 4,
         ``einwuerfeln``; seed 001: "Man darf nur wieder aussteigen, wenn man keine Pappen
         erhalten hat").
 
-        **Decision**: between rounds only, never in the final or during a tie of the
-        Ausscheidung; the player is out of the rest of the game; a leaving Vorleger passes
-        the opening to the next active player clockwise.
+        Received counts over the whole game: a first half's loser holds no Deckel after
+        the reset but has received them, and stays (``received``). **Decision**: between
+        rounds only, never in the final or during a tie of the Ausscheidung; the player is
+        out of the rest of the game, the final included, and may not join again; a
+        leaving Vorleger passes the opening to the next active player clockwise.
 
         Raises:
             RuleViolation: ``einwuerfeln_off``, ``game_finished``, ``leave_not_now``,
-            ``unknown_player``, ``leave_with_deckel``, ``too_few_players`` (fewer than two
-            would remain).
+            ``unknown_player``, ``leave_with_deckel`` (holds Deckel now),
+            ``leave_after_deckel`` (holds none now but received some earlier in the
+            game), ``too_few_players`` (fewer than two would remain).
         """
         self._check_einwuerfeln()
         self._check_member(player)
@@ -877,7 +899,16 @@ class Game:
             raise _refuse(
                 "leave_with_deckel",
                 f"{player} hat {self._deckel[player]} Deckel und darf nicht aussteigen; "
-                "aussteigen darf nur, wer keine Deckel hat.",
+                "aussteigen darf nur, wer in diesem Spiel keine Deckel erhalten hat.",
+                player,
+                _R_EINWUERFELN,
+            )
+        if player in self._received:
+            raise _refuse(
+                "leave_after_deckel",
+                f"{player} hat in diesem Spiel schon Deckel erhalten und darf nicht mehr "
+                "aussteigen; aussteigen darf nur, wer in diesem Spiel keine Deckel erhalten "
+                "hat.",
                 player,
                 _R_EINWUERFELN,
             )
@@ -1099,6 +1130,8 @@ class Game:
         total = self.rules.deckel_total
         deckel = self._deckel
         worth, moved, source, went_out = self._move_deckel(winner, loser, worth, schock_aus)
+        if moved:
+            self._received.add(loser)
         self._out.update(went_out)
         self.schock_aus.extend(schock_aus)
         phase = self.phase

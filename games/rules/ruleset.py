@@ -46,9 +46,10 @@ class RuleSet:
             throw so far is worth instead of throwing (seed 000, "Aufnehmen der Deckel").
         opener_choice: the first half's loser names who opens the second half (seed 000,
             "Vorlegen").
-        einwuerfeln: players may join a running half, and leave it without Deckel, between
-            rounds (seed 001, "man kann sich jederzeit in ein bestehendes Spiel
-            einwürfeln").
+        einwuerfeln: players may join a running half between rounds, and leave the game
+            if they have received no Deckel in it (seed 001, "man kann sich jederzeit in
+            ein bestehendes Spiel einwürfeln. Man darf nur wieder aussteigen, wenn man
+            keine Pappen erhalten hat").
 
     Variant flags clubs compose (VARIANTS.md; off or default-valued in all five presets,
     so the presets behave as before; ``FLAGS`` gives each a German label and example):
@@ -103,11 +104,13 @@ class RuleSet:
     keep_sixes: bool = False
     name: str = field(default="custom", compare=False)
 
-    # Lookup tables games.rules.throws caches on each instance (set with
+    # Lookup tables games.rules.throws and games.rules.turns cache on each instance (set with
     # object.__setattr__, absent until the first evaluation; not dataclass fields). Typed
     # there: importing throws here would make the two modules import each other.
     _evaluations: ClassVar[list[Any]]
     _ranks: ClassVar[list[int]]
+    # games.rules.turns caches the final throws a turn can end with, per cap and Muss-Regel.
+    _reachable_codes: ClassVar[dict[int, frozenset[int]]]
 
     def __post_init__(self) -> None:
         for f in fields(self):

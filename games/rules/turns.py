@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
+from itertools import combinations, combinations_with_replacement
 from typing import Any
 
 from .errors import RuleViolation
@@ -470,33 +472,31 @@ def validate_throw(
 ) -> Throw:
     """Check a final throw entered without its attempts; return it unchanged.
 
-    Refuses every final throw that could not have come about at the table (RULES.md 3, 7),
-    checked in this order:
+    Accepts exactly the final throws that some turn ``validate_turn`` accepts can end with,
+    under the same rule set, cap and Muss-Regel (RULES.md 3 and 7): the dice, the attempts
+    used and whether the throw is natural are looked up in the set of outcomes of every
+    legal turn (``reachable_throws``, built once per composition of the flags that decide
+    what a turn may do). A refused throw gets the code of the first rule it breaks:
 
     - ``too_many_attempts``: more attempts than ``max_attempts`` (the Vorleger's cap) or
       ``rules.max_attempts``;
     - ``collected_in_one_attempt``: collected (``natural=False``) in one attempt: nothing
-      can be laid out before the first roll, whatever the dice, a 1-1-1 included
-      (issue 11: the Schock-Aus shortcut used to run before this check);
+      can be laid out before the first roll, whatever the dice, a 1-1-1 included;
     - ``collected_without_one``: under ``keep_only_ones`` a collected throw must show a
-      laid-out one (or, with ``keep_sixes``, a one or a six): only those are laid out, and
-      Umwandlung makes ones. RULES.md 3: "a final throw without a one is natural or
-      impossible". At a cap of 2 this refuses 35 throws (every multiset of 2..6, attempts
-      2), 27 of which read as a Hausnummer either way (5-3-2, ...); at a cap of 3, 70 and
-      54 (attempts 2 and 3);
+      die that may be laid out: a one (Umwandlung makes ones too), or with ``keep_sixes``
+      a one or a six. RULES.md 3: "a final throw without a one is natural or impossible";
     - ``muss_regel_broken`` (only with ``muss_regel=True`` and ``rules.muss_regel``, an
-      extension beyond RULES.md 7): the player stopped with an attempt left although a one
-      was showing, or (natural, with ``umwandlung``) two sixes were showing.
+      extension beyond RULES.md 7): no turn that keeps the Muss-Regel ends so, though
+      one that breaks it does: the player stopped with an attempt left while a one was
+      showing or the last roll held two sixes (with ``umwandlung``), for example a
+      collected 6-6-6 in 2 of 3 attempts where sixes may be laid out: one roll must have
+      shown two sixes, which oblige the player to an Umwandlung and another attempt.
 
     A Schock-Aus is fine natural or collected (collected from the second attempt on).
 
-    The former lead decision that accepted a collected Hausnummer without a one (sample
-    evening 2026-10-09, game 20, Anna Becker's 6-5-5 in 3 attempts, ``natural=False``)
-    is withdrawn by RULES.md 3 and issue 11: under the club rules that entry is
-    impossible and has to be entered as natural.
-
     Raises:
-        RuleViolation as listed; TypeError when ``throw`` is not a ``Throw``.
+        RuleViolation as listed; ``attempts_out_of_range`` for a bad ``max_attempts``;
+        TypeError when ``throw`` is not a ``Throw``.
     """
     if not isinstance(throw, Throw):
         raise TypeError(f"expected a Throw, not {type(throw).__name__}")
@@ -508,18 +508,116 @@ def validate_throw(
             None,
             _R_ATTEMPTS,
         )
+    muss = bool(muss_regel) and rules.muss_regel
+    # Every throw the page, the API and a replay enter passes here: one set lookup of an
+    # int per throw, the set kept on the rule set per cap and Muss-Regel.
+    try:
+        by_cap = rules._reachable_codes
+    except AttributeError:
+        by_cap = {}
+        object.__setattr__(rules, "_reachable_codes", by_cap)
+    codes = by_cap.get(cap * 2 + muss)
+    if codes is None:
+        codes = by_cap[cap * 2 + muss] = frozenset(
+            Throw(dice, attempts, natural)._key * 4 + attempts
+            for dice, attempts, natural in reachable_throws(rules, cap, muss)
+        )
+    if throw._key * 4 + throw.attempts in codes:
+        return throw
     if not throw.natural:
         _check_collected(throw, rules)
-    if throw.dice == (1, 1, 1):
-        return throw
-    if muss_regel and rules.muss_regel and throw.attempts < cap:
-        _check_stopped_under_muss_regel(throw, rules, cap)
-    return throw
+    # Reachable when the Muss-Regel is ignored (a collected throw that passed the checks
+    # above always is), so it is the Muss-Regel that the entry broke.
+    raise RuleViolation(
+        "muss_regel_broken",
+        f"Muss-Regel: mit {_dice_text(throw.dice)} nach {throw.attempts} von {cap} "
+        "Versuchen musste der Spieler weiterwürfeln.",
+        None,
+        _R_MUSS,
+    )
+
+
+def reachable_throws(
+    rules: RuleSet, cap: int, muss: bool
+) -> frozenset[tuple[tuple[int, int, int], int, bool]]:
+    """Every final throw some legal turn can end with: ``(dice high to low, attempts,
+    natural)`` for turns of at most ``cap`` attempts (1..3) under ``rules``, with the
+    Muss-Regel in force where ``muss`` (RULES.md 3).
+
+    Derived from ``validate_turn``'s own checks of an attempt (``_check_attempt``), so the
+    two cannot disagree; cached per composition of the flags that decide what a turn may do
+    (``keep_only_ones``, ``keep_sixes`` under it, ``umwandlung``, the Muss-Regel, the cap):
+    at most 2 x 2 x 2 x 2 x 3 sets of at most 336 outcomes.
+    """
+    keep_sixes = rules.keep_sixes and rules.keep_only_ones
+    return _reachable(rules.keep_only_ones, keep_sixes, rules.umwandlung, muss, cap)
+
+
+@cache
+def _reachable(
+    keep_only_ones: bool, keep_sixes: bool, umwandlung: bool, muss: bool, cap: int
+) -> frozenset[tuple[tuple[int, int, int], int, bool]]:
+    """``reachable_throws`` for one composition: a walk over the states between attempts.
+
+    Between two attempts ``validate_turn`` knows nothing of a turn but the attempt's number
+    and the dice laid out so far (its checks read counts and membership only, never the
+    order of the dice), so every turn is a path through at most 1 + 6 + 21 such states per
+    attempt. From each state every roll (as a multiset) is tried as the turn's last attempt
+    and, with an attempt left, with every choice of dice laid out and Umwandlung; what
+    ``_check_attempt`` accepts is an outcome or a state of the next attempt.
+    """
+    rules = RuleSet(
+        keep_only_ones=keep_only_ones,
+        keep_sixes=keep_sixes,
+        umwandlung=umwandlung,
+        muss_regel=muss,
+        name="reachable",
+    )
+    outcomes: set[tuple[tuple[int, int, int], int, bool]] = set()
+    states: set[tuple[int, ...]] = {()}
+    for number in range(1, cap + 1):
+        last = _TurnContext.of(rules, cap, number, muss)
+        going_on = _TurnContext.of(rules, cap, number + 1, muss) if number < cap else None
+        following: set[tuple[int, ...]] = set()
+        for laid_out in states:
+            for rolled in combinations_with_replacement(range(1, 7), 3 - len(laid_out)):
+                try:
+                    showing, _keep = _check_attempt(last, Attempt(rolled), number, list(laid_out))
+                except RuleViolation:
+                    pass
+                else:
+                    dice = sorted(showing, reverse=True)
+                    outcomes.add(((dice[0], dice[1], dice[2]), number, not laid_out))
+                if going_on is not None:
+                    following.update(_next_states(going_on, number, rolled, laid_out))
+        states = following
+    return frozenset(outcomes)
+
+
+def _next_states(
+    turn: _TurnContext, number: int, rolled: tuple[int, ...], laid_out: tuple[int, ...]
+) -> set[tuple[int, ...]]:
+    """The dice laid out after attempt ``number`` (sorted), for every lay-out of ``rolled``
+    that ``_check_attempt`` accepts with an attempt to come; part of ``_reachable``."""
+    result = set()
+    keeps = {keep for size in range(len(rolled)) for keep in combinations(rolled, size)}
+    # Lay-outs refused anyway are skipped to save the exceptions: an Umwandlung without
+    # its sixes, and all three dice out with an attempt to come.
+    for umwandlung in range(max(1, rolled.count(6))):
+        for keep in keeps:
+            if len(laid_out) + len(keep) + umwandlung >= 3:
+                continue
+            try:
+                _check_attempt(turn, Attempt(rolled, keep, umwandlung), number, list(laid_out))
+            except RuleViolation:
+                continue
+            result.add(tuple(sorted(laid_out + keep + (1,) * umwandlung)))
+    return result
 
 
 def _check_collected(throw: Throw, rules: RuleSet) -> None:
-    """Check a collected (``natural=False``) final throw (RULES.md 1, Natur; RULES.md 3,
-    keep_only_ones); part of ``validate_throw``.
+    """Explain why a collected (``natural=False``) final throw is impossible (RULES.md 1,
+    Natur; RULES.md 3, keep_only_ones); part of ``validate_throw``.
 
     Raises:
         RuleViolation, in this order: ``collected_in_one_attempt`` (one attempt: nothing
@@ -546,26 +644,6 @@ def _check_collected(throw: Throw, rules: RuleSet) -> None:
             "ohne sie kann nur 'Natur' (aus der Hand) sein.",
             None,
             _R_KEEP_ONLY_ONES,
-        )
-
-
-def _check_stopped_under_muss_regel(throw: Throw, rules: RuleSet, cap: int) -> None:
-    """Check a final throw, not a Schock-Aus, that stopped after ``throw.attempts`` of
-    ``cap`` attempts while the Muss-Regel applied (RULES.md 3, Muss-Regel; seed 003); part
-    of ``validate_throw``.
-
-    Raises:
-        RuleViolation ``muss_regel_broken``: a one is showing, or (natural, where
-            ``rules.umwandlung``) two or more sixes are.
-    """
-    sixes = rules.umwandlung and throw.natural and throw.dice.count(6) >= 2
-    if 1 in throw.dice or sixes:
-        raise RuleViolation(
-            "muss_regel_broken",
-            f"Muss-Regel: mit {_dice_text(throw.dice)} nach {throw.attempts} von {cap} "
-            "Versuchen musste der Spieler weiterwürfeln.",
-            None,
-            _R_MUSS,
         )
 
 

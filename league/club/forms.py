@@ -12,6 +12,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from games.rules import FLAGS, RuleSet
+from games.rules.flags import describe
 from games.rules.ruleset import MAX_DECKEL
 from league.club.errors import BooksError
 from league.club.models import RULE_PRESET_CHOICES, Club, Member, Season
@@ -80,8 +81,7 @@ class RuleFlagsMixin(_FormBase):
             initial=preset,
             help_text=_("The preset the rules start from; change any rule below."),
         )
-        for flag in FLAGS:
-            value = getattr(rules, flag.name)
+        for flag, value in describe(rules):  # texts fitted to the rules the form starts from
             field = _flag_field(flag.name, value, flag.label, flag.explanation)
             field.initial = value
             field.flag = flag  # type: ignore[attr-defined]  # the template shows its example

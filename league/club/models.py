@@ -13,12 +13,13 @@ from simple_history.models import HistoricalRecords
 
 # RULES.md section 6: the preset names. Kept here as plain choices so that the database
 # never depends on importing the rules module's objects.
+# Named as the members know them (where each comes from: games.rules.PRESET_SOURCES).
 RULE_PRESET_CHOICES = [
-    ("club", _("Club rules (seed 003)")),
-    ("regelwerk2019", _("Regelwerk 2019 (seed 000)")),
-    ("stammtisch", _("Stammtisch (seed 001)")),
-    ("meisterschaft", _("Meisterschaft (seed 002)")),
-    ("app", _("App rules (seed 004)")),
+    ("club", _("Club house rules")),
+    ("regelwerk2019", _("Regelwerk 2019")),
+    ("stammtisch", _("Stammtisch")),
+    ("meisterschaft", _("Meisterschaft")),
+    ("app", _("App")),
 ]
 
 

@@ -23,7 +23,7 @@ from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_POST
 from drf_spectacular.views import SpectacularSwaggerSplitView
 
-from games.rules import PRESETS
+from games.rules import PRESET_SOURCES, PRESETS
 from league.club.access import ClubRequest, member_required, secretary_required
 from league.club.caching import books_fragment, books_page
 from league.club.errors import BooksError
@@ -157,6 +157,7 @@ def season_rules_page(request: ClubRequest, year: int) -> HttpResponse:
         "overview": overview,
         "preset_label": names.get(overview.preset or "", overview.preset),
         "basis_label": names.get(overview.basis, overview.basis),
+        "preset_source": PRESET_SOURCES.get(overview.preset or overview.basis, ""),
         "groups": RULE_GROUPS,
     }
     return render(request, "league/season_rules.html", context)

@@ -83,6 +83,9 @@ def test_worst_throw_of_the_ausscheidung_takes_what_the_best_is_worth(rules):
 
 
 def test_the_ausscheidung_loser_opens_the_first_round():
+    """Seed 002, item 1: "Der mit dem niedrigsten Wurf bekommt die entsprechenden Deckel
+    und fährt fort." Seed 000 says so too ("setzt das Spiel fort") and contradicts it
+    later; RULES.md 4 decides for the worst throw."""
     game = Game("ABCD", REGELWERK)
     game.play_ausscheidung({"A": H_653, "B": SCHOCK_5, "C": H_221, "D": H_642})
     assert (game.vorleger, game.throwing_order()) == ("C", ("C", "D", "A", "B"))
@@ -425,7 +428,7 @@ def play_randomly(game, rng, limit=3000):
             players = game.ausscheidung_tied or game.throwing_order()
             game.play_ausscheidung({p: random_throw(rng, 1) for p in players})
         elif rules.einwuerfeln and game.phase != FINAL and rng.random() < 0.1:
-            zero = [p for p in game.active_players() if game.deckel[p] == 0]
+            zero = [p for p in game.active_players() if p not in game.received]
             if game.stock and rng.random() < 0.5:
                 game.join(next(names))
             elif zero and len(game.active_players()) > 2:
