@@ -15,6 +15,8 @@ from csp.constants import NONE as CSP_NONE
 from csp.constants import SELF as CSP_SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -241,11 +243,20 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# The cache is an accelerator, never a dependency: when Redis is down or cut off, a cache
+# call fails within a second (one immediate retry for a connection Redis dropped) and the
+# caller computes or reads from the database instead (league.club.caching.GuardedCache).
+REDIS_CACHE_OPTIONS = {
+    "socket_connect_timeout": 1,
+    "socket_timeout": 1,
+    "retry": Retry(NoBackoff(), 1),
+}
 if REDIS_URL:
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
+            "OPTIONS": REDIS_CACHE_OPTIONS,
         }
     }
     CELERY_BROKER_URL = REDIS_URL

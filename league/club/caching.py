@@ -50,6 +50,7 @@ from typing import Any, TypeVar
 from django.conf import settings
 from django.contrib.messages import get_messages
 from django.core.cache import cache, caches
+from django.core.cache.backends.base import DEFAULT_TIMEOUT, BaseCache
 from django.core.cache.backends.locmem import LocMemCache
 from django.core.cache.backends.redis import RedisCache
 from django.db import connection
@@ -69,6 +70,7 @@ from league.club.models import Club, Member, Season
 __all__ = [
     "BOOKS_CACHE_SECONDS",
     "CSRF_PLACEHOLDER",
+    "GuardedCache",
     "api_etag",
     "api_not_modified",
     "api_private",
@@ -80,6 +82,7 @@ __all__ = [
     "books_page",
     "club_books_version",
     "code_version",
+    "kept_cache",
     "season_and_books_version",
     "season_page_state",
     "season_page_state_connect",
@@ -94,6 +97,84 @@ BOOKS_CACHE_SECONDS = 7 * 24 * 3600
 key); the timeout only returns the memory of versions nobody reads any more."""
 
 _MISSING = object()
+
+
+class GuardedCache:
+    """A Django cache that never raises: when its backend cannot be reached (Redis down, a
+    timeout) a read is a miss (`default`), a write or a delete is skipped and answers
+    False, and the failure is logged (WARNING, without the traceback). The cache is an
+    accelerator, never a dependency: everything kept in it can be computed or read again
+    (the sessions from the database, the odds simulation by simulating).
+
+    Wraps `backend` (a `django.core.cache` cache or its default proxy); `what` names the
+    user in the log. Offers what the project's callers use: get, set, delete, `in`, and
+    their async twins (Django's cached-database session store calls both)."""
+
+    def __init__(self, backend: BaseCache | Any, what: str) -> None:
+        self._backend = backend
+        self._what = what
+
+    def _failed(self, action: str, exc: Exception) -> None:
+        logger.warning("%s: cache unreachable, %s skipped (%s)", self._what, action, exc)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        try:
+            return self._backend.get(key, default)
+        except Exception as exc:  # noqa: BLE001 - an unreachable cache is a miss
+            self._failed("read", exc)
+            return default
+
+    def set(self, key: str, value: Any, timeout: Any = DEFAULT_TIMEOUT) -> bool:
+        try:
+            self._backend.set(key, value, timeout)
+        except Exception as exc:  # noqa: BLE001
+            self._failed("write", exc)
+            return False
+        return True
+
+    def delete(self, key: str) -> bool:
+        try:
+            return bool(self._backend.delete(key))
+        except Exception as exc:  # noqa: BLE001
+            self._failed("delete", exc)
+            return False
+
+    def __contains__(self, key: str) -> bool:
+        try:
+            return key in self._backend
+        except Exception as exc:  # noqa: BLE001
+            self._failed("read", exc)
+            return False
+
+    async def aget(self, key: str, default: Any = None) -> Any:
+        try:
+            return await self._backend.aget(key, default)
+        except Exception as exc:  # noqa: BLE001
+            self._failed("read", exc)
+            return default
+
+    async def aset(self, key: str, value: Any, timeout: Any = DEFAULT_TIMEOUT) -> bool:
+        try:
+            await self._backend.aset(key, value, timeout)
+        except Exception as exc:  # noqa: BLE001
+            self._failed("write", exc)
+            return False
+        return True
+
+    async def adelete(self, key: str) -> bool:
+        try:
+            return bool(await self._backend.adelete(key))
+        except Exception as exc:  # noqa: BLE001
+            self._failed("delete", exc)
+            return False
+
+    def __str__(self) -> str:
+        return f"GuardedCache({self._backend})"
+
+
+kept_cache = GuardedCache(cache, "kept reads")
+"""The default cache, guarded (`GuardedCache`): for values kept under a key of their own
+outside `books_cached` (the odds simulation)."""
 
 
 def _digest(parts: tuple[Any, ...]) -> str:
