@@ -388,9 +388,10 @@ CONTENT_SECURITY_POLICY = {
     },
 }
 # GET /health/ (schockclub/health.py): fails when the disk under MEDIA_ROOT is this full
-# (percent) or the last worker heartbeat is older than this (seconds).
+# (percent) or the last worker heartbeat is older than this (seconds). Workers beat every
+# 15 s (schockclub/celery.py): a killed worker is reported within 60 s of its death.
 HEALTH_DISK_MAX_PERCENT = float(os.environ.get("HEALTH_DISK_MAX_PERCENT", "90"))
-HEALTH_WORKER_MAX_AGE = int(os.environ.get("HEALTH_WORKER_MAX_AGE", "300"))
+HEALTH_WORKER_MAX_AGE = int(os.environ.get("HEALTH_WORKER_MAX_AGE", "60"))
 
 LOGGING = {
     "version": 1,
