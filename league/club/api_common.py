@@ -132,7 +132,9 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
         exc = exceptions.ValidationError(
             exc.message_dict if hasattr(exc, "error_dict") else exc.messages
         )
-    if isinstance(exc, ObjectDoesNotExist) and not isinstance(exc, Http404):
+    if isinstance(exc, ObjectDoesNotExist | Http404):
+        # Django's Http404 names the model in English ("No Evening matches the given
+        # query."): the API says DRF's German "not found" instead.
         exc = exceptions.NotFound()
     response = drf_exception_handler(exc, context)
     if response is None:
