@@ -353,6 +353,8 @@ SPECTACULAR_SETTINGS = {
 SESSION_ENGINE = "league.club.session_store_cached" if REDIS_URL else "league.club.session_store"
 SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
+# A failed CSRF check: a German page that passes the CSP (Django's is English, inline style).
+CSRF_FAILURE_VIEW = "league.club.views.csrf_failure"
 
 # Production security (issue 13 item 4): with DEBUG off, `manage.py check --deploy` is clean
 # (tests/test_deploy.py). The app runs behind a proxy that ends TLS and says so in
