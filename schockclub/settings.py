@@ -246,8 +246,9 @@ LOGOUT_REDIRECT_URL = "login"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 # The cache is an accelerator, never a dependency: when Redis is down or cut off, a cache
-# call fails within a second (one immediate retry for a connection Redis dropped) and the
-# caller computes or reads from the database instead (league.club.caching.GuardedCache).
+# call fails within two seconds (1 s a try, one immediate retry for a connection Redis
+# dropped) and the caller computes or reads from the database instead, leaving the cache
+# alone for a few seconds (league.club.caching.GuardedCache).
 REDIS_CACHE_OPTIONS = {
     "socket_connect_timeout": 1,
     "socket_timeout": 1,

@@ -10,10 +10,10 @@ the "exists" test of a new key, the delete on logout) is a miss or skipped
 (`league.club.caching.GuardedCache`), so logging in, logging out and every page keep
 working from the database alone.
 
-Left as it is: a logout while Redis is unreachable deletes the session's row but cannot
-delete its cached copy; should that Redis come back with its data, the old cookie would
-read the copy until it expires. Only a Redis that was cut off from the web host (not
-restarted) still holds it.
+A cached copy is kept for at most SESSION_CACHE_SECONDS (5 minutes; then read from the
+database again): a write or a logout whose cache call failed (Redis cut off from the host
+but still holding its data) leaves an outdated copy behind, and that copy must not outlive
+the outage by more than a few minutes.
 """
 
 from django.conf import settings
@@ -23,6 +23,8 @@ from django.core.cache import caches
 from league.club.caching import GuardedCache
 from league.club.session_store import _KEY_CHARACTERS
 
+SESSION_CACHE_SECONDS = 5 * 60
+
 
 class SessionStore(CachedDatabaseStore):
     """Django's cached-database session store over a cache that never raises, refusing
@@ -31,7 +33,9 @@ class SessionStore(CachedDatabaseStore):
 
     def __init__(self, session_key: str | None = None) -> None:
         super().__init__(session_key)
-        self._cache = GuardedCache(caches[settings.SESSION_CACHE_ALIAS], "sessions")
+        self._cache = GuardedCache(
+            caches[settings.SESSION_CACHE_ALIAS], "sessions", max_seconds=SESSION_CACHE_SECONDS
+        )
 
     def _validate_session_key(self, key) -> bool:
         valid = super()._validate_session_key(key)  # type: ignore[misc]
