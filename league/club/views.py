@@ -13,7 +13,7 @@ from django.contrib.auth.forms import SetPasswordForm
 from django.contrib.auth.models import User
 from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -25,7 +25,6 @@ from drf_spectacular.views import SpectacularSwaggerSplitView
 
 from games.rules import PRESETS
 from league.club.access import ClubRequest, member_required, secretary_required
-from league.club.api_common import error_body
 from league.club.caching import books_fragment, books_page
 from league.club.errors import BooksError
 from league.club.forms import (
@@ -454,10 +453,8 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     """settings.CSRF_FAILURE_VIEW: a form sent without a valid CSRF token (a page left open
     over a login elsewhere, cookies blocked) gets a German page in the site's frame, 403,
     with nothing inline the Content-Security-Policy would block (Django's own page is
-    English with an inline style). Under /api/ (no DRF view checks CSRF this way; DRF's
-    session check answers itself) the API's JSON refusal `csrf_failed`. Django's `reason`
-    is logged by its CSRF middleware and not shown."""
+    English with an inline style). The API never gets here: its views are exempt from
+    Django's CSRF middleware, and DRF's session check answers in JSON itself. Django's
+    `reason` is logged by its CSRF middleware and not shown."""
     message = _("The form could not be sent: its security check failed.")
-    if request.path.startswith("/api/"):
-        return JsonResponse(error_body("csrf_failed", message), status=403)
     return render(request, "403_csrf.html", {"message": message}, status=403)
