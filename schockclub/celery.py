@@ -2,8 +2,10 @@
 REDIS_URL tasks run eagerly in the web process (the developer default).
 
 Every worker writes a heartbeat (the time, seconds since the epoch) into the cache every
-WORKER_HEARTBEAT_INTERVAL seconds; `/health/` reports the worker down when the last one is
-too old (schockclub/health.py, issue 13 item 4).
+WORKER_HEARTBEAT_INTERVAL seconds (15); `/health/` reports the worker down when the last one
+is older than settings.HEALTH_WORKER_MAX_AGE (60 s, schockclub/health.py), so a killed
+worker is reported within a minute of its death, and a live one only after four beats in a
+row went missing. The heartbeat expires from the cache at the same age.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "schockclub.settings")
 logger = logging.getLogger(__name__)
 
 WORKER_HEARTBEAT_KEY = "schockclub:worker-heartbeat"
-WORKER_HEARTBEAT_INTERVAL = 30.0  # seconds
+WORKER_HEARTBEAT_INTERVAL = 15.0  # seconds
 
 app = Celery("schockclub")
 app.config_from_object("django.conf:settings", namespace="CELERY")
@@ -29,17 +31,20 @@ app.autodiscover_tasks(["league.reports"])
 
 def worker_heartbeat_write() -> None:
     """Store the time now (epoch seconds) as the workers' last heartbeat in the cache (Redis
-    in production). A cache that cannot be reached is logged, never fatal to the worker."""
+    in production), kept for settings.HEALTH_WORKER_MAX_AGE seconds. A cache that cannot be
+    reached is logged, never fatal to the worker."""
+    from django.conf import settings
     from django.core.cache import cache
 
     try:
-        cache.set(WORKER_HEARTBEAT_KEY, time.time(), timeout=None)
+        cache.set(WORKER_HEARTBEAT_KEY, time.time(), timeout=settings.HEALTH_WORKER_MAX_AGE)
     except Exception:  # noqa: BLE001 - Redis down: the health check will say so
         logger.warning("Worker heartbeat could not be written", exc_info=True)
 
 
 def worker_heartbeat_read() -> float | None:
-    """The last heartbeat of any worker (epoch seconds), or None when none was written."""
+    """The last heartbeat of any worker (epoch seconds), or None when none was written (or
+    it expired). Raises the cache's error when the cache cannot be reached."""
     from django.core.cache import cache
 
     value = cache.get(WORKER_HEARTBEAT_KEY)

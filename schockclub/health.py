@@ -2,8 +2,9 @@
 
 Anonymous, JSON, never cached, 200 when every check passes and 503 when one fails, for a
 load balancer or a monitor. The checks are django-health-check's (database, cache, Redis,
-media storage, free disk under MEDIA_ROOT) and our own worker heartbeat (the Celery worker
-writes one into the cache every 30 s, schockclub/celery.py).
+media storage, free disk under MEDIA_ROOT) and our own worker heartbeat (every Celery worker
+writes one into the cache every 15 s, schockclub/celery.py; older than
+settings.HEALTH_WORKER_MAX_AGE, 60 s, means no worker is alive).
 
     {"status": "ok" | "failing",
      "checks": {"database": "OK", "cache": "OK", "redis": "OK", "media_storage": "OK",
@@ -40,15 +41,20 @@ class WorkerHeartbeat(HealthCheck):
     seconds (settings.HEALTH_WORKER_MAX_AGE). `needed` is False when tasks run eagerly:
     then nothing is checked."""
 
-    max_age: float = 300
+    max_age: float = 60
     needed: bool = True
 
     def run(self) -> None:
         if not self.needed:
             return
-        beat = worker_heartbeat_read()
+        try:
+            beat = worker_heartbeat_read()
+        except Exception as exc:  # noqa: BLE001 - Redis down: the worker cannot work either
+            raise ServiceUnavailable(f"worker heartbeat unreadable: {exc}") from exc
         if beat is None:
-            raise ServiceUnavailable("no worker heartbeat yet: is the worker running?")
+            raise ServiceUnavailable(
+                f"no worker heartbeat within {self.max_age:.0f} s: is the worker running?"
+            )
         age = time.time() - beat
         if age > self.max_age:
             raise ServiceUnavailable(

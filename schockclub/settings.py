@@ -15,6 +15,8 @@ from csp.constants import NONE as CSP_NONE
 from csp.constants import SELF as CSP_SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -83,6 +85,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # Under /api/, a 404 of no route and a 405 of no API view in the API's JSON shape.
+    "league.club.middleware.ApiErrorsMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -249,11 +253,21 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# The cache is an accelerator, never a dependency: when Redis is down or cut off, a cache
+# call fails within two seconds (1 s a try, one immediate retry for a connection Redis
+# dropped) and the caller computes or reads from the database instead, leaving the cache
+# alone for a few seconds (league.club.caching.GuardedCache).
+REDIS_CACHE_OPTIONS = {
+    "socket_connect_timeout": 1,
+    "socket_timeout": 1,
+    "retry": Retry(NoBackoff(), 1),
+}
 if REDIS_URL:
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
+            "OPTIONS": REDIS_CACHE_OPTIONS,
         }
     }
     CELERY_BROKER_URL = REDIS_URL
@@ -307,7 +321,8 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # drf-spectacular's, adding the 401/403/404/409/429/304 every endpoint can answer.
+    "DEFAULT_SCHEMA_CLASS": "league.club.api_schema.ClubAutoSchema",
     "DEFAULT_FILTER_BACKENDS": [
         "django_filters.rest_framework.DjangoFilterBackend",
         "rest_framework.filters.OrderingFilter",
@@ -348,6 +363,8 @@ SPECTACULAR_SETTINGS = {
 SESSION_ENGINE = "league.club.session_store_cached" if REDIS_URL else "league.club.session_store"
 SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
+# A failed CSRF check: a German page that passes the CSP (Django's is English, inline style).
+CSRF_FAILURE_VIEW = "league.club.views.csrf_failure"
 
 # Production security (issue 13 item 4): with DEBUG off, `manage.py check --deploy` is clean
 # (tests/test_deploy.py). The app runs behind a proxy that ends TLS and says so in
@@ -385,9 +402,10 @@ CONTENT_SECURITY_POLICY = {
     },
 }
 # GET /health/ (schockclub/health.py): fails when the disk under MEDIA_ROOT is this full
-# (percent) or the last worker heartbeat is older than this (seconds).
+# (percent) or the last worker heartbeat is older than this (seconds). Workers beat every
+# 15 s (schockclub/celery.py): a killed worker is reported within 60 s of its death.
 HEALTH_DISK_MAX_PERCENT = float(os.environ.get("HEALTH_DISK_MAX_PERCENT", "90"))
-HEALTH_WORKER_MAX_AGE = int(os.environ.get("HEALTH_WORKER_MAX_AGE", "300"))
+HEALTH_WORKER_MAX_AGE = int(os.environ.get("HEALTH_WORKER_MAX_AGE", "60"))
 
 LOGGING = {
     "version": 1,

@@ -69,3 +69,14 @@ def _games_before_attendance(request):
 def _marked_transaction(request) -> bool:
     marker = request.node.get_closest_marker("django_db")
     return bool(marker and (marker.kwargs.get("transaction") or marker.args[:1] == (True,)))
+
+
+@pytest.fixture(autouse=True)
+def _cache_not_paused():
+    """A test that met an unreachable cache pauses every GuardedCache of the process for a
+    few seconds (league/club/caching.py): the next test starts with the cache in use."""
+    from league.club.caching import GuardedCache
+
+    GuardedCache._paused_until = 0.0
+    yield
+    GuardedCache._paused_until = 0.0

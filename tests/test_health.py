@@ -6,6 +6,7 @@ import time
 from collections import namedtuple
 
 import pytest
+import time_machine
 from django.core.cache import cache
 
 from schockclub import health
@@ -115,3 +116,41 @@ def test_health_answers_over_http_while_pages_are_redirected_to_https(client, se
     response = client.get("/login/")
     assert response.status_code == 301
     assert response["Location"].startswith("https://")
+
+
+# --- a dead worker is reported within 90 s of its death --------------------------------
+
+DEATH_REPORTED_WITHIN = 90  # seconds
+
+
+def test_a_worker_is_reported_dead_within_90_seconds_by_the_configured_timings():
+    from django.conf import settings
+
+    from schockclub.celery import WORKER_HEARTBEAT_INTERVAL
+
+    # Dead at any moment after its last beat: failing once that beat is max_age old.
+    assert settings.HEALTH_WORKER_MAX_AGE <= DEATH_REPORTED_WITHIN
+    # A live worker is not reported dead for one late beat.
+    assert settings.HEALTH_WORKER_MAX_AGE >= 3 * WORKER_HEARTBEAT_INTERVAL
+
+
+def test_a_worker_killed_after_its_last_beat_is_reported_within_90_seconds(client, queued_tasks):
+    with time_machine.travel(1_800_000_000, tick=False) as traveller:
+        worker_heartbeat_write()  # its last beat; then it is killed
+        traveller.shift(DEATH_REPORTED_WITHIN)
+        response = client.get(URL)
+    assert response.status_code == 503
+    worker = response.json()["checks"]["worker"]
+    assert "no worker heartbeat" in worker or "last worker heartbeat" in worker
+
+
+def test_the_worker_check_fails_with_a_reason_when_the_cache_is_unreachable(
+    client, queued_tasks, monkeypatch
+):
+    def unreachable():
+        raise ConnectionError("Error 111 connecting to 127.0.0.1:1. Connection refused.")
+
+    monkeypatch.setattr(health, "worker_heartbeat_read", unreachable)
+    response = client.get(URL)
+    assert response.status_code == 503
+    assert "worker heartbeat unreadable" in response.json()["checks"]["worker"]

@@ -48,6 +48,7 @@ from league.club.api_common import (
     member_of,
     request_club,
 )
+from league.club.api_schema import answers_not_modified
 from league.club.errors import BooksError
 
 
@@ -87,6 +88,7 @@ class EveningViewSet(ClubScopedMixin, viewsets.ModelViewSet):
         evening = _evening_queryset().get(pk=evening.pk)
         return Response(EveningSerializer(evening).data, status=code, headers=etag(evening.version))
 
+    @answers_not_modified
     def list(self, request, *args, **kwargs):
         """The evenings (filtered, paginated), kept by the club's books version."""
         return kept_api_list(
@@ -180,6 +182,7 @@ class GameViewSet(ClubScopedMixin, viewsets.ModelViewSet):
         game = _game_queryset().get(pk=game.pk)
         return Response(GameSerializer(game).data, status=code, headers=etag(game.version))
 
+    @answers_not_modified
     def list(self, request, *args, **kwargs):
         """The games (filtered, paginated), kept by the club's books version."""
         return kept_api_list(

@@ -47,6 +47,8 @@ class RulesEvaluateView(APIView):
     """POST /api/v1/rules/evaluate/: what a throw is worth, or whether a turn could have
     happened at the table, under a preset (the pages' live feedback)."""
 
+    writes_books = False  # computes, writes nothing: no 409 (league/club/api_schema.py)
+
     permission_classes = [IsAuthenticated]
 
     @schema.RULES_EVALUATE_POST

@@ -18,7 +18,6 @@ from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
 
-from django.core.cache import cache
 from django.db.models import Count, Prefetch, Q, QuerySet
 
 from games.evenings.models import Evening, Game, SchockAus
@@ -35,6 +34,7 @@ from games.rules.odds import (
     turn_schock_aus_probability,
 )
 from games.rules.simulator import SimulationMeasures, simulate_statistics
+from league.club.caching import kept_cache
 from league.club.errors import BooksError
 from league.club.models import Member, Season
 from league.club.statutes import season_rules
@@ -280,12 +280,13 @@ def odds_simulation(*, rules: RuleSet) -> OddsSimulation:
     """What ``games.rules.simulator.simulate_statistics`` measures for ``rules`` with the
     Muss-Regel and without it (``ODDS_SIMULATED_GAMES`` games of
     ``ODDS_SIMULATION_PLAYERS`` players, fixed seed). Cached in Django's cache per rule
-    set (keyed by its ``to_dict()``): the simulation is the same for the same flags."""
+    set (keyed by its ``to_dict()``): the simulation is the same for the same flags. A cache
+    that cannot be reached (Redis down) only costs the simulation (``kept_cache``)."""
     flags = dataclasses.replace(rules, name="").to_dict()
     wanted = [flags, ODDS_SIMULATED_GAMES, ODDS_SIMULATION_SEED, ODDS_SIMULATION_PLAYERS]
     digest = hashlib.sha256(json.dumps(wanted, sort_keys=True).encode()).hexdigest()
     key = f"odds-simulation:{digest}"
-    cached = cache.get(key)
+    cached = kept_cache.get(key)
     if cached is not None:
         return cached
     stats = simulate_statistics(
@@ -301,7 +302,7 @@ def odds_simulation(*, rules: RuleSet) -> OddsSimulation:
         with_muss_regel=_measures(stats.with_muss_regel),
         without_muss_regel=_measures(stats.without_muss_regel),
     )
-    cache.set(key, result, timeout=24 * 60 * 60)  # a day: a new simulator shows soon
+    kept_cache.set(key, result, timeout=24 * 60 * 60)  # a day: a new simulator shows soon
     return result
 
 

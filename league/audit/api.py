@@ -32,6 +32,7 @@ from league.club.api_common import (
     id_param,
     require_secretary,
 )
+from league.club.api_schema import answers_not_modified
 from league.club.caching import (
     api_etag,
     api_not_modified,
@@ -81,6 +82,7 @@ class HistoryView(GenericAPIView):
         responses={200: AuditLineSerializer(many=True), **error_responses(400, 403)},
         examples=[api_example("A corrected loser", AUDIT_EXAMPLE, response_only=True)],
     )
+    @answers_not_modified
     def get(self, request):
         require_secretary(request)
         club = club_of(request)

@@ -31,6 +31,7 @@ from league.closing.services import (
     season_sign_off_state,
 )
 from league.club.api_common import club_of, member_of, require_secretary
+from league.club.api_schema import answers_not_modified
 from league.club.caching import (
     api_etag,
     api_not_modified,
@@ -56,6 +57,7 @@ class SeasonCloseView(APIView):
     permission_classes = [IsAuthenticated]
 
     @schema.STATE_GET
+    @answers_not_modified
     def get(self, request, season_id: int):
         season = _season(request, season_id)
         sign_offs = season_sign_off_state(season=season)

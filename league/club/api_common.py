@@ -132,7 +132,9 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
         exc = exceptions.ValidationError(
             exc.message_dict if hasattr(exc, "error_dict") else exc.messages
         )
-    if isinstance(exc, ObjectDoesNotExist) and not isinstance(exc, Http404):
+    if isinstance(exc, ObjectDoesNotExist | Http404):
+        # Django's Http404 names the model in English ("No Evening matches the given
+        # query."): the API says DRF's German "not found" instead.
         exc = exceptions.NotFound()
     response = drf_exception_handler(exc, context)
     if response is None:
@@ -305,11 +307,14 @@ _ERROR_TEXT = {
     400: "Bad input: `{code, message, field}` (validation error, refused by the rules or the "
     "books).",
     401: "Not logged in (session or `Authorization: Token ...`).",
-    403: "Logged in, but not the club's secretary (writes), or not this member (dues).",
+    403: "Logged in, but not allowed: not the club's secretary (writes), not this member "
+    "(dues), a login without a club, or a session's request without its CSRF token.",
     404: "Unknown, or of another club: it does not exist for you.",
-    409: "Conflict with the stored books: a duplicate, or a record still in use.",
+    409: "Conflict with the stored books: a duplicate, a record still in use, or the season "
+    "is closed (`season_closed`: reopen it first).",
     412: "`stale_version`: someone changed it since you read it. Reload and send again.",
     428: "`version_required`: send the version you last read (`version` or `If-Match`).",
+    429: "`throttled`: too many requests; try again after `Retry-After` seconds.",
 }
 
 _ERROR_EXAMPLES = {
@@ -335,6 +340,11 @@ _ERROR_EXAMPLES = {
         "code": "version_required",
         "message": "Bitte die zuletzt gelesene Version senden (Feld version oder If-Match).",
         "field": "version",
+    },
+    429: {
+        "code": "throttled",
+        "message": "Anfrage wurde gedrosselt. Erneuter Versuch in 60 Sekunden.",
+        "field": None,
     },
 }
 

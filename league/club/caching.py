@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import time
 from collections.abc import Callable, Sequence
 from functools import lru_cache, wraps
 from pathlib import Path
@@ -50,6 +51,7 @@ from typing import Any, TypeVar
 from django.conf import settings
 from django.contrib.messages import get_messages
 from django.core.cache import cache, caches
+from django.core.cache.backends.base import DEFAULT_TIMEOUT, BaseCache
 from django.core.cache.backends.locmem import LocMemCache
 from django.core.cache.backends.redis import RedisCache
 from django.db import connection
@@ -69,6 +71,7 @@ from league.club.models import Club, Member, Season
 __all__ = [
     "BOOKS_CACHE_SECONDS",
     "CSRF_PLACEHOLDER",
+    "GuardedCache",
     "api_etag",
     "api_not_modified",
     "api_private",
@@ -80,6 +83,7 @@ __all__ = [
     "books_page",
     "club_books_version",
     "code_version",
+    "kept_cache",
     "season_and_books_version",
     "season_page_state",
     "season_page_state_connect",
@@ -94,6 +98,145 @@ BOOKS_CACHE_SECONDS = 7 * 24 * 3600
 key); the timeout only returns the memory of versions nobody reads any more."""
 
 _MISSING = object()
+
+
+class GuardedCache:
+    """A Django cache that never raises: when its backend cannot be reached (Redis down, a
+    timeout) a read is a miss (`default`), a write or a delete is skipped and answers
+    False, and the failure is logged (WARNING, without the traceback). The cache is an
+    accelerator, never a dependency: everything kept in it can be computed or read again
+    (the sessions from the database, the odds simulation by simulating).
+
+    After a failure the backend is left alone for `PAUSE_SECONDS` (every GuardedCache of
+    the process): a Redis that is cut off costs one timeout per pause, not one per call.
+    `max_seconds` caps how long a value is kept (None: as the caller asks).
+
+    Wraps `backend` (a `django.core.cache` cache or its default proxy); `what` names the
+    user in the log. Offers what the project's callers use: get, set, get_many, set_many,
+    delete, `in`, and the async twins (Django's cached-database session store calls
+    both)."""
+
+    PAUSE_SECONDS = 5.0
+    _paused_until = 0.0  # time.monotonic() before which no GuardedCache calls its backend
+
+    def __init__(
+        self, backend: BaseCache | Any, what: str, *, max_seconds: int | None = None
+    ) -> None:
+        self._backend = backend
+        self._what = what
+        self._max_seconds = max_seconds
+
+    def _paused(self) -> bool:
+        return time.monotonic() < GuardedCache._paused_until
+
+    def _failed(self, action: str, exc: Exception) -> None:
+        GuardedCache._paused_until = time.monotonic() + self.PAUSE_SECONDS
+        logger.warning(
+            "%s: cache unreachable, %s skipped; not tried for %.0f s (%s)",
+            self._what,
+            action,
+            self.PAUSE_SECONDS,
+            exc,
+        )
+
+    def _timeout(self, timeout: Any) -> Any:
+        if self._max_seconds is None:
+            return timeout
+        if timeout is DEFAULT_TIMEOUT or timeout is None:
+            return self._max_seconds
+        return min(timeout, self._max_seconds)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        if self._paused():
+            return default
+        try:
+            return self._backend.get(key, default)
+        except Exception as exc:  # noqa: BLE001 - an unreachable cache is a miss
+            self._failed("read", exc)
+            return default
+
+    def set(self, key: str, value: Any, timeout: Any = DEFAULT_TIMEOUT) -> bool:
+        if self._paused():
+            return False
+        try:
+            self._backend.set(key, value, self._timeout(timeout))
+        except Exception as exc:  # noqa: BLE001
+            self._failed("write", exc)
+            return False
+        return True
+
+    def get_many(self, keys: Sequence[str]) -> dict[str, Any]:
+        if self._paused():
+            return {}
+        try:
+            return dict(self._backend.get_many(keys))
+        except Exception as exc:  # noqa: BLE001
+            self._failed("read", exc)
+            return {}
+
+    def set_many(self, values: dict[str, Any], timeout: Any = DEFAULT_TIMEOUT) -> bool:
+        if self._paused():
+            return False
+        try:
+            self._backend.set_many(values, self._timeout(timeout))
+        except Exception as exc:  # noqa: BLE001
+            self._failed("write", exc)
+            return False
+        return True
+
+    def delete(self, key: str) -> bool:
+        if self._paused():
+            return False
+        try:
+            return bool(self._backend.delete(key))
+        except Exception as exc:  # noqa: BLE001
+            self._failed("delete", exc)
+            return False
+
+    def __contains__(self, key: str) -> bool:
+        if self._paused():
+            return False
+        try:
+            return key in self._backend
+        except Exception as exc:  # noqa: BLE001
+            self._failed("read", exc)
+            return False
+
+    async def aget(self, key: str, default: Any = None) -> Any:
+        if self._paused():
+            return default
+        try:
+            return await self._backend.aget(key, default)
+        except Exception as exc:  # noqa: BLE001
+            self._failed("read", exc)
+            return default
+
+    async def aset(self, key: str, value: Any, timeout: Any = DEFAULT_TIMEOUT) -> bool:
+        if self._paused():
+            return False
+        try:
+            await self._backend.aset(key, value, self._timeout(timeout))
+        except Exception as exc:  # noqa: BLE001
+            self._failed("write", exc)
+            return False
+        return True
+
+    async def adelete(self, key: str) -> bool:
+        if self._paused():
+            return False
+        try:
+            return bool(await self._backend.adelete(key))
+        except Exception as exc:  # noqa: BLE001
+            self._failed("delete", exc)
+            return False
+
+    def __str__(self) -> str:
+        return f"GuardedCache({self._backend})"
+
+
+kept_cache = GuardedCache(cache, "kept reads")
+"""The default cache, guarded (`GuardedCache`): what `books_cached` keeps, and values kept
+under a key of their own (the odds simulation)."""
 
 
 def _digest(parts: tuple[Any, ...]) -> str:
@@ -242,18 +385,11 @@ def books_cached(*parts: Any, build: Callable[[], T], seconds: int = BOOKS_CACHE
     if connection.in_atomic_block:
         return build()
     key = books_cache_key(*parts)
-    try:
-        value = cache.get(key, _MISSING)
-    except Exception:  # noqa: BLE001 - an unreachable cache must not break a page
-        logger.warning("books cache unreachable; computing %s", parts[:1], exc_info=True)
-        return build()
+    value = kept_cache.get(key, _MISSING)
     if value is not _MISSING:
         return value
     value = build()
-    try:
-        cache.set(key, value, seconds)
-    except Exception:  # noqa: BLE001
-        logger.warning("books cache unreachable; not storing %s", parts[:1], exc_info=True)
+    kept_cache.set(key, value, seconds)
     return value
 
 
@@ -273,19 +409,12 @@ def books_cached_many(
     if connection.in_atomic_block:
         return build(list(range(len(parts_list))))
     keys = [books_cache_key(*parts) for parts in parts_list]
-    try:
-        found = cache.get_many(keys)
-    except Exception:  # noqa: BLE001 - an unreachable cache must not break a page
-        logger.warning("books cache unreachable; computing %s", parts_list[0][:1], exc_info=True)
-        found = {}
+    found = kept_cache.get_many(keys)
     missing = [i for i, key in enumerate(keys) if key not in found]
     if missing:
         built = build(missing)
         fresh = {keys[i]: value for i, value in zip(missing, built, strict=True)}
-        try:
-            cache.set_many(fresh, seconds)
-        except Exception:  # noqa: BLE001
-            logger.warning("books cache unreachable; not storing %s", parts_list[0][:1])
+        kept_cache.set_many(fresh, seconds)
         found.update(fresh)
     return [found[key] for key in keys]
 

@@ -448,3 +448,14 @@ def api_docs(request: HttpRequest) -> HttpResponse:
     if response.status_code in (401, 403):
         return render(request, "api/docs_login.html", status=401)
     return response
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """settings.CSRF_FAILURE_VIEW: a form sent without a valid CSRF token (a page left open
+    over a login elsewhere, cookies blocked) gets a German page in the site's frame, 403,
+    with nothing inline the Content-Security-Policy would block (Django's own page is
+    English with an inline style). The API never gets here: its views are exempt from
+    Django's CSRF middleware, and DRF's session check answers in JSON itself. Django's
+    `reason` is logged by its CSRF middleware and not shown."""
+    message = _("The form could not be sent: its security check failed.")
+    return render(request, "403_csrf.html", {"message": message}, status=403)

@@ -38,6 +38,7 @@ from league.club.api_common import (
     require_secretary,
     season_param,
 )
+from league.club.api_schema import answers_not_modified
 from league.club.caching import (
     api_etag,
     api_not_modified,
@@ -124,6 +125,7 @@ class MemberStatementView(APIView):
     permission_classes = [IsAuthenticated]
 
     @schema.STATEMENT_GET
+    @answers_not_modified
     def get(self, request, id: int):  # named like the path parameter of members/{id}/
         club = request_club(request)
         person = club_member_by_id(club=club, member_id=id) if club else None
@@ -217,6 +219,7 @@ class BalancesView(APIView):
     permission_classes = [IsAuthenticated]
 
     @schema.BALANCES_GET
+    @answers_not_modified
     def get(self, request):
         require_secretary(request)
         club = club_of(request)

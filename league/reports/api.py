@@ -54,6 +54,8 @@ def _season(request, season_id: int) -> Season:
 class SeasonReportView(APIView):
     """The season report: its state (GET) and a request to build it (POST)."""
 
+    writes_books = False  # queues a build, the books stay: no 409 (league/club/api_schema.py)
+
     permission_classes = [IsAuthenticated]
 
     @schema.STATE_GET

@@ -17,6 +17,7 @@ from rest_framework.response import Response
 
 from games.evenings.models import SchockAus
 from league.club.api_common import ClubScopedMixin, kept_api_list, request_club
+from league.club.api_schema import answers_not_modified
 from league.club.caching import books_cached_many
 from league.club.models import Club, Member, Season
 from league.runden import schema
@@ -46,6 +47,7 @@ class RundeViewSet(ClubScopedMixin, viewsets.GenericViewSet):
     def get_queryset(self):
         return self.scope(SchockAus.objects.select_related("game"))
 
+    @answers_not_modified
     def list(self, request):
         """The page of Runden asked for, kept by the club's books version (issue 15: the
         Runden of every season are computed once per change of the books, not per read);

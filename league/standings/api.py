@@ -25,6 +25,7 @@ from league.club.api_common import (
     request_member,
     season_param,
 )
+from league.club.api_schema import answers_not_modified
 from league.club.caching import (
     api_etag,
     api_not_modified,
@@ -58,6 +59,7 @@ class SeasonViewSet(club_api.SeasonViewSet):
     """The club's seasons; standings and Runden owed per season."""
 
     @club_schema.SEASON_LIST
+    @answers_not_modified
     def list(self, request, *args, **kwargs):
         """The seasons (filtered, ordered, paginated), kept by the club's books version: a
         season's fields change only with the books (`season_update`, a new season); a GET
@@ -68,6 +70,7 @@ class SeasonViewSet(club_api.SeasonViewSet):
         )
 
     @action(detail=True, methods=["get"], filterset_class=None, pagination_class=None)
+    @answers_not_modified
     def standings(self, request, pk=None):
         """The standings, their serialized form cached by the club's books version; a
         GET with the ETag it got answers 304 (issue 15)."""
@@ -85,6 +88,7 @@ class SeasonViewSet(club_api.SeasonViewSet):
         return api_private(Response(data), etag)
 
     @action(detail=True, methods=["get"], filterset_class=None, pagination_class=None)
+    @answers_not_modified
     def runden(self, request, pk=None):
         """The season's Runden owed (`?member=<id>`: one thrower's), serialized once per
         club books version (a Runde given or taken back, a rename: a change of the books);
@@ -116,6 +120,7 @@ class MemberViewSet(club_api.MemberViewSet):
     """The people of the club (members and guests); their dues."""
 
     @action(detail=True, methods=["get"], filterset_class=None, pagination_class=None)
+    @answers_not_modified
     def dues(self, request, pk=None):
         member = self.get_object()
         if not is_secretary(request) and request_member(request) != member:
@@ -144,6 +149,7 @@ class AllTimeStandingsView(APIView):
     permission_classes = [IsAuthenticated]
 
     @schema.ALL_TIME_GET
+    @answers_not_modified
     def get(self, request):
         club = club_of(request)
         version = club_books_version(club=club)

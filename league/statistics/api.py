@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from league.club.api_common import club_of
+from league.club.api_schema import answers_not_modified
 from league.club.caching import (
     api_etag,
     api_not_modified,
@@ -46,6 +47,7 @@ class RecordsView(APIView):
     permission_classes = [IsAuthenticated]
 
     @schema.RECORDS_GET
+    @answers_not_modified
     def get(self, request):
         club = club_of(request)
         return _statistics(request, club, None)

@@ -44,6 +44,8 @@ from league.club.parsers import BoundedJSONParser
 class TokenView(APIView):
     """POST /api/v1/auth/token/: exchange username and password for a new token."""
 
+    writes_books = False  # logins, not the books: no 409 (league/club/api_schema.py)
+
     authentication_classes: list = []
     permission_classes = [AllowAny]
     # Form posts as DRF's token view took them, and JSON bounded like every other body.
@@ -72,6 +74,8 @@ class TokenView(APIView):
 class LogoutView(APIView):
     """POST /api/v1/auth/logout/: revoke the token of this request."""
 
+    writes_books = False  # logins, not the books: no 409 (league/club/api_schema.py)
+
     @schema.LOGOUT_POST
     def post(self, request):
         if isinstance(request.auth, AuthToken):
@@ -85,6 +89,8 @@ class LogoutView(APIView):
 @extend_schema(tags=["Club and login"])
 class LogoutAllView(APIView):
     """POST /api/v1/auth/logout-all/: revoke every token of the login."""
+
+    writes_books = False  # logins, not the books: no 409 (league/club/api_schema.py)
 
     @schema.LOGOUT_ALL_POST
     def post(self, request):
@@ -109,6 +115,8 @@ class TokenListView(APIView):
 class TokenDetailView(APIView):
     """DELETE /api/v1/auth/tokens/{id}/: revoke one of the login's tokens."""
 
+    writes_books = False  # logins, not the books: no 409 (league/club/api_schema.py)
+
     @schema.TOKEN_DELETE
     def delete(self, request, id: str):
         api_token_revoke(user=request.user, key=id)
@@ -118,6 +126,8 @@ class TokenDetailView(APIView):
 @extend_schema(tags=["Club and login"])
 class PasswordChangeView(APIView):
     """POST /api/v1/auth/password/: change the password; every token is revoked."""
+
+    writes_books = False  # logins, not the books: no 409 (league/club/api_schema.py)
 
     @schema.PASSWORD_POST
     def post(self, request):
