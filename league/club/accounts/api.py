@@ -22,7 +22,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from league.club.accounts import schema
-from league.club.accounts.lockout import LOCKED_OUT, lockout_message
+from league.club.accounts.lockout import (
+    LOCKED_OUT,
+    lockout_message,
+    password_guard_failed,
+    password_guard_locked,
+)
 from league.club.accounts.selectors import api_tokens_of
 from league.club.accounts.serializers import (
     IssuedTokenSerializer,
@@ -123,7 +128,17 @@ class PasswordChangeView(APIView):
     def post(self, request):
         data = PasswordChangeSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        password_change(user=request.user, **data.validated_data)
+        # Throttled like the login: the plain HttpRequest, whose lockout mark axes'
+        # middleware turns into the 429 answer.
+        http_request, username = request._request, request.user.get_username()
+        if password_guard_locked(http_request, username=username):
+            raise BooksError(LOCKED_OUT, lockout_message(), status=429)
+        try:
+            password_change(user=request.user, **data.validated_data)
+        except BooksError as exc:
+            if exc.code == "wrong_password":
+                password_guard_failed(http_request, username=username)
+            raise
         if not isinstance(request.auth, AuthToken):  # a session stays logged in
             update_session_auth_hash(request._request, request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
