@@ -171,9 +171,9 @@ AXES_HTTP_RESPONSE_CODE = 429
 # it is given n - 1, left-most, and not strict: a chain longer than ours (a client's own
 # entries) is read from the right instead of being thrown away. REMOTE_ADDR (our proxy)
 # is not asked then: ipware would prefer a public proxy address to a client's private one.
-AXES_PROXY_COUNT = int(os.environ.get("AXES_IPWARE_PROXY_COUNT", "0" if DEBUG else "1"))
-if AXES_PROXY_COUNT > 0:
-    AXES_IPWARE_PROXY_COUNT = AXES_PROXY_COUNT - 1
+PROXIES_IN_FRONT = int(os.environ.get("AXES_IPWARE_PROXY_COUNT", "0" if DEBUG else "1"))
+if PROXIES_IN_FRONT > 0:
+    AXES_IPWARE_PROXY_COUNT = PROXIES_IN_FRONT - 1
     AXES_IPWARE_PROXY_ORDER = "left-most"
     AXES_IPWARE_META_PRECEDENCE_ORDER: tuple[str, ...] = ("HTTP_X_FORWARDED_FOR",)
     IPWARE_STRICT = False

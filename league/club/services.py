@@ -587,10 +587,12 @@ def login_create(*, person: Member, username: str) -> User:
 LOGIN_HAS_PASSWORD = "login_has_password"
 
 
+@transaction.atomic
 def login_invitation(*, person: Member) -> tuple[str, str]:
     """The one-time invitation of a person's login: (uidb64, token) for the page where the
     person sets their own password (Django's password-reset token: it is void as soon as
-    a password is set, and after PASSWORD_RESET_TIMEOUT seconds).
+    a password is set, and after PASSWORD_RESET_TIMEOUT seconds). The person's audit trail
+    records it (reason "login_invited", with the request's user).
 
     Only for a login that has no usable password yet: an invitation sets the password, so
     one for a login in use would let whoever holds the link become that person.
@@ -612,6 +614,9 @@ def login_invitation(*, person: Member) -> tuple[str, str]:
             % {"name": person.name},
             status=409,
         )
+    person = Member.objects.get(pk=person.pk)
+    person._change_reason = "login_invited"  # type: ignore[attr-defined]
+    person.save()
     return urlsafe_base64_encode(force_bytes(user.pk)), default_token_generator.make_token(user)
 
 
