@@ -635,7 +635,7 @@ def login_lock(*, person: Member, locked: bool = True) -> User:
     """
     if locked:
         _club_locked(person.club_id)
-    person = Member.objects.select_for_update().select_related("user").get(pk=person.pk)
+    person = Member.objects.select_for_update(of=("self",)).select_related("user").get(pk=person.pk)
     if person.user is None:
         raise BooksError("no_login", _("%(name)s has no login.") % {"name": person.name})
     if locked and _is_last_secretary(person):
