@@ -33,9 +33,7 @@ def _link_of(page: str) -> str:
     return match.group(1)
 
 
-def test_an_invitation_for_a_login_with_a_password_is_refused_in_german(
-    secretary_client, member
-):
+def test_an_invitation_for_a_login_with_a_password_is_refused_in_german(secretary_client, member):
     page = _invite_page(secretary_client, member).content.decode()
     assert "/einladung/" not in page
     assert "Anna Becker hat schon ein Passwort" in page
@@ -86,9 +84,7 @@ def test_an_invitation_is_in_the_persons_audit_trail(secretary_client, other_mem
     assert record.history_user.username == "bernd"
 
 
-def test_bad_invitation_links_are_throttled_like_the_login(
-    secretary_client, other_member, client
-):
+def test_bad_invitation_links_are_throttled_like_the_login(secretary_client, other_member, client):
     response = secretary_client.post(
         reverse("club_login_new", args=[other_member.pk]), {"username": "frank"}
     )
@@ -106,9 +102,7 @@ def test_bad_invitation_links_are_throttled_like_the_login(
 
 def _lock_out(username: str, password: str = "falsch") -> None:
     for _attempt in range(5):
-        Client(REMOTE_ADDR="10.0.0.1").post(
-            "/login/", {"username": username, "password": password}
-        )
+        Client(REMOTE_ADDR="10.0.0.1").post("/login/", {"username": username, "password": password})
 
 
 def test_the_logins_page_shows_a_login_locked_after_failed_logins_with_an_unlock_button(

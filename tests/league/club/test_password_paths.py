@@ -81,9 +81,7 @@ def test_a_password_reset_lifts_the_lockout_after_failed_logins(anna):
         Client(REMOTE_ADDR="10.0.0.1").post("/login/", {"username": "anna", "password": "x"})
     _reset(anna)
     assert not AccessAttempt.objects.filter(username="anna").exists()
-    response = Client(REMOTE_ADDR="10.0.0.1").post(
-        "/login/", {"username": "anna", "password": NEW}
-    )
+    response = Client(REMOTE_ADDR="10.0.0.1").post("/login/", {"username": "anna", "password": NEW})
     assert response.status_code == 302
 
 
