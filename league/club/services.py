@@ -12,6 +12,7 @@ from django.contrib.auth.tokens import default_token_generator
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
@@ -505,7 +506,7 @@ def _club_locked(club_id: int) -> Club:
     return Club.objects.select_for_update().get(pk=club_id)
 
 
-def _active_secretaries(club_id: int):
+def _active_secretaries(club_id: int) -> QuerySet[Member]:
     """The club's secretaries who can act: active people with a login that is not locked."""
     return Member.objects.filter(
         club_id=club_id, is_secretary=True, active=True, user__is_active=True
