@@ -122,14 +122,14 @@ def test_a_password_posted_with_a_new_login_is_ignored(secretary_client, other_m
 
 def test_a_taken_user_name_is_refused_with_the_name(secretary_client, other_member):
     url = reverse("club_login_new", args=[other_member.pk])
-    response = secretary_client.post(url, {"username": "Anna", "how": "invite"})
+    response = secretary_client.post(url, {"username": "Anna"})
     assert response.status_code == 200
     assert "Anna" in response.content.decode()
 
 
 def _invitation(secretary_client, person) -> str:
     url = reverse("club_login_new", args=[person.pk])
-    response = secretary_client.post(url, {"username": "frank", "how": "invite"})
+    response = secretary_client.post(url, {"username": "frank"})
     match = re.search(r'value="(http://testserver/einladung/[^"]+)"', response.content.decode())
     assert match, response.content.decode()
     return match.group(1).replace("http://testserver", "")
