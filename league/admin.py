@@ -17,6 +17,9 @@ input kept.
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.forms import AdminPasswordChangeForm
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext_lazy as _
@@ -24,6 +27,7 @@ from simple_history.admin import SimpleHistoryAdmin
 
 from league.banking.models import BankStatementLine, ClubBankAccount, PaymentReminder
 from league.closing.models import SeasonSignOff
+from league.club.accounts.services import password_set
 from league.club.admin_base import BooksAdmin, adopt
 from league.club.errors import BooksError
 from league.club.models import Club, Member, Season
@@ -99,6 +103,8 @@ class MemberAdmin(BooksAdmin):
     list_filter = ("club", "kind", "active", "is_secretary")
     search_fields = ("name", "user__username")
     autocomplete_fields = ("user",)
+    # Set only by the holder's own password flows (league.club.accounts.services.password_set).
+    readonly_fields = ("password_set_by_holder",)
 
     def save_model(self, request, obj, form, change):
         data = form.cleaned_data
@@ -119,7 +125,9 @@ class MemberAdmin(BooksAdmin):
         )
         if "user" in form.changed_data or not change:
             saved.user = data["user"]
-            saved.save(update_fields=["user"])
+            # Nobody can tell who chose the password of a login handed over here.
+            saved.password_set_by_holder = False
+            saved.save(update_fields=["user", "password_set_by_holder"])
         adopt(obj, saved)
 
     def has_delete_permission(self, request, obj=None):
@@ -324,3 +332,25 @@ class SeasonSignOffAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_filter = ("season__club",)
     search_fields = ("auditor__name",)
     list_select_related = ("season", "season__club", "auditor")
+
+
+class PasswordSetForm(AdminPasswordChangeForm):
+    """The admin's "change password" of a login, through the one path every password
+    takes (`password_set`): the login's API tokens and other sessions go, and the person
+    is recorded as not having chosen it (`by_holder` False)."""
+
+    def save(self, commit=True):
+        usable = self.cleaned_data.get("set_usable_password", True)
+        password = self.cleaned_data["password1"] if usable else None
+        password_set(user=self.user, password=password, by_holder=False)
+        return self.user
+
+
+class LoginAdmin(UserAdmin):
+    """Django's user admin, its password change through `password_set`."""
+
+    change_password_form = PasswordSetForm
+
+
+admin.site.unregister(User)
+admin.site.register(User, LoginAdmin)

@@ -13,6 +13,10 @@ from league.audit.api import HistoryView
 from league.banking.api import MemberGiroCodeView
 from league.closing.api import SeasonCloseView, SeasonReopenView, SeasonSignOffView
 from league.club.accounts.api import (
+    ClubLoginInviteView,
+    ClubLoginListView,
+    ClubLoginLockView,
+    ClubLoginUnlockView,
     LogoutAllView,
     LogoutView,
     PasswordChangeView,
@@ -48,6 +52,11 @@ urlpatterns: list = [
     path("auth/tokens/", TokenListView.as_view(), name="api-tokens"),
     path("auth/tokens/<str:id>/", TokenDetailView.as_view(), name="api-token-detail"),
     path("auth/password/", PasswordChangeView.as_view(), name="api-password"),
+    # The club's logins, for its secretary (league/club/accounts/api.py).
+    path("logins/", ClubLoginListView.as_view(), name="api-logins"),
+    path("logins/<int:member_id>/invite/", ClubLoginInviteView.as_view(), name="api-login-invite"),
+    path("logins/<int:member_id>/lock/", ClubLoginLockView.as_view(), name="api-login-lock"),
+    path("logins/<int:member_id>/unlock/", ClubLoginUnlockView.as_view(), name="api-login-unlock"),
     # Season report (issue 5, league/report_api.py).
     path("seasons/<int:season_id>/report/", SeasonReportView.as_view(), name="api-season-report"),
     path(

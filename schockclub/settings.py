@@ -174,14 +174,21 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "league.club.accounts.lockout.lockout_response"
 AXES_HTTP_RESPONSE_CODE = 429
-# The address a login comes from: REMOTE_ADDR, unless AXES_IPWARE_PROXY_COUNT names how
-# many proxies of our own stand in front (then the address the nearest of them appended to
-# X-Forwarded-For; what a client writes there itself is never believed).
-_proxy_count = int(os.environ.get("AXES_IPWARE_PROXY_COUNT", "0"))
-if _proxy_count:
-    AXES_IPWARE_PROXY_COUNT = _proxy_count
-    AXES_IPWARE_PROXY_ORDER = "right-most"
-    AXES_IPWARE_META_PRECEDENCE_ORDER: tuple[str, ...] = ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR")
+# The address a login comes from (django-axes through django-ipware): with
+# AXES_IPWARE_PROXY_COUNT=n proxies of our own in front (README "Production": the TLS
+# proxy, so 1 by default when DEBUG is off; 0 with `make run`), the n-th address from the
+# right of X-Forwarded-For, the one our outermost proxy appended; what a client wrote there
+# itself stays to the left and is never believed. With 0, REMOTE_ADDR. ipware counts only
+# the proxies listed in the header after the client (the nearest proxy is REMOTE_ADDR), so
+# it is given n - 1, left-most, and not strict: a chain longer than ours (a client's own
+# entries) is read from the right instead of being thrown away. REMOTE_ADDR (our proxy)
+# is not asked then: ipware would prefer a public proxy address to a client's private one.
+PROXIES_IN_FRONT = int(os.environ.get("AXES_IPWARE_PROXY_COUNT", "0" if DEBUG else "1"))
+if PROXIES_IN_FRONT > 0:
+    AXES_IPWARE_PROXY_COUNT = PROXIES_IN_FRONT - 1
+    AXES_IPWARE_PROXY_ORDER = "left-most"
+    AXES_IPWARE_META_PRECEDENCE_ORDER: tuple[str, ...] = ("HTTP_X_FORWARDED_FOR",)
+    IPWARE_STRICT = False
 else:
     AXES_IPWARE_META_PRECEDENCE_ORDER = ("REMOTE_ADDR",)
 

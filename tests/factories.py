@@ -57,3 +57,8 @@ class MemberFactory(factory.django.DjangoModelFactory):
     club = factory.SubFactory(ClubFactory)
     name = factory.Sequence(lambda n: f"Person {n}")
     kind = Member.Kind.MEMBER
+    # The cast's people chose their own passwords (as through the invitation), so a member
+    # with a login may sign a season off as Kassenprüfer.
+    password_set_by_holder = factory.LazyAttribute(
+        lambda person: getattr(person, "user", None) is not None
+    )

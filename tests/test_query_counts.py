@@ -128,6 +128,7 @@ ROUTES: dict[str, Callable[[dict], str] | None] = {
     "payment-detail": lambda c: f"/api/v1/payments/{c['payment']}/",
     "api-history": lambda c: "/api/v1/history/",
     "api-history-member": lambda c: f"/api/v1/history/?member={c['member']}",
+    "api-logins": lambda c: "/api/v1/logins/",
     "api-history-evening": lambda c: f"/api/v1/history/?evening={c['evening']}",
     # --- not counted here, and why ---
     # Writes only (POST), or forms behind a one-time token or link.
@@ -188,6 +189,9 @@ ROUTES: dict[str, Callable[[dict], str] | None] = {
     "api-evening-share": NOT_COUNTED,
     "api-season-reopen": NOT_COUNTED,
     "api-season-sign-off": NOT_COUNTED,
+    "api-login-invite": NOT_COUNTED,
+    "api-login-lock": NOT_COUNTED,
+    "api-login-unlock": NOT_COUNTED,
 }
 _ANY_CAST: dict = defaultdict(int)
 PAGES = {n: b for n, b in ROUTES.items() if b and not b(_ANY_CAST).startswith("/api/")}

@@ -106,8 +106,11 @@ SIGN_OFF_POST = extend_schema(
     summary="Sign a closed season as Kassenprüfer",
     description="A club member with a login who is not the secretary (season_sign_off): "
     "records who, when and the fingerprint of the figures signed. At most two valid "
-    "signatures, one per auditor. Errors: 403 `auditor_not_allowed`, 409 "
-    "`season_not_closed`, `already_signed`, `auditors_complete`. No body. " + _STATE,
+    "signatures, one per auditor. Errors: 403 `auditor_not_allowed`; 403 "
+    "`auditor_password_not_own` when the login's password was not set by its holder "
+    "(invitation, reset or change; set a new one first); 403 `auditor_was_secretary` for "
+    "anyone who was a secretary at any moment of the season's dates (the person's audit "
+    "history); 409 `season_not_closed`, `already_signed`, `auditors_complete`. No body. " + _STATE,
     request=None,
     responses={201: CloseStateSerializer, **error_responses(403, 409)},
 )

@@ -21,6 +21,18 @@ fingerprint they sign.
   secretary never signs). One or two auditors: a season holds at most two valid
   signatures, one per auditor. A signature is valid while the season's fingerprint equals
   the one signed (`signature_state`); an auditor whose signature broke may sign again.
+  Two more refusals keep the auditor independent of the secretary:
+  `auditor_password_not_own` (403) when the auditor's login has a password its holder did
+  not set (`Member.password_set_by_holder`: only the invitation, a reset by e-mail or a
+  change with the old password set it; a login of old whose password someone else may
+  know signs after its holder set a new one), and `auditor_was_secretary` (403) for anyone
+  who was a secretary at any time during the season. **Decision**: "during the season"
+  is read from the person's audit history (django-simple-history records of
+  `Member.is_secretary`): each record holds from its time until the next record's; the
+  auditor is refused when a record with the flag on holds at any moment between the
+  season's first day 00:00 and its last day 24:00 (Europe/Berlin). A role taken after the
+  season ended does not count (the current secretary is refused anyway); a person without
+  any history record is judged by the flag as it is.
 - **Open items** block nothing by themselves: incomplete evenings and Runden not given
   must be confirmed (`confirm=True`), open balances are carried.
 """
@@ -431,6 +443,29 @@ def may_sign_off(member: Member | None) -> bool:
     )
 
 
+def was_secretary_during(*, member: Member, season: Season) -> bool:
+    """Whether `member` was a secretary of the club at any moment of `season`'s dates
+    (its first day 00:00 to its last day 24:00, the club's time zone), read from the
+    person's audit history (see the module's Decision). One query."""
+    zone = timezone.get_default_timezone()
+    starts = datetime.datetime.combine(season.starts_on, datetime.time.min, tzinfo=zone)
+    ends = datetime.datetime.combine(
+        season.ends_on + datetime.timedelta(days=1), datetime.time.min, tzinfo=zone
+    )
+    records = list(
+        member.history.order_by("history_date", "history_id").values_list(
+            "history_date", "is_secretary"
+        )
+    )
+    if not records:
+        return member.is_secretary
+    for (since, is_secretary), following in zip(records, [*records[1:], None], strict=True):
+        until = following[0] if following is not None else None
+        if is_secretary and since < ends and (until is None or until > starts):
+            return True
+    return False
+
+
 # --------------------------------------------------------------------------- writing
 
 
@@ -654,6 +689,25 @@ def season_sign_off(*, season: Season, auditor: Member) -> SeasonSignOff:
         raise BooksError(
             "auditor_not_allowed",
             _("Only a club member with a login who is not the secretary signs as auditor."),
+            status=403,
+        )
+    auditor = Member.objects.get(pk=auditor.pk)  # the flags as stored, not as handed in
+    if not auditor.password_set_by_holder:
+        raise BooksError(
+            "auditor_password_not_own",
+            _(
+                'Your password was not set by yourself. Set a new password ("Change '
+                'password", or "Forgot your password?" on the login page), then sign.'
+            ),
+            status=403,
+        )
+    if was_secretary_during(member=auditor, season=season):
+        raise BooksError(
+            "auditor_was_secretary",
+            _(
+                "You were a secretary during this season; the auditor checks the "
+                "secretaries' books and cannot be one of them."
+            ),
             status=403,
         )
     fingerprint = season_fingerprint(season=season)

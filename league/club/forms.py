@@ -309,45 +309,21 @@ class MergeForm(BooksErrorMixin, forms.Form):
 
 
 class LoginForm(BooksErrorMixin, forms.Form):
-    """A login for a person: a user name, and either an invitation link (the person sets
-    their own password) or a first password the secretary hands over. Calls
+    """A login for a person: its user name. The password is set by the person through the
+    invitation link the next page shows (a secretary never chooses one). Calls
     `login_create`."""
 
-    INVITE, PASSWORD = "invite", "password"
     username = forms.CharField(label=_("User name"), max_length=150)
-    how = forms.ChoiceField(
-        label=_("How the password is set"),
-        choices=[
-            (INVITE, _("Invitation link: the person sets their own password")),
-            (PASSWORD, _("A first password, shown once")),
-        ],
-        initial=INVITE,
-        widget=forms.RadioSelect,
-    )
-    password = forms.CharField(
-        label=_("First password"),
-        required=False,
-        widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "new-password"}),
-        help_text=_("Only for a first password."),
-    )
 
     def __init__(self, *args, person: Member, **kwargs):
         super().__init__(*args, **kwargs)
         self.person = person
         self.fields["username"].initial = person.name.split()[0].lower() if person.name else ""
 
-    def clean(self):
-        data = super().clean() or {}
-        if data.get("how") == self.PASSWORD and not data.get("password"):
-            self.add_error("password", _("Please enter the first password."))
-        return data
-
     def save(self):
         """The login created, or None (and the error on the form) when refused."""
-        data = self.cleaned_data
-        password = data["password"] if data["how"] == self.PASSWORD else None
         try:
-            return login_create(person=self.person, username=data["username"], password=password)
+            return login_create(person=self.person, username=self.cleaned_data["username"])
         except BooksError as exc:
             self.add_books_error(exc)
             return None

@@ -128,6 +128,10 @@ class Member(models.Model):
     is_secretary = models.BooleanField(_("secretary"), default=False)
     # A monthly e-mail about an open amount with its GiroCode (issue 14 item 2); opt-out.
     payment_reminders = models.BooleanField(_("payment reminders by e-mail"), default=True)
+    # Whether the login's password was set by its holder (the invitation link, a reset by
+    # e-mail, a change with the old password), not by anyone else (the admin, a first
+    # password of old): only such a login signs a season off as Kassenprüfer.
+    password_set_by_holder = models.BooleanField(_("password set by the holder"), default=False)
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,

@@ -8,16 +8,20 @@ from decimal import Decimal
 from typing import Protocol
 
 from django.contrib.auth.models import User
-from django.contrib.auth.password_validation import validate_password
 from django.contrib.auth.tokens import default_token_generator
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 
 from games.rules import RuleSet, RuleViolation, preset_name
+from league.club.accounts.services import (
+    api_tokens_revoke,
+    login_lockout_lift,
+)
 from league.club.books import MARK_VALUE_CHANGED, STATUTES_CHANGED, books_changed
 from league.club.errors import BooksError, books_error_from_integrity
 from league.club.models import RULE_PRESET_CHOICES, Club, Member, Season
@@ -360,9 +364,19 @@ def member_update(
     all-time records), so a change that touches them raises the books-changed event for
     every season of the club; active and secretary touch no figure and move no version.
 
-    Raises BooksError `name_required`, `member_exists` (409) or `invalid_kind`.
+    The club always keeps one active secretary who can log in: taking the role from, or
+    deactivating, the last one is refused (`last_secretary`, 409). The club's row is
+    locked first (`_club_locked`), so two secretaries taking each other's role at the same
+    moment are counted one after the other and one of them stays.
+
+    Raises BooksError `name_required`, `member_exists` (409), `invalid_kind` or
+    `last_secretary` (409).
     """
+    if active is False or is_secretary is False:
+        _club_locked(member.club_id)
     member = Member.objects.select_for_update().get(pk=member.pk)
+    if (active is False or is_secretary is False) and _is_last_secretary(member):
+        raise _last_secretary_error(member)
     changed: list[str] = []
     if name is not None:
         name = _free_name(club_id=member.club_id, name=name, person_id=member.pk)
@@ -484,6 +498,36 @@ def guest_to_member(*, person: Member) -> Member:
     return member_update(member=person, kind=Member.Kind.MEMBER)
 
 
+def _club_locked(club_id: int) -> Club:
+    """The club's row, locked until the transaction ends (PostgreSQL `SELECT ... FOR
+    UPDATE`; SQLite serialises writers anyway). Every change that may leave the club
+    without a secretary takes this lock before it counts the secretaries, so two such
+    changes never both count the other one as still there."""
+    return Club.objects.select_for_update().get(pk=club_id)
+
+
+def _active_secretaries(club_id: int) -> QuerySet[Member]:
+    """The club's secretaries who can act: active people with a login that is not locked."""
+    return Member.objects.filter(
+        club_id=club_id, is_secretary=True, active=True, user__is_active=True
+    )
+
+
+def _is_last_secretary(person: Member) -> bool:
+    """Whether `person` is an active secretary with a usable login and no other is left."""
+    if not _active_secretaries(person.club_id).filter(pk=person.pk).exists():
+        return False
+    return not _active_secretaries(person.club_id).exclude(pk=person.pk).exists()
+
+
+def _last_secretary_error(person: Member) -> BooksError:
+    return BooksError(
+        "last_secretary",
+        _("%(name)s is the club's only secretary with a login.") % {"name": person.name},
+        status=409,
+    )
+
+
 def _username_free(username: str, *, user_id: int | None = None) -> str:
     username = username.strip()
     if not username:
@@ -513,14 +557,13 @@ def _username_free(username: str, *, user_id: int | None = None) -> str:
 
 
 @transaction.atomic
-def login_create(*, person: Member, username: str, password: str | None = None) -> User:
-    """Give a person of the club a login (issue 12 item 1). With `password` (a first
-    password, shown once to the secretary) it is checked by Django's password validators;
-    without, the login has no usable password until the person sets one through the
-    invitation link (`login_invitation`).
+def login_create(*, person: Member, username: str) -> User:
+    """Give a person of the club a login (issue 12 item 1). The login has no usable
+    password until the person sets one through the invitation (`login_invitation`): nobody
+    else ever chooses or learns a password that works.
 
     Raises BooksError `login_exists` (409), `username_required`, `invalid_username`,
-    `username_taken` (409), `invalid_password` (the validators' German messages).
+    `username_taken` (409).
     """
     person = Member.objects.select_for_update().get(pk=person.pk)
     if person.user_id is not None:
@@ -532,31 +575,49 @@ def login_create(*, person: Member, username: str, password: str | None = None) 
         )
     username = _username_free(username)
     user = User(username=username, first_name=person.name[:150])
-    if password:
-        try:
-            validate_password(password, user)
-        except ValidationError as exc:
-            raise BooksError("invalid_password", " ".join(exc.messages), field="password") from exc
-        user.set_password(password)
-    else:
-        user.set_unusable_password()
+    user.set_unusable_password()
     user.save()
     person.user = user
+    person.password_set_by_holder = False
     person._change_reason = "login_created"  # type: ignore[attr-defined]
-    person.save(update_fields=["user"])
+    person.save(update_fields=["user", "password_set_by_holder"])
     return user
 
 
+#: The refusal of an invitation for a login that has a password already.
+LOGIN_HAS_PASSWORD = "login_has_password"
+
+
+@transaction.atomic
 def login_invitation(*, person: Member) -> tuple[str, str]:
     """The one-time invitation of a person's login: (uidb64, token) for the page where the
     person sets their own password (Django's password-reset token: it is void as soon as
-    a password is set, and after PASSWORD_RESET_TIMEOUT seconds).
+    a password is set, and after PASSWORD_RESET_TIMEOUT seconds). The person's audit trail
+    records it (reason "login_invited", with the request's user).
 
-    Raises BooksError `no_login` when the person has none.
+    Only for a login that has no usable password yet: an invitation sets the password, so
+    one for a login in use would let whoever holds the link become that person.
+
+    Raises BooksError `no_login` when the person has none, `login_has_password` (409)
+    when the login has a password already (the person uses "Passwort vergessen").
     """
     user = User.objects.filter(member__pk=person.pk).first()
     if user is None:
         raise BooksError("no_login", _("%(name)s has no login.") % {"name": person.name})
+    if user.has_usable_password():
+        raise BooksError(
+            LOGIN_HAS_PASSWORD,
+            _(
+                "%(name)s has a password already; an invitation would replace it. A "
+                'forgotten password is reset by its holder with "Forgot your password?" '
+                "on the login page."
+            )
+            % {"name": person.name},
+            status=409,
+        )
+    person = Member.objects.get(pk=person.pk)
+    person._change_reason = "login_invited"  # type: ignore[attr-defined]
+    person.save()
     return urlsafe_base64_encode(force_bytes(user.pk)), default_token_generator.make_token(user)
 
 
@@ -566,34 +627,32 @@ def login_lock(*, person: Member, locked: bool = True) -> User:
     The person and the books stay as they are; the person's audit trail records it (reason
     "login_locked" or "login_unlocked", with the request's user).
 
-    Raises BooksError `no_login`, and `last_secretary` when the one active secretary
-    would lock themselves out.
+    Locking revokes the login's API tokens. Unlocking also lifts a lockout after failed
+    logins (django-axes), so that the person can log in at once.
+
+    Raises BooksError `no_login`, and `last_secretary` (409) when it would lock the login
+    of the club's last active secretary (counted under the club's row lock, see
+    `member_update`).
     """
+    if locked:
+        _club_locked(person.club_id)
+    person = Member.objects.select_for_update(of=("self",)).select_related("user").get(pk=person.pk)
     if person.user is None:
         raise BooksError("no_login", _("%(name)s has no login.") % {"name": person.name})
-    if locked and person.is_secretary and not _other_secretary(person):
-        raise BooksError(
-            "last_secretary",
-            _("%(name)s is the club's only secretary with a login.") % {"name": person.name},
-            status=409,
-        )
+    if locked and _is_last_secretary(person):
+        raise _last_secretary_error(person)
     user = person.user
     user.is_active = not locked
     user.save(update_fields=["is_active"])
+    if locked:
+        api_tokens_revoke(user=user)
+    else:
+        login_lockout_lift(user=user)
     # Logins keep no history of their own: the person's audit trail records who locked or
     # unlocked it, and when.
     person._change_reason = "login_locked" if locked else "login_unlocked"  # type: ignore[attr-defined]
     person.save()
     return user
-
-
-def _other_secretary(person: Member) -> bool:
-    """Whether the club has another secretary who can log in."""
-    return (
-        Member.objects.filter(club_id=person.club_id, is_secretary=True, user__is_active=True)
-        .exclude(pk=person.pk)
-        .exists()
-    )
 
 
 @transaction.atomic
@@ -602,18 +661,12 @@ def secretary_set(*, person: Member, is_secretary: bool) -> Member:
     always keeps one secretary who can log in.
 
     Raises BooksError `secretary_is_guest` (a guest cannot keep the books) and
-    `last_secretary` (409).
+    `last_secretary` (409; counted under the club's row lock, see `member_update`).
     """
     if is_secretary and person.is_guest:
         raise BooksError(
             "secretary_is_guest",
             _("%(name)s is a guest; only a member can be secretary.") % {"name": person.name},
-        )
-    if not is_secretary and person.is_secretary and not _other_secretary(person):
-        raise BooksError(
-            "last_secretary",
-            _("%(name)s is the club's only secretary with a login.") % {"name": person.name},
-            status=409,
         )
     return member_update(member=person, is_secretary=is_secretary)
 

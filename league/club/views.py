@@ -6,6 +6,7 @@ The forms (league/club/forms.py) hand their data to league/club/services.py; the
 render and redirect.
 """
 
+import segno
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
@@ -25,6 +26,13 @@ from drf_spectacular.views import SpectacularSwaggerSplitView
 
 from games.rules import PRESET_SOURCES, PRESETS
 from league.club.access import ClubRequest, member_required, secretary_required
+from league.club.accounts.lockout import (
+    lockout_response,
+    password_link_failed,
+    password_link_locked,
+)
+from league.club.accounts.selectors import logins_locked_out
+from league.club.accounts.services import password_set
 from league.club.caching import books_fragment, books_page
 from league.club.errors import BooksError
 from league.club.forms import (
@@ -323,16 +331,27 @@ def club_member_action(request: ClubRequest, pk: int) -> HttpResponse:
 
 @secretary_required
 def club_logins(request: ClubRequest) -> HttpResponse:
-    """Who can log in, who is secretary, whose login is locked; a login for a person
+    """Who can log in, who is secretary, whose login is locked (by a secretary, or after
+    failed logins: django-axes; either has an "Unlock" button); a login for a person
     without one.
 
     The list is read on every request and its HTML kept per what it shows of each person
     (name, kind, secretary, login name, locked, invitation open): logins are not the books,
     so no books version keys it; the same people in the same state are rendered once."""
     people = list(Member.objects.filter(club=request.club, active=True).select_related("user"))
+    locked_out = logins_locked_out(usernames=[p.user.username for p in people if p.user])
     shown = tuple(
         (p.pk, p.name, p.kind, p.is_secretary)
-        + ((p.user.username, p.user.is_active, p.user.has_usable_password()) if p.user else ())
+        + (
+            (
+                p.user.username,
+                p.user.is_active,
+                p.user.has_usable_password(),
+                p.user.username in locked_out,
+            )
+            if p.user
+            else ()
+        )
         for p in people
     )
     body = books_fragment(
@@ -343,62 +362,71 @@ def club_logins(request: ClubRequest) -> HttpResponse:
         context=lambda: {
             "with_login": [p for p in people if p.user_id],
             "without_login": [p for p in people if not p.user_id],
+            "locked_out": locked_out,
         },
     )
     return render(request, "league/club_admin/logins.html", {"body": body})
 
 
-def _invitation_url(request: HttpRequest, person: Member) -> str:
+def _invitation_page(request: HttpRequest, person: Member, username: str) -> HttpResponse:
+    """The invitation just made, shown once: the link to hand on and the same link as a
+    QR code the person scans from the secretary's phone (a PNG in a data URI: the page's
+    Content-Security-Policy allows `data:` images, and nothing is stored).
+
+    Raises BooksError when `login_invitation` refuses (`no_login`, `login_has_password`)."""
     uidb64, token = login_invitation(person=person)
-    return request.build_absolute_uri(
+    url = request.build_absolute_uri(
         reverse("login_invitation_accept", kwargs={"uidb64": uidb64, "token": token})
     )
+    context = {
+        "person": person,
+        "username": username,
+        "invitation": url,
+        "qr": segno.make(url, error="m").png_data_uri(scale=5, border=4),
+    }
+    return render(request, "league/club_admin/login_created.html", context)
 
 
 @secretary_required
 def club_login_new(request: ClubRequest, pk: int) -> HttpResponse:
-    """Give a person a login: an invitation link to hand on, or a first password; either
-    is shown once on the next page (never stored readable)."""
+    """Give a person a login: its user name, and an invitation link (and QR code) where the
+    person sets their own password; shown once on the next page (never stored readable).
+    The secretary never chooses nor learns a password."""
     person = _person(request, pk)
     form = LoginForm(request.POST or None, person=person)
     if request.method == "POST" and form.is_valid() and (user := form.save()):
-        context = {"person": person, "username": user.username}
-        if form.cleaned_data["how"] == LoginForm.PASSWORD:
-            context["password"] = form.cleaned_data["password"]
-        else:
-            context["invitation"] = _invitation_url(request, person)
-        return render(request, "league/club_admin/login_created.html", context)
+        return _invitation_page(request, person, user.username)
     return render(request, "league/club_admin/login_form.html", {"person": person, "form": form})
 
 
 @secretary_required
 @require_POST
 def club_login_invite(request: ClubRequest, pk: int) -> HttpResponse:
-    """A new invitation link for a person's login (the old one still works until a
-    password is set); shown once."""
+    """A new invitation link for a person's login that has no password yet (the old one
+    still works until a password is set); shown once. A login with a password gets none
+    (German message: the person uses "Passwort vergessen")."""
     person = _person(request, pk)
     try:
-        url = _invitation_url(request, person)
+        return _invitation_page(request, person, person.user.username if person.user else "")
     except BooksError as exc:
         messages.error(request, exc.message)
         return redirect("club_logins")
-    context = {
-        "person": person,
-        "username": person.user.username if person.user else "",
-        "invitation": url,
-    }
-    return render(request, "league/club_admin/login_created.html", context)
 
 
 def login_invitation_accept(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
     """The invitation link's page: the person sets their own password (Django's
-    password validators) and is logged in. A used or unknown link says so."""
+    password validators; `password_set` by the holder) and is logged in. A used, unknown
+    or expired link says so and counts against the address (`password_link_failed`; too
+    many and every link is refused from there for a while, like the login)."""
+    if password_link_locked(request):
+        return lockout_response(request, None, None)
     user = _invited_user(uidb64, token)
     if user is None:
+        password_link_failed(request)
         return render(request, "league/club_admin/invitation.html", {"invalid": True}, status=404)
     form = SetPasswordForm(user, request.POST or None)
     if request.method == "POST" and form.is_valid():
-        form.save()
+        password_set(user=user, password=form.cleaned_data["new_password1"], by_holder=True)
         login(request, user, backend=_password_backend())
         messages.success(request, _("Welcome! Your password is set."))
         return redirect("home")
@@ -413,13 +441,17 @@ def _password_backend() -> str:
 
 
 def _invited_user(uidb64: str, token: str) -> User | None:
-    """The active user an invitation link names, when its token is still good."""
+    """The active user an invitation link names, when its token is still good and the
+    login has no password yet (an invitation never replaces a password, whatever link is
+    shown: the person resets a forgotten one by e-mail)."""
     try:
         pk = int(urlsafe_base64_decode(uidb64).decode())
     except (ValueError, UnicodeDecodeError):
         return None
     user = User.objects.filter(pk=pk, is_active=True).first()
-    if user is None or not default_token_generator.check_token(user, token):
+    if user is None or user.has_usable_password():
+        return None
+    if not default_token_generator.check_token(user, token):
         return None
     return user
 

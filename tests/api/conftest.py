@@ -42,7 +42,8 @@ def _login(member: Member | None, username: str):
     user = UserFactory(username=username)
     if member is not None:
         member.user = user
-        member.save(update_fields=["user"])
+        member.password_set_by_holder = True  # the cast chose their own passwords
+        member.save(update_fields=["user", "password_set_by_holder"])
     return user
 
 

@@ -1,6 +1,6 @@
 """The secretary gives a member a login on a phone (issue 12 items 1 and 8): through "Mehr"
-to the logins page, an invitation link for Carla Vogt, which Carla opens to set her own
-password and log in."""
+to the logins page, an invitation link (and its QR code) for Carla Vogt, which Carla opens
+to set her own password and log in; the secretary never chooses a password."""
 
 from tests.browser.conftest import fits_the_phone
 
@@ -14,10 +14,11 @@ def test_secretary_gives_a_member_a_login_by_invitation(page, live_server, club_
     assert fits_the_phone(page)
     page.locator("li.card", has_text="Carla Vogt").locator("text=Zugang geben").click()
     assert fits_the_phone(page)
-    page.check("input[name=how][value=invite]")
     page.click("form button.primary")
     link = page.input_value("input.copy")
     assert "/einladung/" in link or link.startswith("http")
+    assert page.locator("img.invitation-qr").is_visible()  # the same link to scan
+    assert fits_the_phone(page)
 
     page.click("details.more > summary")
     page.click(".more-menu button:has-text('Abmelden')")

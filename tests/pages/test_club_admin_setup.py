@@ -51,12 +51,13 @@ def test_a_secretary_sets_up_a_club_from_nothing(client):
     # The home still lists the first steps, the season ticked, the first evening now a link.
     home = client.get(reverse("home")).content.decode()
     assert "Den Club einrichten" in home and reverse("evening_create") in home
-    # 4. A login for Anna with a first password.
+    # 4. A login for Anna: an invitation link (and its QR code) she opens herself.
     response = client.post(
-        reverse("club_login_new", args=[people["Anna Becker"].pk]),
-        {"username": "anna", "how": "password", "password": PASSWORD},
+        reverse("club_login_new", args=[people["Anna Becker"].pk]), {"username": "anna"}
     )
-    assert PASSWORD in response.content.decode()
+    page = response.content.decode()
+    anna_link = re.search(r'value="http://testserver(/einladung/[^"]+)"', page).group(1)
+    assert 'src="data:image/png;base64,' in page
     # 5. The first evening: Bernd and Anna present, Carla absent, Gustav as guest.
     form = {
         "date": "2026-03-06",
@@ -73,7 +74,10 @@ def test_a_secretary_sets_up_a_club_from_nothing(client):
     evening = Evening.objects.get(club=season.club)
     assert evening.attendances.count() == 4
     assert "Den Club einrichten" not in client.get(reverse("home")).content.decode()
-    # Anna logs in with her first password and reads her home.
+    # Anna sets her own password through her invitation, logs in and reads her home.
+    client.post(reverse("logout"))
+    response = client.post(anna_link, {"new_password1": PASSWORD, "new_password2": PASSWORD})
+    assert response.status_code == 302
     client.post(reverse("logout"))
     response = client.post(reverse("login"), {"username": "anna", "password": PASSWORD})
     assert response.status_code == 302

@@ -7,6 +7,20 @@ AXES_COOLOFF_TIME (15 minutes by default), whether the password is right or not.
   Retry-After header in seconds.
 - Pages: 429 with registration/locked_out.html (German).
 
+The same count throttles every other place a password is typed or a password link is
+used (`password_guard_*`):
+
+- the password change (page and API): a wrong old password counts as a failed login of
+  that login name from that address, and while the name is locked out there the change is
+  refused like the login (429, German page or `locked_out`);
+- the invitation link and the reset link (`/einladung/...`, `/passwort/neu/...`): they
+  check no password (their secret is the link's one-time token), so a link that does not
+  work (unknown, used or expired) counts as a failed login of the name `#password-link`
+  (no login can be called that: `#` is not allowed in a user name) from that address; after
+  AXES_FAILURE_LIMIT of them every such link is refused from there for the cool-off. A
+  lockout of a login name does not stop its reset link: setting a password by a reset (or
+  the invitation) lifts that login's lockout.
+
 Every lockout is logged (logger `league.club.accounts`, WARNING) besides axes' own access
 log (AccessAttempt rows, admin "Axes").
 """
@@ -16,7 +30,9 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 
+from axes.handlers.proxy import AxesProxyHandler
 from django.conf import settings
+from django.contrib.auth.signals import user_login_failed
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import ngettext
@@ -26,6 +42,9 @@ from league.club.api_common import error_body
 logger = logging.getLogger("league.club.accounts")
 
 LOCKED_OUT = "locked_out"
+
+#: The name the failures of password links are counted under (not a possible user name).
+PASSWORD_LINK = "#password-link"
 
 
 def cool_off_minutes() -> int:
@@ -70,3 +89,31 @@ def lockout_response(
         )
     response["Retry-After"] = retry_after
     return response
+
+
+def password_guard_locked(request: HttpRequest, *, username: str) -> bool:
+    """Whether django-axes locks `username` out from this request's address (the client's
+    address behind our proxy, AXES_IPWARE_PROXY_COUNT). `request` is the plain
+    HttpRequest (in the API: `request._request`)."""
+    if not settings.AXES_ENABLED:
+        return False
+    locked: bool = AxesProxyHandler.is_locked(request, {"username": username})
+    return locked
+
+
+def password_guard_failed(request: HttpRequest, *, username: str) -> None:
+    """Count a failed password of `username` from this request's address, as a failed
+    login is counted (django-axes' `user_login_failed`). When it reaches the limit, axes
+    marks the request locked out and its middleware answers with `lockout_response`."""
+    user_login_failed.send(sender=__name__, credentials={"username": username}, request=request)
+
+
+def password_link_locked(request: HttpRequest) -> bool:
+    """Whether password links are refused from this request's address (too many links
+    that did not work; see the module's docstring)."""
+    return password_guard_locked(request, username=PASSWORD_LINK)
+
+
+def password_link_failed(request: HttpRequest) -> None:
+    """Count a password link that did not work, from this request's address."""
+    password_guard_failed(request, username=PASSWORD_LINK)

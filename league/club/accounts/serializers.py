@@ -1,4 +1,5 @@
-"""Request and response bodies of the login API (issue 13 item 3)."""
+"""Request and response bodies of the login API (issue 13 item 3) and of the club's
+logins (the secretary's)."""
 
 from rest_framework import serializers
 
@@ -41,3 +42,39 @@ class PasswordChangeSerializer(serializers.Serializer):
 
     old_password = serializers.CharField(max_length=4096, trim_whitespace=False)
     new_password = serializers.CharField(max_length=4096, trim_whitespace=False)
+
+
+class ClubLoginSerializer(serializers.Serializer):
+    """One active person of the club and their login, as the logins page shows it."""
+
+    member = serializers.IntegerField(help_text="The person's id.")
+    name = serializers.CharField()
+    is_secretary = serializers.BooleanField()
+    username = serializers.CharField(allow_null=True, help_text="None: no login yet.")
+    locked = serializers.BooleanField(help_text="Locked by a secretary (cannot log in).")
+    locked_out = serializers.BooleanField(
+        help_text="Locked after too many failed logins (django-axes), from some address."
+    )
+    invitation_open = serializers.BooleanField(
+        help_text="The login has no password yet: its invitation is not used."
+    )
+    password_set_by_holder = serializers.BooleanField(
+        help_text="The person set the password themself (invitation, reset or change)."
+    )
+
+
+class InvitationSerializer(ClubLoginSerializer):
+    """A login's invitation just made: the link, shown only now, where the person sets
+    their own password."""
+
+    invitation = serializers.URLField(
+        help_text="The one-time link; it works until a password is set, at most "
+        "PASSWORD_RESET_TIMEOUT (a day)."
+    )
+
+
+class InviteBodySerializer(serializers.Serializer):
+    """POST /api/v1/logins/{member_id}/invite/: the user name of a new login (ignored when
+    the person has a login already)."""
+
+    username = serializers.CharField(max_length=150, required=False, allow_blank=True)

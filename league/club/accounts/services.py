@@ -9,6 +9,7 @@ tokens.
 
 from __future__ import annotations
 
+from axes.handlers.proxy import AxesProxyHandler
 from django.contrib.auth import password_validation
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
@@ -20,6 +21,7 @@ from knox.models import AuthToken
 from knox.settings import knox_settings
 
 from league.club.errors import BooksError
+from league.club.models import Member
 
 
 def api_token_create(*, user: User) -> tuple[AuthToken, str]:
@@ -52,9 +54,41 @@ def api_token_revoke(*, user: User, key: str) -> None:
         raise BooksError("token_not_found", _("No such login."), status=404)
 
 
+def password_set(*, user: User, password: str | None, by_holder: bool) -> None:
+    """Set the password of `user`'s login, the one path every flow takes (the invitation,
+    a reset by e-mail, a change with the old password, the admin), in one transaction:
+
+    - the login's API tokens are revoked (django-rest-knox rows deleted);
+    - its sessions end: Django keeps a hash of the password in every session and drops a
+      session whose hash no longer matches on its next request; the caller keeps the
+      session of the person who set it with `update_session_auth_hash`;
+    - the person's `password_set_by_holder` records `by_holder` (True only for the
+      invitation, the reset and the change, which the holder does; the admin sets False),
+      with the reason "password_set" in the person's audit trail;
+    - a password the holder set also lifts a lockout after failed logins (django-axes).
+
+    `password` None makes the password unusable (the admin's "no password"). The password
+    is not checked here: the forms and `password_change` run Django's validators first."""
+    with transaction.atomic():
+        if password is None:
+            user.set_unusable_password()
+        else:
+            user.set_password(password)
+        user.save(update_fields=["password"])
+        api_tokens_revoke(user=user)
+        person = Member.objects.select_for_update().filter(user=user).first()
+        if person is not None:
+            person.password_set_by_holder = by_holder and password is not None
+            person._change_reason = "password_set"  # type: ignore[attr-defined]
+            person.save(update_fields=["password_set_by_holder"])
+        if by_holder:
+            login_lockout_lift(user=user)
+
+
 def password_change(*, user: User, old_password: str, new_password: str) -> None:
-    """Change the password of `user` (the API's password change; the pages use Django's
-    PasswordChangeForm and then api_tokens_revoke) and revoke all of the login's API tokens.
+    """Change the password of `user` (the API's password change; the page uses Django's
+    PasswordChangeForm and then `password_set`): the holder sets it, so `password_set`
+    with `by_holder` (API tokens revoked, other sessions ended).
 
     Raises BooksError `wrong_password` (field old_password) when the old password is wrong,
     `invalid_password` (field new_password, Django's validators' German messages) when the
@@ -69,10 +103,15 @@ def password_change(*, user: User, old_password: str, new_password: str) -> None
         password_validation.validate_password(new_password, user)
     except ValidationError as exc:
         raise BooksError("invalid_password", " ".join(exc.messages), field="new_password") from exc
-    with transaction.atomic():
-        user.set_password(new_password)
-        user.save(update_fields=["password"])
-        api_tokens_revoke(user=user)
+    password_set(user=user, password=new_password, by_holder=True)
+
+
+def login_lockout_lift(*, user: User) -> int:
+    """Lift the lockout after failed logins of `user`'s login name, from every address
+    (django-axes' attempts deleted); how many attempt rows there were. Called when the
+    holder sets a password and when a secretary unlocks the login."""
+    removed: int = AxesProxyHandler.reset_attempts(username=user.get_username())
+    return removed
 
 
 EMAIL_MAX_LENGTH = 254

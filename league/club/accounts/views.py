@@ -2,25 +2,39 @@
 a forgotten one by e-mail (Django's views with our German templates under
 templates/registration/), and "Meine Anmeldungen": the login's API tokens, each revocable.
 
-Logging out, changing and resetting the password revoke every API token of the login
-(league.club.accounts.services.api_tokens_revoke); the password change keeps the session
-(Django's PasswordChangeView calls update_session_auth_hash).
+Logging out revokes every API token of the login; changing and resetting the password go
+through `league.club.accounts.services.password_set` (API tokens revoked, other sessions
+ended, the holder recorded as the one who set it); the password change keeps the session
+of the person who made it.
 """
 
 from typing import cast
 
 from django.contrib import messages
+from django.contrib.auth import update_session_auth_hash
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from league.club.accounts.lockout import (
+    lockout_response,
+    password_guard_failed,
+    password_guard_locked,
+    password_link_failed,
+    password_link_locked,
+)
 from league.club.accounts.selectors import api_tokens_of
-from league.club.accounts.services import api_token_revoke, api_tokens_revoke, login_email_set
+from league.club.accounts.services import (
+    api_token_revoke,
+    api_tokens_revoke,
+    login_email_set,
+    password_set,
+)
 from league.club.errors import BooksError
 
 
@@ -35,14 +49,29 @@ class LogoutView(auth_views.LogoutView):
 
 class PasswordChangeView(auth_views.PasswordChangeView):
     """/passwort/: the old password and the new one twice (Django's validators); the
-    session stays, the API tokens go."""
+    session stays, the login's API tokens and other sessions go (`password_set`).
+
+    Throttled like the login: a wrong old password counts as a failed login of this login
+    name from this address (django-axes), and while it is locked out the change is refused
+    with the lockout page (429)."""
 
     success_url = reverse_lazy("password_change_done")
 
+    def post(self, request, *args, **kwargs):
+        username = request.user.get_username()
+        if password_guard_locked(request, username=username):
+            return lockout_response(request, None, {"username": username})
+        return super().post(request, *args, **kwargs)
+
+    def form_invalid(self, form):
+        if "old_password" in form.errors:
+            password_guard_failed(self.request, username=form.user.get_username())
+        return super().form_invalid(form)
+
     def form_valid(self, form):
-        response = super().form_valid(form)
-        api_tokens_revoke(user=form.user)
-        return response
+        password_set(user=form.user, password=form.cleaned_data["new_password1"], by_holder=True)
+        update_session_auth_hash(self.request, form.user)
+        return HttpResponseRedirect(self.get_success_url())
 
 
 class PasswordResetView(auth_views.PasswordResetView):
@@ -55,14 +84,27 @@ class PasswordResetView(auth_views.PasswordResetView):
 
 
 class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
-    """/passwort/neu/<uid>/<token>/: the new password twice; the API tokens go."""
+    """/passwort/neu/<uid>/<token>/: the new password twice. The holder sets it
+    (`password_set`): API tokens and other sessions go, a lockout after failed logins is
+    lifted. A link that does not work counts against this address
+    (`password_link_failed`); too many and every link is refused from here for a while."""
 
     success_url = reverse_lazy("password_reset_complete")
 
-    def form_valid(self, form):
-        response = super().form_valid(form)
-        api_tokens_revoke(user=form.user)
+    def dispatch(self, *args, **kwargs):
+        if password_link_locked(self.request):
+            return lockout_response(self.request, None, None)
+        response = super().dispatch(*args, **kwargs)
+        # A good link answers with a redirect (its token moves into the session) or, then,
+        # with the form (validlink); anything else is the page "this link does not work".
+        if not self.validlink and not isinstance(response, HttpResponseRedirect):
+            password_link_failed(self.request)
         return response
+
+    def form_valid(self, form):
+        password_set(user=form.user, password=form.cleaned_data["new_password1"], by_holder=True)
+        del self.request.session[auth_views.INTERNAL_RESET_SESSION_TOKEN]
+        return HttpResponseRedirect(self.get_success_url())
 
 
 @login_required

@@ -2,8 +2,8 @@
 
 The one step a club needs outside its pages: afterwards the secretary sets the club up
 on /verein/ (season, members and guests, logins) and enters the first evening. Prints
-the secretary's invitation link (the secretary sets their own password there) or, with
---password, uses that first password.
+the secretary's invitation link: the secretary sets their own password there (nobody else
+chooses one, not even the one who runs the command).
 """
 
 from django.core.management.base import BaseCommand, CommandError
@@ -21,21 +21,19 @@ class Command(BaseCommand):
         parser.add_argument("name", help="The club's name.")
         parser.add_argument("--secretary", required=True, help="The secretary's name.")
         parser.add_argument("--username", required=True, help="The secretary's user name.")
-        parser.add_argument("--password", default=None, help="A first password (else a link).")
         parser.add_argument("--rules", default="club", help="The club's rule preset.")
         parser.add_argument(
             "--base-url", default="http://127.0.0.1:8000", help="Where the app is served."
         )
 
-    def handle(self, *args, name, secretary, username, password, rules, base_url, **options):
+    def handle(self, *args, name, secretary, username, rules, base_url, **options):
         try:
             with transaction.atomic():
                 person = club_create(name=name, secretary_name=secretary, rule_preset=rules)
-                login_create(person=person, username=username, password=password)
+                login_create(person=person, username=username)
         except BooksError as exc:
             raise CommandError(exc.message) from exc
         self.stdout.write(self.style.SUCCESS(f"{person.club.name}: {person.name} ({username})"))
-        if password is None:
-            uidb64, token = login_invitation(person=person)
-            path = reverse("login_invitation_accept", kwargs={"uidb64": uidb64, "token": token})
-            self.stdout.write(f"Invitation: {base_url.rstrip('/')}{path}")
+        uidb64, token = login_invitation(person=person)
+        path = reverse("login_invitation_accept", kwargs={"uidb64": uidb64, "token": token})
+        self.stdout.write(f"Invitation: {base_url.rstrip('/')}{path}")

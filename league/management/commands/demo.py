@@ -229,7 +229,10 @@ class Command(BaseCommand):
             person = Member.objects.get(club=club, name=name)
             if person.user_id is None and not users.objects.filter(username=username).exists():
                 person.user = users.objects.create_user(username=username, password=password)
-                person.save(update_fields=["user"])
+                # The demo's people stand for themselves: the password printed for them is
+                # theirs, so anna may sign the closed season as Kassenprüfer.
+                person.password_set_by_holder = True
+                person.save(update_fields=["user", "password_set_by_holder"])
 
     def pay_dues(self, season, people, dates, rng: random.Random, *, settle: bool) -> None:
         """Payments as a club makes them: a past season settled in full at its last

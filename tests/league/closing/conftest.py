@@ -28,7 +28,8 @@ def books(sample_evening, db) -> Books:
     evening, people = enter_sample_evening(sample_evening)
     for name, username in (("Anna Becker", "anna"), ("Carla Vogt", "carla")):
         people[name].user = UserFactory(username=username)
-        people[name].save(update_fields=["user"])
+        people[name].password_set_by_holder = True  # as through their invitation
+        people[name].save(update_fields=["user", "password_set_by_holder"])
     secretary = people["Bernd Krause"]
     secretary.user = UserFactory(username="bernd")
     secretary.save(update_fields=["user"])

@@ -341,7 +341,8 @@ def test_one_or_two_auditors_sign_each_once(books):
     season_sign_off(season=books.season, auditor=books.second_auditor)
     third = books.people["Erik Lange"]
     third.user = UserFactory(username="erik")
-    third.save(update_fields=["user"])
+    third.password_set_by_holder = True
+    third.save(update_fields=["user", "password_set_by_holder"])
     with pytest.raises(BooksError) as refused:
         season_sign_off(season=books.season, auditor=third)
     assert refused.value.code == "auditors_complete"

@@ -8,6 +8,10 @@ starts the next one with a clean slate: no other test is locked out by these."""
 
 import datetime
 import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 import time_machine
@@ -141,15 +145,59 @@ def test_a_forged_forwarded_for_header_does_not_escape_the_lockout(bernd):
     assert response.status_code == 429
 
 
-def test_behind_our_proxy_the_address_it_appended_counts(bernd, settings):
-    settings.AXES_IPWARE_PROXY_COUNT = 1
-    settings.AXES_IPWARE_PROXY_ORDER = "right-most"
-    settings.AXES_IPWARE_META_PRECEDENCE_ORDER = ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR")
+def _addresses_seen(env: dict[str, str], *forwarded_for: str) -> list[str]:
+    """The address django-axes keys a login on, under the settings `env` gives, for a
+    request from our proxy (REMOTE_ADDR 127.0.0.1) with each X-Forwarded-For value."""
+    root = Path(__file__).resolve().parents[3]
+    environ = {k: v for k, v in os.environ.items() if not k.startswith(("AXES_", "DEBUG"))}
+    environ.update(env, DJANGO_SETTINGS_MODULE="schockclub.settings")
+    code = (
+        "import sys, django; django.setup()\n"
+        "from axes.helpers import get_client_ip_address\n"
+        "from django.test import RequestFactory\n"
+        "for header in sys.argv[1:]:\n"
+        "    request = RequestFactory().get('/', REMOTE_ADDR='127.0.0.1', "
+        "HTTP_X_FORWARDED_FOR=header)\n"
+        "    print(get_client_ip_address(request))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, *forwarded_for],
+        env=environ,
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr
+    return out.stdout.split()
+
+
+PRODUCTION = {"DEBUG": "false", "SECRET_KEY": "x" * 50}
+
+
+def test_in_production_the_lockout_keys_on_the_address_our_tls_proxy_appended():
+    # nginx's $proxy_add_x_forwarded_for: the client's own header, then the address the
+    # proxy saw. Without AXES_IPWARE_PROXY_COUNT the production settings expect that proxy.
+    seen = _addresses_seen(PRODUCTION, "203.0.113.7", "6.6.6.6, 198.51.100.2")
+    assert seen == ["203.0.113.7", "198.51.100.2"]
+
+
+def test_behind_two_proxies_the_address_the_outer_one_appended_counts():
+    env = {**PRODUCTION, "AXES_IPWARE_PROXY_COUNT": "2"}
+    assert _addresses_seen(env, "6.6.6.6, 203.0.113.7, 10.0.0.5") == ["203.0.113.7"]
+
+
+def test_behind_our_proxy_one_clients_lockout_leaves_the_others_free(bernd, settings):
+    # The production settings of one TLS proxy (settings.py, AXES_IPWARE_PROXY_COUNT=1).
+    settings.AXES_IPWARE_PROXY_COUNT = 0
+    settings.AXES_IPWARE_PROXY_ORDER = "left-most"
+    settings.AXES_IPWARE_META_PRECEDENCE_ORDER = ("HTTP_X_FORWARDED_FOR",)
+    settings.IPWARE_STRICT = False
 
     def login(client_address: str, password: str = "falsch"):
-        return Client(
-            REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR=f"6.6.6.6, {client_address}"
-        ).post("/login/", {"username": "bernd", "password": password})
+        return Client(REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR=client_address).post(
+            "/login/", {"username": "bernd", "password": password}
+        )
 
     for _attempt in range(5):
         login("203.0.113.7")
