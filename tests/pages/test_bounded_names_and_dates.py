@@ -167,3 +167,21 @@ def test_a_rename_to_a_name_the_club_book_would_refuse_is_refused(member):
     with pytest.raises(BooksError) as refused:
         member_update(member=member, name="Anna\u200bBecker")
     assert refused.value.code == "name_invalid_character"
+
+
+def test_the_admin_refuses_a_payment_of_the_year_0182(client, season, other_member):
+    client.force_login(UserFactory(is_staff=True, is_superuser=True))
+    response = client.post(
+        reverse("admin:league_payment_add"),
+        {
+            "member": other_member.pk,
+            "season": season.pk,
+            "amount": "5.00",
+            "paid_on": "0182-03-06",
+            "method": "cash",
+            "note": "",
+        },
+    )
+    assert response.status_code == 200
+    assert "Das Jahr 0182 liegt" in response.content.decode()
+    assert not Payment.objects.exists()
