@@ -3,7 +3,7 @@
 import django_filters
 
 from games.evenings.models import Evening, Game
-from league.club.filters import IntFilter
+from league.club.filters import DateFilter, IntFilter
 
 
 class EveningFilter(django_filters.FilterSet):
@@ -11,8 +11,8 @@ class EveningFilter(django_filters.FilterSet):
 
     season = IntFilter(field_name="season_id")
     year = IntFilter(field_name="season__year")
-    date_from = django_filters.DateFilter(field_name="date", lookup_expr="gte")
-    date_to = django_filters.DateFilter(field_name="date", lookup_expr="lte")
+    date_from = DateFilter(field_name="date", lookup_expr="gte")
+    date_to = DateFilter(field_name="date", lookup_expr="lte")
 
     class Meta:
         model = Evening

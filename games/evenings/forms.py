@@ -19,6 +19,7 @@ from games.evenings.models import Attendance, Evening, Game
 from games.evenings.selectors import next_game_number
 from games.evenings.services import evening_create, evening_update, game_record, game_update
 from league.club.errors import BooksError
+from league.club.fields import DateFormField
 from league.club.forms import BooksErrorMixin, PeopleSelect
 from league.club.models import Member
 
@@ -199,7 +200,7 @@ class EveningForm(BooksErrorMixin, forms.Form):
     group_errors = ("attendance",)
     field_aliases = {"present_members": "attendance"}
 
-    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    date = DateFormField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
     secretary = PersonChoiceField(
         label=_("Secretary"), queryset=Member.objects.none(), widget=PeopleSelect
     )

@@ -13,8 +13,9 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.evenings.models import Attendance, Evening, Game
-from league.club.fields import StrictIntegerField
+from league.club.fields import StrictDateField, StrictIntegerField
 from league.club.models import Member
+from league.club.names import NameField
 from league.club.serializers import MONEY, PersonRefSerializer
 
 PERSON_SCHEMA = {
@@ -118,13 +119,13 @@ class EveningWriteSerializer(serializers.Serializer):
     (strings) the service turns into guests. On update `version`
     (or the `If-Match` header) is required; PATCH keeps what is not sent."""
 
-    date = serializers.DateField()
+    date = StrictDateField()
     secretary = PersonField(required=False)
     present_members = serializers.ListField(child=PersonField(), max_length=200)
     guests = serializers.ListField(child=PersonField(), required=False, max_length=200)
     absent_members = serializers.ListField(child=PersonField(), required=False, max_length=200)
     new_guests = serializers.ListField(
-        child=serializers.CharField(max_length=100),
+        child=NameField(),
         required=False,
         max_length=50,
         help_text="Names of guests who come for the first time: each becomes a guest of "

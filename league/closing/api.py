@@ -5,7 +5,9 @@
 - ``POST seasons/{id}/reopen/``    secretary: season_reopen (body ``{"reason": str}``)
 - ``POST seasons/{id}/sign-off/``  an auditor: season_sign_off
 
-Another club's season: 404. Errors: league/club/api_common.py; OpenAPI prose:
+Another club's season: 404. Every person's open balance only for the secretary and a
+Kassenprüfer auditing the closed season (`may_see_balances`); the others read the count
+and the total. Errors: league/club/api_common.py; OpenAPI prose:
 league/closing/schema.py. The GET is kept per club books version, season and signatures
 (`season_sign_off_state`) and answers 304 to its ETag (league/club/caching.py, issue 15).
 """
@@ -24,13 +26,15 @@ from league.closing.serializers import (
     ReopenBodySerializer,
 )
 from league.closing.services import (
+    VALID,
+    may_see_balances,
     season_close,
     season_close_state,
     season_reopen,
     season_sign_off,
     season_sign_off_state,
 )
-from league.club.api_common import club_of, member_of, require_secretary
+from league.club.api_common import club_of, member_of, request_member, require_secretary
 from league.club.api_schema import answers_not_modified
 from league.club.caching import (
     api_etag,
@@ -46,8 +50,19 @@ def _season(request, season_id: int) -> Season:
     return get_object_or_404(Season, pk=season_id, club=club_of(request))
 
 
-def _state(season: Season, code: int = status.HTTP_200_OK) -> Response:
-    return Response(CloseStateSerializer(season_close_state(season=season)).data, status=code)
+def _visible(request, data: dict) -> dict:
+    """The close state as the requesting person may read it: every person's open balance
+    for the secretary and an auditing Kassenprüfer (`may_see_balances`), else the list
+    empty and only `open_balance_count` and `open_balance_total` beside it."""
+    signed = {line["auditor_id"] for line in data["sign_offs"] if line["state"] == VALID}
+    if may_see_balances(request_member(request), closed=data["closed"], signed_by=signed):
+        return data
+    return {**data, "open_items": {**data["open_items"], "open_balances": []}}
+
+
+def _state(request, season: Season, code: int = status.HTTP_200_OK) -> Response:
+    data = dict(CloseStateSerializer(season_close_state(season=season)).data)
+    return Response(_visible(request, data), status=code)
 
 
 @extend_schema(tags=["Season close"])
@@ -72,7 +87,7 @@ class SeasonCloseView(APIView):
             sign_offs,
             build=lambda: dict(CloseStateSerializer(season_close_state(season=season)).data),
         )
-        return api_private(Response(data), etag)
+        return api_private(Response(_visible(request, data)), etag)
 
     @schema.CLOSE_POST
     def post(self, request, season_id: int):
@@ -81,7 +96,7 @@ class SeasonCloseView(APIView):
         body = CloseBodySerializer(data=request.data)
         body.is_valid(raise_exception=True)
         season_close(season=season, by=member_of(request), confirm=body.validated_data["confirm"])
-        return _state(season)
+        return _state(request, season)
 
 
 @extend_schema(tags=["Season close"])
@@ -97,7 +112,7 @@ class SeasonReopenView(APIView):
         body = ReopenBodySerializer(data=request.data)
         body.is_valid(raise_exception=True)
         season_reopen(season=season, by=member_of(request), reason=body.validated_data["reason"])
-        return _state(season)
+        return _state(request, season)
 
 
 @extend_schema(tags=["Season close"])
@@ -110,4 +125,4 @@ class SeasonSignOffView(APIView):
     def post(self, request, season_id: int):
         season = _season(request, season_id)
         season_sign_off(season=season, auditor=member_of(request))
-        return _state(season, status.HTTP_201_CREATED)
+        return _state(request, season, status.HTTP_201_CREATED)

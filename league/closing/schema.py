@@ -42,6 +42,8 @@ STATE_EXAMPLE = {
                 "balance": "1.50",
             }
         ],
+        "open_balance_count": 1,
+        "open_balance_total": "1.50",
         "needs_confirmation": True,
     },
     "sign_offs": [
@@ -73,7 +75,10 @@ STATE_GET = extend_schema(
     "(when, by whom), what is still open (evenings with games missing, Runden owed and not "
     "given, people whose balance is not zero: carried into the next season on close), the "
     "fingerprint of its figures now and every Kassenprüfer signature with its state "
-    "(`valid`, or `broken` when the figures changed after it).",
+    "(`valid`, or `broken` when the figures changed after it). Every person's balance "
+    "(`open_balances`) only for the secretary and for a Kassenprüfer of the closed season "
+    "while fewer than two have signed validly or who signed; everyone else reads an empty "
+    "list and `open_balance_count` and `open_balance_total` (owed minus credits).",
     responses={200: CloseStateSerializer, **error_responses()},
     examples=[api_example("Closed and signed", STATE_EXAMPLE, response_only=True)],
 )

@@ -49,8 +49,24 @@ class OpenBalanceSerializer(serializers.Serializer):
 class OpenItemsSerializer(serializers.Serializer):
     incomplete_evenings = IncompleteEveningSerializer(many=True)
     runden_open = OpenRundeSerializer(many=True)
-    open_balances = OpenBalanceSerializer(many=True)
+    open_balances = OpenBalanceSerializer(
+        many=True,
+        help_text="Every person's open balance: for the secretary and a Kassenprüfer "
+        "auditing the closed season only; empty for everyone else, who reads "
+        "`open_balance_count` and `open_balance_total`.",
+    )
+    open_balance_count = serializers.SerializerMethodField(
+        help_text="People whose balance is not zero."
+    )
+    open_balance_total = serializers.DecimalField(
+        max_digits=None,
+        decimal_places=2,
+        help_text="The open balances summed (owed minus credits), in the season's currency.",
+    )
     needs_confirmation = serializers.BooleanField()
+
+    def get_open_balance_count(self, items) -> int:
+        return len(items.open_balances)
 
 
 class SignOffSerializer(serializers.Serializer):

@@ -42,6 +42,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -217,6 +218,12 @@ class OpenItems:
     def needs_confirmation(self) -> bool:
         """Incomplete evenings or Runden not given: closing must be confirmed."""
         return bool(self.incomplete_evenings or self.runden_open)
+
+    @property
+    def open_balance_total(self) -> Decimal:
+        """The open balances summed (owed minus credits), Decimal in the season's
+        currency: what a person who may not see each balance reads instead."""
+        return sum((b.balance for b in self.open_balances), Decimal("0"))
 
 
 def season_open_items(*, season: Season, balances: list[MemberBalance] | None = None) -> OpenItems:
@@ -429,6 +436,28 @@ def season_close_state(*, season: Season) -> CloseState:
         sign_offs=season_sign_offs(season=season, fingerprint=fingerprint),
         events=season_close_events(season=season),
     )
+
+
+def may_see_balances(member: Member | None, *, closed: bool, signed_by: Iterable[int] = ()) -> bool:
+    """Whether `member` reads every person's balance on a season's close page and in its
+    close API (otherwise the open balances' count and their total only: members and
+    guests see their own money on their statement, README "Who sees which money").
+
+    **Decision**: the secretary always (the books are theirs). A Kassenprüfer
+    (`may_sign_off`) of a *closed* season, because the signature covers every balance
+    (`season_figures`) and one signs only what one has checked: while fewer than
+    `MAX_AUDITORS` auditors hold a valid signature (`signed_by`: their ids), or when the
+    member is one of them. Once two have signed, the other members see the totals again;
+    an open season shows them to no one else (it is audited after it is closed). A guest
+    never signs, so never sees another person's balance."""
+    if member is None:
+        return False
+    if member.is_secretary:
+        return True
+    if not closed or not may_sign_off(member):
+        return False
+    signers = set(signed_by)
+    return member.pk in signers or len(signers) < MAX_AUDITORS
 
 
 def may_sign_off(member: Member | None) -> bool:

@@ -24,6 +24,7 @@ from django.views.decorators.http import require_POST
 
 from league.closing.services import (
     REASON_MAX_LENGTH,
+    may_see_balances,
     may_sign_off,
     season_close,
     season_close_state,
@@ -49,6 +50,9 @@ def _context(
         "state": state,
         "season": state.season,
         "items": state.open_items,
+        # Every person's balance: the secretary, and a Kassenprüfer auditing the closed
+        # season; the others read the count and the total (`may_see_balances`).
+        "sees_balances": may_see_balances(member, closed=state.closed, signed_by=signed),
         "is_secretary": member.is_secretary,
         "may_sign": state.closed and may_sign_off(member) and member.pk not in signed,
         "error": error,

@@ -39,6 +39,7 @@ _DB_CODES = {
     "game_unique_number": ("duplicate_game_number", "number", 409),
     "evening_unique_date_per_club": ("evening_exists", "date", 409),
     "season_closed": ("season_closed", None, 409),
+    "season_dates_no_overlap": ("season_overlaps", "starts_on", 409),
 }
 
 
@@ -56,6 +57,7 @@ def db_refusal_messages() -> dict[str, str]:
         "game_unique_number": _("This evening has a game with this number already."),
         "evening_unique_date_per_club": _("There is an evening on this date already."),
         "season_closed": season_closed_message(),
+        "season_dates_no_overlap": _("The dates overlap another season of the club."),
     }
 
 

@@ -13,22 +13,30 @@ Refusals: 400 with the stable codes `invalid_number` / `invalid_amount` (German 
 DRF's `min_value` / `max_value` for a number out of bounds. Source: issue 13 item 1.
 """
 
+import datetime
 import re
 from decimal import Decimal
 from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
-from django.utils import formats
+from django.utils import formats, timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 __all__ = [
+    "FIRST_YEAR",
     "INTEGER_MAX",
+    "DateFormField",
+    "StrictDateField",
     "MoneyField",
     "MoneyFormField",
     "StrictIntegerField",
     "StrictIntegerFormField",
+    "date_refusal",
+    "last_year",
+    "parse_iso_date",
     "parse_whole_number",
 ]
 
@@ -135,3 +143,88 @@ class MoneyFormField(forms.DecimalField):
         if len(text) > _TEXT_MAX or not _MONEY.fullmatch(text):
             raise ValidationError(self.error_messages["invalid"], code="invalid")
         return Decimal(text.replace(",", "."))
+
+
+# --- dates -----------------------------------------------------------------------------------
+
+FIRST_YEAR = 1900
+"""The first year a date of the books may name: the club book starts 1979, a year before
+1900 is a typing error (0182 for 1982)."""
+
+_ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")  # ASCII digits only; fullmatch
+
+
+def last_year() -> int:
+    """The last year a date of the books may name: next year (the club's zone), so a
+    season or an evening can be prepared ahead."""
+    return timezone.localdate().year + 1
+
+
+def parse_iso_date(text: object, *, last: int | None = None) -> datetime.date | None:
+    """The date of an ISO text `YYYY-MM-DD` in ASCII digits (no time, no spaces, not
+    "２０２６-01-01" or "٢٠٢٦-01-01") whose year lies in FIRST_YEAR .. `last` (default:
+    `last_year()`), else None (`date_refusal` says why). A `datetime.date` (not a
+    datetime) passes when its year lies in the bounds."""
+    if isinstance(text, datetime.date) and not isinstance(text, datetime.datetime):
+        date: datetime.date | None = text
+    elif isinstance(text, str) and _ISO_DATE.fullmatch(text):
+        try:
+            date = datetime.date.fromisoformat(text)
+        except ValueError:
+            return None
+    else:
+        return None
+    assert date is not None
+    if not FIRST_YEAR <= date.year <= (last_year() if last is None else last):
+        return None
+    return date
+
+
+def date_refusal(text: object, *, last: int | None = None) -> tuple[str, str]:
+    """(code, German message) for a date `parse_iso_date` refused: `date_out_of_range`
+    for a well-formed date of a year outside FIRST_YEAR .. `last` (default next year;
+    0182, 1850, 2100), `invalid_date` for anything else."""
+    last = last_year() if last is None else last
+    if isinstance(text, datetime.date):
+        year: int | None = text.year
+    elif isinstance(text, str) and _ISO_DATE.fullmatch(text):
+        year = int(text[:4])
+    else:
+        year = None
+    if year is not None and not FIRST_YEAR <= year <= last:
+        message = gettext("The year %(year)s lies outside %(first)s to %(last)s.") % {
+            "year": f"{year:04d}",
+            "first": FIRST_YEAR,
+            "last": last,
+        }
+        return "date_out_of_range", message
+    return "invalid_date", gettext("Write the date as year-month-day in digits, e.g. 2026-03-14.")
+
+
+class StrictDateField(serializers.DateField):
+    """A DRF DateField reading only `parse_iso_date`'s dates: ISO `YYYY-MM-DD` in ASCII
+    digits, a year from 1900 to next year. Refusals: `invalid_date`, `date_out_of_range`
+    (German message)."""
+
+    def to_internal_value(self, value: Any) -> datetime.date:
+        date = parse_iso_date(value)
+        if date is None:
+            code, message = date_refusal(value)
+            raise serializers.ValidationError(message, code=code)
+        return date
+
+
+class DateFormField(forms.DateField):
+    """A page's (and a query filter's) date: what `parse_iso_date` reads, the German
+    message of `date_refusal` at the field (codes `invalid_date`, `date_out_of_range`).
+    Pages send it from an `<input type="date">`, which writes ISO dates."""
+
+    def to_python(self, value: Any) -> datetime.date | None:
+        if value in self.empty_values:
+            return None
+        text = value if isinstance(value, datetime.date) else str(value)
+        date = parse_iso_date(text)
+        if date is None:
+            code, message = date_refusal(text)
+            raise ValidationError(message, code=code)
+        return date

@@ -2,7 +2,7 @@
 
 import django_filters
 
-from league.club.fields import StrictIntegerFormField
+from league.club.fields import DateFormField, StrictIntegerFormField
 from league.club.models import RULE_PRESET_CHOICES, Currency, Member, Season
 
 BIGINT_MAX = 2**63 - 1
@@ -19,6 +19,14 @@ class IntFilter(django_filters.NumberFilter):
         kwargs.setdefault("min_value", -BIGINT_MAX)
         kwargs.setdefault("max_value", BIGINT_MAX)
         super().__init__(*args, **kwargs)
+
+
+class DateFilter(django_filters.DateFilter):
+    """A date in ISO `YYYY-MM-DD` with ASCII digits, a year from 1900 to next year
+    (league/club/fields.py `parse_iso_date`): django-filter's DateFilter reads Django's
+    input formats, whose year may be 0182 or written in other scripts' digits."""
+
+    field_class = DateFormField
 
 
 class SeasonFilter(django_filters.FilterSet):

@@ -15,7 +15,9 @@ from games.rules import FLAGS, RuleSet
 from games.rules.flags import describe
 from games.rules.ruleset import MAX_DECKEL
 from league.club.errors import BooksError
+from league.club.fields import DateFormField
 from league.club.models import RULE_PRESET_CHOICES, Club, Member, Season
+from league.club.names import NameFormField
 from league.club.services import (
     login_create,
     member_create,
@@ -116,13 +118,13 @@ class SeasonForm(RuleFlagsMixin, BooksErrorMixin, forms.Form):
     Calls `season_create` (Mark value and currency follow from the year, RULES.md 5)."""
 
     year = forms.IntegerField(label=_("Year"), min_value=1979, max_value=2999)
-    starts_on = forms.DateField(
+    starts_on = DateFormField(
         label=_("First day"),
         required=False,
         widget=forms.DateInput(attrs={"type": "date"}),
         help_text=_("Empty: 1 January."),
     )
-    ends_on = forms.DateField(
+    ends_on = DateFormField(
         label=_("Last day"),
         required=False,
         widget=forms.DateInput(attrs={"type": "date"}),
@@ -191,7 +193,7 @@ class SeasonRulesForm(RuleFlagsMixin, BooksErrorMixin, forms.Form):
 class PersonForm(BooksErrorMixin, forms.Form):
     """A new person of the club: name, member or guest. Calls `member_create`."""
 
-    name = forms.CharField(label=_("Name"), max_length=100)
+    name = NameFormField(label=_("Name"))
     kind = forms.ChoiceField(
         label=_("Joins as"), choices=Member.Kind.choices, initial=Member.Kind.MEMBER
     )
@@ -214,7 +216,7 @@ class PersonForm(BooksErrorMixin, forms.Form):
 class RenameForm(BooksErrorMixin, forms.Form):
     """A person's new name. Calls `member_update` (every season's books show it)."""
 
-    name = forms.CharField(label=_("Name"), max_length=100)
+    name = NameFormField(label=_("Name"))
 
     def __init__(self, *args, person: Member, **kwargs):
         super().__init__(*args, **kwargs)

@@ -11,6 +11,8 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from league.club.names import validate_name
+
 # RULES.md section 6: the preset names. Kept here as plain choices so that the database
 # never depends on importing the rules module's objects.
 # Named as the members know them (where each comes from: games.rules.PRESET_SOURCES).
@@ -31,7 +33,7 @@ class Currency(models.TextChoices):
 class Club(models.Model):
     """A Schocken club. Each club sees only its own data."""
 
-    name = models.CharField(_("name"), max_length=100, unique=True)
+    name = models.CharField(_("name"), max_length=100, unique=True, validators=[validate_name])
     rule_preset = models.CharField(
         _("rule set"), max_length=20, choices=RULE_PRESET_CHOICES, default="club"
     )
@@ -122,7 +124,7 @@ class Member(models.Model):
         GUEST = "guest", _("guest")
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="members")
-    name = models.CharField(_("name"), max_length=100)
+    name = models.CharField(_("name"), max_length=100, validators=[validate_name])
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices, default=Kind.MEMBER)
     active = models.BooleanField(_("active"), default=True)
     is_secretary = models.BooleanField(_("secretary"), default=False)

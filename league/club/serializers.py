@@ -12,8 +12,9 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.rules import preset_name
-from league.club.fields import StrictIntegerField
+from league.club.fields import StrictDateField, StrictIntegerField
 from league.club.models import RULE_PRESET_CHOICES, Club, Member, Season
+from league.club.names import NameField
 from league.club.statutes import season_rules
 
 # Money the API answers (sums: balances, totals, running balances): a decimal with cents
@@ -90,8 +91,8 @@ class SeasonCreateSerializer(serializers.Serializer):
         help_text='Flags laid over the preset (RULES.md 6), e.g. {"jule": true}; '
         "bad flags: 400 `invalid_rule_set`.",
     )
-    starts_on = serializers.DateField(required=False)
-    ends_on = serializers.DateField(required=False)
+    starts_on = StrictDateField(required=False)
+    ends_on = StrictDateField(required=False)
 
     def validate(self, attrs):
         starts, ends = attrs.get("starts_on"), attrs.get("ends_on")
@@ -162,7 +163,7 @@ class MemberSerializer(serializers.ModelSerializer):
 class MemberCreateSerializer(serializers.Serializer):
     """Input of `member_create`."""
 
-    name = serializers.CharField(max_length=100)
+    name = NameField()
     kind = serializers.ChoiceField(choices=Member.Kind.choices, default=Member.Kind.MEMBER)
     is_secretary = serializers.BooleanField(default=False)
 

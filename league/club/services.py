@@ -24,8 +24,10 @@ from league.club.accounts.services import (
 )
 from league.club.books import MARK_VALUE_CHANGED, STATUTES_CHANGED, books_changed
 from league.club.errors import BooksError, books_error_from_integrity
+from league.club.fields import FIRST_YEAR, date_refusal, last_year, parse_iso_date
 from league.club.models import RULE_PRESET_CHOICES, Club, Member, Season
 from league.club.money import round_money
+from league.club.names import clean_name
 from league.club.statutes import (
     Statutes,
     club_statutes,
@@ -62,6 +64,69 @@ def season_rules_data(*, rules: RulesInput, basis: RuleSet) -> dict[str, bool | 
     return dataclasses.replace(ruleset, name=preset_name(ruleset) or "custom").to_dict()
 
 
+def season_dates_check(
+    *,
+    club_id: int,
+    starts_on: datetime.date,
+    ends_on: datetime.date,
+    season_id: int | None = None,
+) -> None:
+    """Refuse dates a season of the club cannot have: a day outside 1900 .. the year after
+    next (`season_last_year`; `date_out_of_range`, 400), the last day before the first
+    (`dates_unordered`, 400), or days shared with another season of the club
+    (`season_overlaps`, 409: an evening belongs to the one season whose dates hold it;
+    the database refuses it too, by an exclusion constraint on PostgreSQL, league
+    migration 0011). `season_id`: the season being changed (its own dates do not count).
+    """
+    for day, field in ((starts_on, "starts_on"), (ends_on, "ends_on")):
+        if parse_iso_date(day, last=season_last_year()) is None:
+            code, message = date_refusal(day, last=season_last_year())
+            raise BooksError(code, message, field=field)
+    if ends_on < starts_on:
+        raise BooksError(
+            "dates_unordered", _("The last day lies before the first day."), field="ends_on"
+        )
+    others = Season.objects.filter(club_id=club_id, starts_on__lte=ends_on, ends_on__gte=starts_on)
+    if season_id is not None:
+        others = others.exclude(pk=season_id)
+    other = others.order_by("starts_on").first()
+    if other is not None:
+        raise season_overlaps_error(other)
+
+
+def season_overlaps_error(other: Season | None = None) -> BooksError:
+    """`season_overlaps` (409, field "starts_on"): the dates share days with `other`."""
+    if other is None:
+        message = _("The dates overlap another season of the club.")
+    else:
+        message = _(
+            "The dates overlap the season %(year)s (%(first)s to %(last)s); seasons of a "
+            "club never share a day."
+        ) % {
+            "year": other.year,
+            "first": other.starts_on.strftime("%d.%m.%Y"),
+            "last": other.ends_on.strftime("%d.%m.%Y"),
+        }
+    return BooksError("season_overlaps", message, field="starts_on", status=409)
+
+
+def season_last_year() -> int:
+    """The last year a season (its year and its days) may have: the year after next, so
+    closing next year's season, prepared ahead, can open the one after it for the
+    carry-over (league.closing). Every other date of the books ends next year."""
+    return last_year() + 1
+
+
+def _season_year_check(year: int) -> None:
+    if not isinstance(year, int) or not FIRST_YEAR <= year <= season_last_year():
+        raise BooksError(
+            "year_out_of_range",
+            _("A season's year lies from %(first)s to %(last)s.")
+            % {"first": FIRST_YEAR, "last": season_last_year()},
+            field="year",
+        )
+
+
 @transaction.atomic
 def season_create(
     *,
@@ -83,8 +148,16 @@ def season_create(
     stays the preset it started from.
 
     Raises BooksError `season_exists` (409) when the club has that year already,
-    `invalid_rule_preset` or `invalid_rule_set` (400).
+    `season_overlaps` (409) when the dates share a day with another season of the club,
+    `year_out_of_range`, `date_out_of_range`, `dates_unordered`, `invalid_rule_preset` or
+    `invalid_rule_set` (400). A year and dates lie from 1900 to the year after next.
     """
+    _season_year_check(year)
+    starts_on = starts_on or datetime.date(year, 1, 1)
+    ends_on = ends_on or datetime.date(year, 12, 31)
+    if Season.objects.filter(club=club, year=year).exists():
+        raise _season_exists(year)
+    season_dates_check(club_id=club.pk, starts_on=starts_on, ends_on=ends_on)
     preset = rule_preset or club.rule_preset
     if preset not in dict(RULE_PRESET_CHOICES):
         raise BooksError("invalid_rule_preset", _("Unknown rule set."), field="rule_preset")
@@ -100,18 +173,24 @@ def season_create(
                 rule_preset=preset,
                 rules=flags,
                 statutes=statutes.to_data(),
-                starts_on=starts_on or datetime.date(year, 1, 1),
-                ends_on=ends_on or datetime.date(year, 12, 31),
+                starts_on=starts_on,
+                ends_on=ends_on,
                 mark_value=value,
                 currency=currency,
             )
-    except IntegrityError as exc:
-        raise BooksError(
-            "season_exists",
-            _("The season %(year)s exists already.") % {"year": year},
-            field="year",
-            status=409,
-        ) from exc
+    except IntegrityError as exc:  # a season written beside this one in the meantime
+        if "season_dates_no_overlap" in str(exc):
+            raise season_overlaps_error() from exc
+        raise _season_exists(year) from exc
+
+
+def _season_exists(year: int) -> BooksError:
+    return BooksError(
+        "season_exists",
+        _("The season %(year)s exists already.") % {"year": year},
+        field="year",
+        status=409,
+    )
 
 
 def _season_changes(
@@ -142,9 +221,12 @@ def _season_changes(
         # Another Grundlage without flags: the season plays that preset (as before rules
         # were stored as data).
         flags = season_rules_data(rules=preset_rules(rule_preset), basis=preset_rules(None))
-    if (ends_on or season.ends_on) < (starts_on or season.starts_on):
-        raise BooksError(
-            "dates_unordered", _("The last day lies before the first day."), field="ends_on"
+    if starts_on is not None or ends_on is not None:
+        season_dates_check(
+            club_id=season.club_id,
+            starts_on=starts_on or season.starts_on,
+            ends_on=ends_on or season.ends_on,
+            season_id=season.pk,
         )
     wanted = {
         "mark_value": mark_value,
@@ -188,8 +270,9 @@ def season_update(
     Returns the season as stored, its `data_version` read again.
 
     Raises BooksError: invalid_mark_value, invalid_rule_preset, invalid_rule_set,
-    dates_unordered, evening_outside_season (an evening of the season would lie outside
-    the new dates).
+    dates_unordered, date_out_of_range, season_overlaps (409: another season of the club
+    holds one of the days), evening_outside_season (an evening of the season would lie
+    outside the new dates).
     """
     season = Season.objects.select_for_update().get(pk=season.pk)
     changes = _season_changes(
@@ -317,13 +400,13 @@ def season_get_or_create(*, club: Club, year: int) -> Season:
 
 
 def _free_name(*, club_id: int, name: str, person_id: int | None = None) -> str:
-    """`name` with its white space folded, when no other person of the club has it.
+    """`name` with its white space folded (`league.club.names.clean_name`), when no other
+    person of the club has it.
 
-    Raises BooksError `name_required` or `member_exists` (409).
+    Raises BooksError `name_required`, `name_invalid_character`, `name_too_long` or
+    `member_exists` (409).
     """
-    name = " ".join(name.split())
-    if not name:
-        raise BooksError("name_required", _("Please enter a name."), field="name")
+    name = clean_name(name)
     others = Member.objects.filter(club_id=club_id, name=name)
     if person_id is not None:
         others = others.exclude(pk=person_id)
@@ -677,11 +760,10 @@ def club_create(*, name: str, secretary_name: str, rule_preset: str = "club") ->
     club up on its pages: seasons, people, logins, evenings; issue 12 item 1). Returns
     the secretary (a club member, no login yet: give one with `login_create`).
 
-    Raises BooksError `name_required`, `club_exists` (409), `invalid_rule_preset`.
+    Raises BooksError `name_required`, `name_invalid_character`, `name_too_long` (the
+    club's or the secretary's name), `club_exists` (409), `invalid_rule_preset`.
     """
-    name = " ".join(name.split())
-    if not name:
-        raise BooksError("name_required", _("Please enter a name."), field="name")
+    name = clean_name(name)
     if rule_preset not in dict(RULE_PRESET_CHOICES):
         raise BooksError("invalid_rule_preset", _("Unknown rule set."), field="rule_preset")
     if Club.objects.filter(name=name).exists():

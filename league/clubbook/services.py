@@ -59,9 +59,11 @@ from django.utils.translation import gettext as _
 from simple_history.utils import get_history_model_for_model
 
 from games.evenings.models import Attendance, Evening, Game, SchockAus
+from league.club import names
 from league.club.books import CLUB_BOOK_IMPORT as IMPORT_REASON
 from league.club.books import books_changed
 from league.club.errors import books_error_from_integrity
+from league.club.fields import FIRST_YEAR, last_year, parse_iso_date
 from league.club.models import Club, Member, Season
 from league.club.money import marks_to_money
 from league.club.services import season_get_or_create
@@ -87,11 +89,11 @@ logger = logging.getLogger(__name__)
 _BATCH = 2000  # rows per INSERT of the bulk writes
 _DATE_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")  # ASCII digits only (not ², ٣); fullmatch
 _NUMBER_RE = re.compile(r"[0-9]+")
-FIRST_YEAR = 1900  # the book starts 1979; years before 1900 are typing errors (issue 13.1)
 # Game.number is a PositiveIntegerField: a 32-bit integer column on every database Django
 # supports; a larger number (3000000000) would make PostgreSQL refuse the INSERT (a 500).
 GAME_NUMBER_MAX = 2_147_483_647
 NAME_MAX = Member._meta.get_field("name").max_length or 100
+assert NAME_MAX == names.NAME_MAX
 # Unicode's control characters (category Cc: U+0000..U+001F and U+007F..U+009F, fixed by
 # Unicode's stability policy): the same set `has_control_character` finds with
 # unicodedata, as one precompiled search per row (a test compares them on every code point).
@@ -321,23 +323,11 @@ def _read_rows(
     return rows
 
 
-def last_year() -> int:
-    """The last year the book may name: next year (a season may be prepared ahead)."""
-    return timezone.localdate().year + 1
-
-
 def _parse_date(text: str, last: int | None = None) -> datetime.date | None:
     """The date of a `YYYY-MM-DD` text in ASCII digits whose year lies in FIRST_YEAR ..
-    `last` (default: `last_year()`, next year), or None (`_date_error` says why)."""
-    if not _DATE_RE.fullmatch(text):
-        return None
-    try:
-        date = datetime.date.fromisoformat(text)
-    except ValueError:
-        return None
-    if not FIRST_YEAR <= date.year <= (last_year() if last is None else last):
-        return None
-    return date
+    `last` (default: `last_year()`, next year), or None (`_date_error` says why): the
+    API's and the pages' own reading of a date (league/club/fields.py `parse_iso_date`)."""
+    return parse_iso_date(text, last=last)
 
 
 class _Dates:
@@ -370,7 +360,7 @@ def _date_error(text: str) -> tuple[str, str]:
 
 
 def _clean_name(text: str) -> str:
-    return " ".join(text.split())
+    return names.fold_name(text)
 
 
 def _name_too_long(name: str) -> str | None:
@@ -422,6 +412,12 @@ class _AttendanceReader:
         role = role_text.lower()
         if date is None:
             self._error(line, *_date_error(date_text))
+            return None
+        if names.refused_character(name_text) is not None:
+            # A format character (zero-width, a bidirectional override) or a separator:
+            # the name the pages and the API refuse (league/club/names.py).
+            self.broken.add(date)
+            self._error(line, *names.name_refusal(name_text))  # type: ignore[misc]
             return None
         if not name:
             self.broken.add(date)
@@ -918,7 +914,10 @@ def _import(
 def _import_club(club_name: str, history: dict[str, Any]) -> tuple[Club, bool]:
     """The club named `club_name` and whether the import created it (then its audit-trail
     record names the import's author and reason)."""
-    club, created = Club.objects.get_or_create(name=club_name)
+    club = Club.objects.filter(name=club_name).first()
+    created = False
+    if club is None:  # a new club's name is checked as the pages and the API check it
+        club, created = Club.objects.get_or_create(name=names.clean_name(club_name, field="club"))
     if created:
         _mark_imported(Club, [club.pk], history)
     return club, created

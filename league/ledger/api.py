@@ -47,7 +47,7 @@ from league.club.caching import (
     club_books_version,
 )
 from league.club.errors import BooksError
-from league.club.filters import IntFilter
+from league.club.filters import DateFilter, IntFilter
 from league.club.selectors import club_current_season, club_member_by_id, whole_number
 from league.ledger import schema
 from league.ledger.models import Payment
@@ -76,8 +76,8 @@ class PaymentFilter(django_filters.FilterSet):
     season = IntFilter(field_name="season_id")
     member = IntFilter(field_name="member_id")
     method = django_filters.ChoiceFilter(choices=Payment.Method.choices)
-    paid_from = django_filters.DateFilter(field_name="paid_on", lookup_expr="gte")
-    paid_to = django_filters.DateFilter(field_name="paid_on", lookup_expr="lte")
+    paid_from = DateFilter(field_name="paid_on", lookup_expr="gte")
+    paid_to = DateFilter(field_name="paid_on", lookup_expr="lte")
 
     class Meta:
         model = Payment

@@ -14,7 +14,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from league.club.errors import BooksError
-from league.club.fields import MoneyField, StrictIntegerField
+from league.club.fields import MoneyField, StrictDateField, StrictIntegerField
 from league.club.models import Currency
 from league.club.selectors import club_member_by_id, club_season_by_id
 from league.club.serializers import MONEY, PersonRefSerializer
@@ -64,7 +64,7 @@ class PaymentCreateSerializer(serializers.Serializer):
     # Zero or less is the service's `invalid_amount` (as before); more than PAYMENT_MAX
     # is DRF's `max_value`.
     amount = MoneyField(max_value=PAYMENT_MAX)
-    paid_on = serializers.DateField()
+    paid_on = StrictDateField()
     method = serializers.ChoiceField(choices=Payment.Method.choices, default=Payment.Method.CASH)
     note = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
     season = StrictIntegerField(min_value=1, required=False, allow_null=True)

@@ -32,6 +32,7 @@ from simple_history.utils import bulk_create_with_history, bulk_update_with_hist
 from games.evenings.models import Attendance, Evening, Game
 from league.club.books import MARK_VALUE_CHANGED, STATUTES_CHANGED, BooksChange, books_changed
 from league.club.errors import BooksError
+from league.club.fields import date_refusal, parse_iso_date
 from league.club.models import Club, Member, Season
 from league.club.money import format_money, marks_to_money, round_money
 from league.club.statutes import Statutes, season_statutes
@@ -267,6 +268,9 @@ def _payment_season(
         )
     if method not in Payment.Method.values:
         raise BooksError("invalid_method", _("Unknown way of payment."), field="method")
+    if parse_iso_date(paid_on) is None:  # the admin's date field reads any year
+        code, message = date_refusal(paid_on)
+        raise BooksError(code, message, field="paid_on")
     if season is None:
         season = Season.objects.filter(
             club_id=member.club_id, starts_on__lte=paid_on, ends_on__gte=paid_on
@@ -306,7 +310,8 @@ def payment_record(
     Returns the Payment.
 
     Raises BooksError: invalid_amount (not positive or more than 2 decimal places),
-    invalid_method, no_season, person_of_other_club.
+    invalid_method, invalid_date or date_out_of_range (`paid_on` outside 1900 to next
+    year), no_season, person_of_other_club.
     """
     amount = Decimal(amount)
     season = _payment_season(

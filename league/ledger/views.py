@@ -21,7 +21,7 @@ from django.views.decorators.http import require_POST
 from league.club.access import ClubRequest, member_required, secretary_required
 from league.club.caching import books_fragment, books_page
 from league.club.errors import BooksError
-from league.club.fields import MoneyFormField
+from league.club.fields import DateFormField, MoneyFormField
 from league.club.forms import PeopleSelect
 from league.club.models import Member, Season
 from league.club.selectors import club_seasons, query_year, season_from_query
@@ -174,7 +174,7 @@ class PaymentForm(forms.Form):
         max_value=PAYMENT_MAX,
         localize=True,
     )
-    paid_on = forms.DateField(label=gettext_lazy("Date"))
+    paid_on = DateFormField(label=gettext_lazy("Date"))
     method = forms.ChoiceField(
         label=gettext_lazy("How"), choices=Payment.Method.choices, widget=PeopleSelect
     )

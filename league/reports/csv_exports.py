@@ -78,11 +78,15 @@ def standings_csv(*, season: Season) -> str:
         return _csv(header, rows)
 
 
-def dues_csv(*, season: Season) -> str:
+def dues_csv(*, season: Season, person_id: int | None = None) -> str:
     """Dues per person: Name; Gast; Mark; Betrag; bezahlt; offen; Währung, and a last
-    line with the totals (Name "Summe")."""
+    line with the totals (Name "Summe"). With `person_id` (a member's or a guest's own
+    file: what a person paid and owes is theirs and the secretary's) only that person's
+    line, and no totals."""
     with translation.override("de"):
         dues = season_dues(season=season)
+        if person_id is not None:
+            dues = [d for d in dues if d.member.pk == person_id]
         header = [
             _("Name"),
             _("Guest"),
@@ -104,6 +108,8 @@ def dues_csv(*, season: Season) -> str:
             ]
             for d in dues
         ]
+        if person_id is not None:
+            return _csv(header, rows)
         total = Decimal("0")
         rows.append(
             [

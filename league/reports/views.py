@@ -94,19 +94,27 @@ CSV_EXPORTS = {
 def season_csv(request: ClubRequest, year: int, kind: str) -> HttpResponse:
     """CSV export of a season: standings (tabelle), dues (kasse) or the Schock-Aus
     chronicle (schock-aus). German Excel style: ';', decimal comma, UTF-8 with BOM.
-    The file is kept per club books version, season and kind, and a repeated GET with its
-    ETag is answered 304 (league/club/caching.py, issue 15)."""
+    The dues (kasse) of everyone only for the secretary; a member or a guest gets the own
+    line (what a person paid and owes is theirs and the secretary's).
+    The file is kept per club books version, season, kind and, for the dues of a person
+    who is not the secretary, that person; a repeated GET with its ETag is answered 304
+    (league/club/caching.py, issue 15)."""
     if kind not in CSV_EXPORTS:
         raise Http404
     season: Season = request.season  # type: ignore[attr-defined]
     build, stem = CSV_EXPORTS[kind]
+    own = None if kind != "kasse" or request.member.is_secretary else request.member.pk
 
     def text() -> str:
         season.club = request.club  # the club the season was read for: no second read
-        return build(season=season)
+        return (
+            build(season=season)
+            if own is None
+            else report_csv.dues_csv(season=season, person_id=own)
+        )
 
     version = request.books_version  # type: ignore[attr-defined]
-    body = books_cached("season_csv", kind, version, season.pk, build=text)
+    body = books_cached("season_csv", kind, version, season.pk, own, build=text)
     response = HttpResponse(body, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{stem}-{season.year}.csv"'
     return response

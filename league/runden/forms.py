@@ -3,6 +3,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from league.club.fields import DateFormField
 from league.runden.models import RundeGiven
 
 NOTE_MAX = RundeGiven._meta.get_field("note").max_length or 200
@@ -14,5 +15,5 @@ class RundeGivenForm(forms.Form):
     are not allowed."), which PostgreSQL cannot store; both refusals are German on the page
     (issue 13 item 1)."""
 
-    given_on = forms.DateField(label=_("Given on"), required=False)
+    given_on = DateFormField(label=_("Given on"), required=False)
     note = forms.CharField(label=_("Note"), max_length=NOTE_MAX, required=False)

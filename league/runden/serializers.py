@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from rest_framework import serializers
 
 from league.club.errors import BooksError
-from league.club.fields import StrictIntegerField
+from league.club.fields import StrictDateField, StrictIntegerField
 from league.club.selectors import club_member_by_id, club_season_by_id
 from league.club.serializers import PersonRefSerializer
 
@@ -79,7 +79,7 @@ class RundenQuerySerializer(serializers.Serializer):
 class RundeGivenSerializer(serializers.Serializer):
     """Input of `runde_mark_given`: the day the Runde was given, and a note."""
 
-    given_on = serializers.DateField()
+    given_on = StrictDateField()
     note = serializers.CharField(required=False, allow_blank=True, max_length=200, default="")
 
 

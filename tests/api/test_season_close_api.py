@@ -21,7 +21,7 @@ def _close(api, cast):
 
 
 def test_the_close_state_lists_what_is_open(api, cast):
-    answer = api("member").get(_url(cast.season.pk))
+    answer = api("secretary").get(_url(cast.season.pk))
     assert answer.status_code == 200
     body = answer.json()
     assert body["closed"] is False and body["sign_offs"] == []

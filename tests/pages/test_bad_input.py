@@ -139,7 +139,7 @@ def test_moving_an_evening_outside_every_season_is_refused(
 ):
     evening.refresh_from_db()
     data = {
-        "date": "2031-01-01",
+        "date": "2025-01-01",
         "secretary": secretary.pk,
         "guests": [guest.pk],
         "new_guests": "",
@@ -149,7 +149,7 @@ def test_moving_an_evening_outside_every_season_is_refused(
         **_roles(other_member, role="absent"),
     }
     response = secretary_client.post(reverse("evening_edit", args=[evening.pk]), data)
-    assert "Für den 01.01.2031 gibt es keine Saison." in response.context["form"].errors["date"][0]
+    assert "Für den 01.01.2025 gibt es keine Saison." in response.context["form"].errors["date"][0]
     evening.refresh_from_db()
     assert evening.date == datetime.date(2026, 3, 6)
 

@@ -8,6 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from league.standings.selectors import season_standings
+from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -97,8 +98,14 @@ def test_standings_csv_lists_guests_without_a_place(member_client):
     assert guest[0] == ""
 
 
-def test_dues_csv_uses_the_decimal_comma_and_ends_with_the_total(member_client, sample_evening):
-    rows = read_csv(member_client.get(reverse("season_csv", args=[2026, "kasse"])))
+def test_dues_csv_uses_the_decimal_comma_and_ends_with_the_total(sample_season, sample_evening):
+    # Every person's dues and the totals: the secretary's file (a member gets the own line).
+    secretary = sample_season.club.members.get(is_secretary=True)
+    secretary.user = UserFactory(username="bernd")
+    secretary.save()
+    client = Client()
+    client.force_login(secretary.user)
+    rows = read_csv(client.get(reverse("season_csv", args=[2026, "kasse"])))
     total = rows[-1]
     assert total[2] == str(sample_evening["expected"]["marks_total"])
     assert total[3] == sample_evening["expected"]["money_total"].replace(".", ",")
