@@ -1,11 +1,11 @@
 """What the books' bulk writers tell the database itself.
 
 A restore or a club-book import writes tens of thousands of rows in one transaction.
-PostgreSQL plans its queries by the statistics of each table, which only ``ANALYZE``
-gathers (autovacuum runs it some time after the commit): until then the planner takes the
-tables for small and joins them by nested loops. Read right after such a write (the
-restore's own checks, the first pages of a restored club), one join of Schock-Aus, games
-and evenings by season took minutes instead of milliseconds.
+PostgreSQL plans its queries by the statistics of each table's columns (distinct values,
+common values, histograms), which only ``ANALYZE`` gathers; autovacuum runs it some time
+after the commit, and never for rows of a transaction still open. Until then the planner
+guesses the selectivity of every filter and join, for the restore's own checks and for the
+first pages of the club read right after it (bench/bench_backup.py measures both).
 """
 
 from __future__ import annotations
