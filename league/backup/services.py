@@ -162,7 +162,8 @@ def club_backup(*, club: Club) -> bytes:
     """Everything of `club` as one backup file's bytes (gzip-compressed JSON, format
     `FORMAT` version `VERSION`, see the module docstring): its rows of every table of
     `league.backup.tables.CLUB_TABLES` with their history records, the logins of its people
-    and of every author in them, and those logins' groups. Reads only; one query per table
+    and of every author in them (their `LOGIN_FIELDS` only: no rights over the
+    installation), the header's row counts and the digest. Reads only; one query per table
     and chunk of 2,000 rows."""
     tables: dict[str, list[dict[str, Any]]] = {}
     user_ids: set[int] = set()
