@@ -19,7 +19,6 @@ from league.backup.tables import CLUB_TABLES
 from league.closing.services import season_close
 from league.club.errors import BooksError
 from league.club.models import Club, Member, Season
-from league.ledger.models import LedgerEntry
 from league.ledger.services import payment_record
 from tests.league.backup.conftest import backup_document, our_rows, sealed
 from tests.league.backup.figures import delete_club
