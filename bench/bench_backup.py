@@ -7,15 +7,23 @@ of the club is identical after the restore (`tests/league/backup/figures.py`: ev
 standings, balances and data version, every person's statement, the report, dues and
 records of the last season, the history of each season's first evening, of the last
 season's people and the club's latest 500 lines) and every table holds as many rows.
-This is the backup test's scale (the test suite round-trips five seasons across the change
+This is the backup test's scale (the test suite round-trips two seasons across the change
 from Mark to Euro); it exits with status 1 when a figure differs.
 
+First, the demo club's round trip as the test suite runs it
+(tests/league/backup/test_round_trip.py: `demo`, every figure, backup, delete, restore,
+every figure again, all in one transaction that is rolled back, so autovacuum never sees
+the rows): each step's seconds. The restore ends with ANALYZE of the tables it wrote
+(league.club.database); `--no-analyze` leaves it out (and the club-book import's), to see
+what it is worth. `--demo-only` stops after the demo.
+
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/schock_backup_bench \
-        .venv/bin/python bench/bench_backup.py
+        .venv/bin/python bench/bench_backup.py [--no-analyze] [--demo-only]
 """
 
 from __future__ import annotations
 
+import sys
 import time
 
 from support import bench_database, django_setup, is_postgresql
@@ -34,11 +42,105 @@ def import_bench_club() -> str:
     return CLUB
 
 
+def without_analyze() -> None:
+    """Leave ANALYZE out of the restore and the club-book import (`--no-analyze`)."""
+    from league.backup import services as backup_services
+    from league.clubbook import services as clubbook_services
+
+    def skip(*, tables):
+        return None
+
+    backup_services.tables_analyze = skip  # type: ignore[assignment]
+    clubbook_services.tables_analyze = skip  # type: ignore[assignment]
+
+
+def demo_round_trip() -> list[str]:
+    """The suite's round trip of the demo club, step by step with its seconds, in one
+    transaction rolled back at the end (as pytest-django runs the test); returns the
+    differences of the figures (empty: identical)."""
+    from bench_import import _server_cpu
+    from django.core.management import call_command
+    from django.db import connection, transaction
+
+    from league.backup.services import club_backup, club_restore
+    from league.club.models import Club
+    from tests.league.backup.figures import TODAY, club_figures, delete_club, differences
+
+    steps: list[str] = []
+    slow: list[tuple[float, str, str]] = []
+    phase = ["demo"]
+    in_database = {"seconds": 0.0, "queries": 0}
+    cpu = [time.process_time(), _server_cpu() or 0.0]
+
+    def step(name: str, start: float) -> float:
+        python, server = time.process_time(), _server_cpu() or 0.0
+        steps.append(
+            f"{name} {time.perf_counter() - start:.1f} s: {in_database['queries']:,} queries "
+            f"waited for {in_database['seconds']:.1f} s, CPU {python - cpu[0]:.1f} s here and "
+            f"{server - cpu[1]:.1f} s in PostgreSQL"
+        )
+        in_database.update(seconds=0.0, queries=0)
+        cpu[:] = [python, server]
+        return time.perf_counter()
+
+    def timed(execute, sql, params, many, context):
+        began = time.perf_counter()
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            seconds = time.perf_counter() - began
+            in_database["seconds"] += seconds
+            in_database["queries"] += 1
+            if seconds > 0.5:
+                slow.append((seconds, phase[0], " ".join(sql.split())[:300]))
+
+    total = start = time.perf_counter()
+    with transaction.atomic(), connection.execute_wrapper(timed):
+        call_command("demo", today=TODAY, stdout=open("/dev/null", "w"))
+        for other in Club.objects.exclude(name="Schockclub Demo").values_list("name", flat=True):
+            delete_club(other)
+        start = step("demo", start)
+        phase[0] = "figures"
+        before = club_figures("Schockclub Demo")
+        start = step("figures", start)
+        phase[0] = "backup"
+        data = club_backup(club=Club.objects.get(name="Schockclub Demo"))
+        start = step("backup", start)
+        delete_club("Schockclub Demo")
+        start = step("delete", start)
+        phase[0] = "restore"
+        club_restore(data=data)
+        start = step("restore", start)
+        phase[0] = "figures after the restore"
+        after = club_figures("Schockclub Demo")
+        step("figures after the restore", start)
+        transaction.set_rollback(True)
+    print(f"demo round trip as the test runs it: {time.perf_counter() - total:.1f} s")
+    for line in steps:
+        print(f"  {line}")
+    slow.sort(reverse=True)
+    print(f"queries over 0.5 s: {len(slow)}, {sum(s for s, _p, _q in slow):.1f} s in all")
+    for seconds, where, sql in slow[:8]:
+        print(f"  {seconds:.1f} s in {where}: {sql}")
+    return differences(before, after)
+
+
 def main() -> None:
     if not is_postgresql():
         print("bench_backup: skipped, set DATABASE_URL to a PostgreSQL database of your own")
         return
     django_setup()
+    if "--no-analyze" in sys.argv:
+        without_analyze()
+        print("without ANALYZE after the restore and the import (--no-analyze)")
+    with bench_database(keepdb=False):
+        found = demo_round_trip()
+    if found:
+        print("demo figures identical: NO")
+        print("\n".join(found[:20]))
+        raise SystemExit(1)
+    if "--demo-only" in sys.argv:
+        return
     from league.backup.services import club_backup, club_restore
     from league.club.models import Club, Season
     from tests.league.backup.conftest import our_rows
@@ -71,7 +173,10 @@ def main() -> None:
             f"({time.process_time() - cpu:.1f} s CPU in Python), "
             f"{sum(result.counts.values()):,} rows"
         )
-        found = differences(before, club_figures(name, every_season=False))
+        start = time.perf_counter()
+        after = club_figures(name, every_season=False)
+        print(f"the figures after the restore: {time.perf_counter() - start:.1f} s")
+        found = differences(before, after)
         found += [f"rows: {rows} -> {our_rows()}"] if our_rows() != rows else []
     print("figures and row counts identical:", "yes" if not found else "NO")
     if found:

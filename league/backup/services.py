@@ -1,15 +1,19 @@
 """Backup and restore of one club (issue 13 item 6): one versioned, gzipped JSON file.
 
-The file (format "schockclub-backup", version 1) is gzip-compressed UTF-8 JSON::
+The file (format "schockclub-backup", version 2) is gzip-compressed UTF-8 JSON::
 
-    {"format": "schockclub-backup", "version": 1,
+    {"format": "schockclub-backup", "version": 2,
      "created_at": "2026-11-23T14:00:00.123456+00:00",
      "club": {"id": 3, "name": "Schockclub Demo"},
      "migrations": {"auth": [...], "games": [...], "league": [...]},
      "counts": {"games.Game": 1234, ...},
-     "users": [<Django "python" serializer rows, natural keys for groups and permissions>],
-     "groups": [<rows, natural keys>],
-     "tables": {"league.Club": [<rows>], ..., "games.HistoricalGame": [<rows>], ...}}
+     "users": [<Django "python" serializer rows of the fields of `LOGIN_FIELDS`>],
+     "tables": {"league.Club": [<rows>], ..., "games.HistoricalGame": [<rows>], ...},
+     "digest": "sha256:<64 hex digits>"}
+
+`digest` is the SHA-256 of the JSON text of every other key, as written (`_canonical`: in
+the file's order, no spaces, UTF-8). Version 1 (before the digest) also held the logins' staff
+flags, groups and permissions, and a "groups" list; it is still read, see below.
 
 Rows are Django's own serialization (django.core.serializers, "python" format: model, pk,
 fields), datetimes with their microseconds. What is in it: `league.backup.tables`.
@@ -25,20 +29,39 @@ Decisions (the issue left them open):
 - Logins are matched by username, never by number: a person's login must not exist
   (refused: "Benutzer 'anna' existiert schon"); a login that appears only as an author (an
   admin who corrected a game) is taken as it is when it exists, else created with the
-  backup's password hash. Groups are matched by name the same way. References to a login
-  that no longer existed when the backup was written are restored empty.
+  backup's password hash. References to a login that no longer existed when the backup was
+  written are restored empty.
+- A restore never grants rights over the installation: a login is created from the fields
+  of `LOGIN_FIELDS` only (name, password hash, e-mail, active, dates), never superuser,
+  never staff, without groups or permissions, whatever the file says (a version 1 file's
+  flags, groups and permissions are dropped and the logins named in
+  `RestoreResult.rights_dropped`). A club's rights live in its own rows (`Member.
+  is_secretary`). A login that no row of the file names is refused
+  (`backup_login_unreferenced`): club_backup writes none.
+- Trust: the file is checked, and the books are recomputed, before the transaction
+  commits. The digest tells damage or an edit (`backup_digest`) from a file of another
+  version (`backup_version`); the header's row counts must be the rows' (`backup_counts`);
+  the ledger must be what the records imply (`backup_books_differ`:
+  `league.ledger.selectors.club_ledger_differences`, `league.closing.services.
+  club_carry_differences`), and payments and ledger lines, which are never deleted, must
+  be there for every history record of theirs. **Decision** on files without a digest:
+  version 1 files (written before it) are read with every other check, the result says
+  that no digest was checked (`RestoreResult.digest_checked`); a version 2 file without
+  one is refused as damaged or edited.
 - The backup and the database must be at the same migrations (of auth, league and games):
   restore an older backup with the Schockclub version that wrote it, then migrate.
 - The restore writes the rows as they were, all in one transaction: no model `save()`, no
   signals (so django-simple-history writes no new records, the history is restored as it
   was), no `books_changed` (the ledger receiver would book the charges a second time; the
-  seasons keep the data versions of the backup).
+  seasons keep the data versions of the backup). It ends with ``ANALYZE`` of the tables it
+  wrote (`league.club.database.tables_analyze`), before its own checks read them.
 """
 
 from __future__ import annotations
 
 import datetime
 import gzip
+import hashlib
 import json
 import zlib
 from collections.abc import Iterable, Iterator
@@ -46,7 +69,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
 from django.core import serializers
 from django.core.exceptions import ObjectDoesNotExist, ValidationError
 from django.core.management.color import no_style
@@ -58,12 +80,17 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from league.backup.tables import CLUB_TABLES, ClubTable, club_rows
+from league.closing.services import club_carry_differences
 from league.club.caching import books_cache_forget
+from league.club.database import tables_analyze
 from league.club.errors import BooksError
 from league.club.models import Club
+from league.ledger.selectors import club_ledger_differences
 
 __all__ = [
     "FORMAT",
+    "LOGIN_FIELDS",
+    "READABLE_VERSIONS",
     "VERSION",
     "RestoreResult",
     "club_backup",
@@ -71,7 +98,24 @@ __all__ = [
 ]
 
 FORMAT = "schockclub-backup"
-VERSION = 1
+VERSION = 2
+# The versions a restore reads: 1 has no digest (and carried the logins' rights, dropped).
+READABLE_VERSIONS = (1, 2)
+# The only columns of a login a backup holds and a restore takes: never is_superuser,
+# is_staff, groups or permissions (rights over the installation, not the club's).
+LOGIN_FIELDS = (
+    "username",
+    "password",
+    "first_name",
+    "last_name",
+    "email",
+    "is_active",
+    "last_login",
+    "date_joined",
+)
+# Rows of history whose live row is never deleted (the ledger corrects by reversal, a
+# payment is cancelled by one): a record without its row means the row was cut out.
+_NEVER_DELETED = ("league.Payment", "league.LedgerEntry")
 # The apps whose tables the file holds: their migrations must match on restore.
 SCHEMA_APPS = ("auth", "games", "league")
 _CHUNK = 2000  # rows read or written per query
@@ -118,7 +162,8 @@ def club_backup(*, club: Club) -> bytes:
     """Everything of `club` as one backup file's bytes (gzip-compressed JSON, format
     `FORMAT` version `VERSION`, see the module docstring): its rows of every table of
     `league.backup.tables.CLUB_TABLES` with their history records, the logins of its people
-    and of every author in them, and those logins' groups. Reads only; one query per table
+    and of every author in them (their `LOGIN_FIELDS` only: no rights over the
+    installation), the header's row counts and the digest. Reads only; one query per table
     and chunk of 2,000 rows."""
     tables: dict[str, list[dict[str, Any]]] = {}
     user_ids: set[int] = set()
@@ -129,7 +174,6 @@ def club_backup(*, club: Club) -> bytes:
             user_ids.update(row["fields"][name] for row in data if row["fields"][name])
         tables[model._meta.label] = data
     users = get_user_model().objects.filter(pk__in=user_ids).order_by("pk")
-    groups = Group.objects.filter(user__in=users).distinct().order_by("name")
     document = {
         "format": FORMAT,
         "version": VERSION,
@@ -137,14 +181,27 @@ def club_backup(*, club: Club) -> bytes:
         "club": {"id": club.pk, "name": club.name},
         "migrations": _applied_migrations(),
         "counts": {label: len(rows) for label, rows in tables.items()},
-        "users": serializers.serialize("python", users, use_natural_foreign_keys=True),
-        "groups": serializers.serialize(
-            "python", groups, use_natural_foreign_keys=True, use_natural_primary_keys=True
-        ),
+        "users": serializers.serialize("python", users, fields=LOGIN_FIELDS),
         "tables": tables,
     }
-    text = json.dumps(document, cls=_Encoder, ensure_ascii=False, separators=(",", ":"))
+    text = _canonical(document)
+    # The file is the canonical text with the digest of that text as one more key (the
+    # text is not written twice: the last "}" closes the object after the digest).
+    text = f'{text[:-1]},"digest":"{_digest_of(text)}"}}'
     return gzip.compress(text.encode("utf-8"), compresslevel=6)
+
+
+def _canonical(document: dict[str, Any]) -> str:
+    """The JSON text the digest is taken of: the keys in the order of the file, no spaces,
+    not ASCII-escaped. The same text whether `document` holds the backup's Python values
+    (dates, Decimals: written as `_Encoder` writes them) or the strings and numbers a
+    file's JSON was read back into (json keeps the order of an object's keys). Keys are not
+    sorted: a JSON column's value (a season's statutes) is restored in its own order."""
+    return json.dumps(document, cls=_Encoder, ensure_ascii=False, separators=(",", ":"))
+
+
+def _digest_of(text: str) -> str:
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 # --- restore -------------------------------------------------------------------------------
@@ -153,12 +210,17 @@ def club_backup(*, club: Club) -> bytes:
 @dataclass
 class RestoreResult:
     """What a restore wrote: the club, rows per model label, logins created and logins
-    that existed and were taken as they are (authors only)."""
+    that existed and were taken as they are (authors only); `rights_dropped`: logins whose
+    row in the file asked for rights over the installation (superuser, staff, groups,
+    permissions; a version 1 file), created without them; `digest_checked`: False for a
+    version 1 file, which has no digest."""
 
     club: Club
     counts: dict[str, int] = field(default_factory=dict)
     users_created: list[str] = field(default_factory=list)
     users_existing: list[str] = field(default_factory=list)
+    rights_dropped: list[str] = field(default_factory=list)
+    digest_checked: bool = True
 
 
 def _damaged(reason: str) -> BooksError:
@@ -168,11 +230,15 @@ def _damaged(reason: str) -> BooksError:
     )
 
 
-def _read(data: bytes) -> dict[str, Any]:
-    """The document of a backup file, its format and version checked.
+def _read(data: bytes) -> tuple[dict[str, Any], bool]:
+    """The document of a backup file, its format, version, digest, shape and row counts
+    checked (the digest taken out), and whether it had a digest (a version 1 file has
+    none).
 
     Raises BooksError: backup_damaged (not gzip, not JSON, cut off, wrong shape),
-    backup_format (another format), backup_version (another version)."""
+    backup_format (another format), backup_version (another version), backup_digest (the
+    content is not the one its digest was taken of, or a version 2 file without one),
+    backup_counts (the header's row counts are not the rows')."""
     try:
         text = gzip.decompress(data)
         document = json.loads(text.decode("utf-8"))
@@ -182,12 +248,14 @@ def _read(data: bytes) -> dict[str, Any]:
         raise _damaged(_("not JSON")) from exc
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise BooksError("backup_format", _("This file is not a Schockclub backup."))
-    if document.get("version") != VERSION:
+    version = document.get("version")
+    if version not in READABLE_VERSIONS or isinstance(version, bool):
         raise BooksError(
             "backup_version",
             _("Backup version %(version)s cannot be read here (this version reads %(ours)s).")
-            % {"version": document.get("version"), "ours": VERSION},
+            % {"version": version, "ours": ", ".join(map(str, READABLE_VERSIONS))},
         )
+    digest_checked = _check_digest(document)
     expected = {model._meta.label for _t, _h, model in _tables()}
     tables = document.get("tables")
     if (
@@ -195,7 +263,6 @@ def _read(data: bytes) -> dict[str, Any]:
         or set(tables) != expected
         or not all(isinstance(rows, list) for rows in tables.values())
         or not isinstance(document.get("users"), list)
-        or not isinstance(document.get("groups"), list)
         or not isinstance(document.get("migrations"), dict)
     ):
         raise _damaged(_("its tables are not those of a club backup"))
@@ -209,18 +276,61 @@ def _read(data: bytes) -> dict[str, Any]:
                 and isinstance(row.get("fields"), dict)
             ):
                 raise _damaged(_("a row of %(table)s is unreadable") % {"table": label})
-    for key, model_name in (("users", "auth.user"), ("groups", "auth.group")):
-        for row in document[key]:
-            if not (
-                isinstance(row, dict)
-                and row.get("model") == model_name
-                and isinstance(row.get("fields"), dict)
-                and (key == "groups" or isinstance(row.get("pk"), int))
-            ):
-                raise _damaged(_("a row of %(table)s is unreadable") % {"table": model_name})
+    for row in document["users"]:
+        if not (
+            isinstance(row, dict)
+            and row.get("model") == "auth.user"
+            and isinstance(row.get("fields"), dict)
+            and isinstance(row.get("pk"), int)
+        ):
+            raise _damaged(_("a row of %(table)s is unreadable") % {"table": "auth.user"})
     if len(tables["league.Club"]) != 1:
         raise _damaged(_("it does not hold exactly one club"))
-    return document
+    _check_counts(document)
+    return document, digest_checked
+
+
+def _check_digest(document: dict[str, Any]) -> bool:
+    """Take the digest out of `document` and compare it with the digest of the rest
+    (`_canonical`); whether there was one: a version 1 file has none (written before it),
+    a version 2 file must.
+
+    Raises BooksError backup_digest when they differ or a version 2 file has none."""
+    stored = document.pop("digest", None)
+    if stored is None and document.get("version") == 1:
+        return False
+    if not isinstance(stored, str) or stored != _digest_of(_canonical(document)):
+        raise BooksError(
+            "backup_digest",
+            _(
+                "The file is damaged or was edited: its content is not the one its digest "
+                "was taken of."
+            ),
+        )
+    return True
+
+
+def _check_counts(document: dict[str, Any]) -> None:
+    """The header's `counts` name every table of the file with its number of rows.
+
+    Raises BooksError backup_counts naming the first table (in restore order) whose count
+    differs."""
+    counts = document.get("counts")
+    if not isinstance(counts, dict):
+        counts = {}
+    labels = [model._meta.label for _t, _h, model in _tables()]
+    for label in [*labels, *sorted(set(counts) - set(labels))]:
+        rows = document["tables"].get(label)
+        held = len(rows) if isinstance(rows, list) else 0
+        if counts.get(label) != held or isinstance(counts.get(label), bool):
+            raise BooksError(
+                "backup_counts",
+                _(
+                    "The file's header counts %(counted)s rows of %(table)s, the file holds "
+                    "%(held)s."
+                )
+                % {"counted": counts.get(label, 0), "table": label, "held": held},
+            )
 
 
 def _check_schema(document: dict[str, Any]) -> None:
@@ -336,6 +446,64 @@ def _login_usernames(document: dict[str, Any]) -> set[str]:
     }
 
 
+def _check_logins(document: dict[str, Any]) -> None:
+    """Every login of the file is named by a row of the club (a person's login, an author):
+    club_backup writes no other, and a restore creates no other.
+
+    Raises BooksError backup_login_unreferenced naming the first such login."""
+    named = {
+        row["fields"].get(name)
+        for _table, _history, model in _tables()
+        for name in _user_fields(model)
+        for row in document["tables"][model._meta.label]
+    }
+    for row in document["users"]:
+        if row["pk"] not in named:
+            raise BooksError(
+                "backup_login_unreferenced",
+                _("The file holds the login '%(name)s', which no row of the club names.")
+                % {"name": row["fields"].get("username")},
+            )
+
+
+def _check_never_deleted(document: dict[str, Any]) -> None:
+    """Payments and ledger lines are never deleted (a correction is a reversal): every one
+    that has a history record in the file is in the file.
+
+    Raises BooksError backup_books_differ naming the first one missing."""
+    for table in (t for t in CLUB_TABLES if t.label in _NEVER_DELETED):
+        live = {row["pk"] for row in document["tables"][table.label]}
+        records = document["tables"][table.history_model._meta.label]
+        missing = sorted({row["fields"].get("id") for row in records} - live, key=str)
+        if missing:
+            raise _books_differ(
+                _("%(table)s number %(pk)s has a history but is missing (it is never deleted).")
+                % {"table": table.label, "pk": missing[0]}
+            )
+
+
+def _books_differ(difference: str) -> BooksError:
+    return BooksError(
+        "backup_books_differ",
+        _(
+            "The books in the file do not agree with its games, attendance, payments and "
+            "statutes: %(difference)s"
+        )
+        % {"difference": difference},
+    )
+
+
+def _check_books(club_id: int) -> None:
+    """The restored ledger is what the restored records imply, recomputed by the ledger's
+    and the season close's own rules (`club_ledger_differences`,
+    `club_carry_differences`), inside the restore's transaction.
+
+    Raises BooksError backup_books_differ naming the first difference."""
+    found = club_ledger_differences(club_id=club_id) or club_carry_differences(club_id=club_id)
+    if found:
+        raise _books_differ(found[0])
+
+
 def _deserialize(rows: Iterable[dict[str, Any]], label: str) -> list[Any]:
     """Django's deserialization of `rows`; a row it cannot read is a damaged file."""
     try:
@@ -344,26 +512,31 @@ def _deserialize(rows: Iterable[dict[str, Any]], label: str) -> list[Any]:
         raise _damaged(_("a row of %(table)s is unreadable") % {"table": label}) from exc
 
 
+# The columns and relations of a login that give rights over the whole installation.
+_RIGHTS = ("is_superuser", "is_staff", "groups", "user_permissions")
+
+
 def _restore_logins(document: dict[str, Any], result: RestoreResult) -> dict[int, int]:
-    """Create the groups and logins the database lacks (matched by name); returns the
-    backup's login numbers -> this database's."""
-    for obj in _deserialize((g for g in document["groups"] if isinstance(g, dict)), "auth.Group"):
-        if not Group.objects.filter(name=obj.object.name).exists():
-            obj.save()
+    """Create the logins the database lacks (matched by username) from their
+    `LOGIN_FIELDS` only: never superuser or staff, no groups, no permissions (the file's
+    are dropped and the login named in `result.rights_dropped`). Returns the backup's login
+    numbers -> this database's."""
     users = get_user_model()
     numbers: dict[int, int] = {}
     for row in document["users"]:
-        if not isinstance(row, dict) or not isinstance(row.get("pk"), int):
-            raise _damaged(_("a row of %(table)s is unreadable") % {"table": "auth.User"})
-        existing = users.objects.filter(username=row.get("fields", {}).get("username")).first()
+        fields = row["fields"]
+        existing = users.objects.filter(username=fields.get("username")).first()
         if existing is not None:
             numbers[row["pk"]] = existing.pk
             result.users_existing.append(existing.get_username())
             continue
-        (obj,) = _deserialize([{**row, "pk": None}], "auth.User")
-        obj.save()
+        login = {name: fields[name] for name in LOGIN_FIELDS if name in fields}
+        (obj,) = _deserialize([{"model": "auth.user", "pk": None, "fields": login}], "auth.User")
+        obj.save(save_m2m=False)
         numbers[row["pk"]] = obj.object.pk
         result.users_created.append(obj.object.get_username())
+        if any(fields.get(name) for name in _RIGHTS):
+            result.rights_dropped.append(obj.object.get_username())
     return numbers
 
 
@@ -407,25 +580,38 @@ def _reset_sequences() -> None:
 
 def club_restore(*, data: bytes) -> RestoreResult:
     """Load a club backup (`club_backup`'s bytes) into this database, all in one
-    transaction: every row as it was, primary keys kept, logins matched by username (see
-    the module docstring). Nothing is written when it is refused.
+    transaction: every row as it was, primary keys kept, logins matched by username and
+    created without any right over the installation (see the module docstring). Then
+    ``ANALYZE`` of every table written, and the books recomputed from the restored
+    records: a ledger that disagrees refuses the file. Nothing is written when it is
+    refused.
 
     Raises BooksError with code backup_damaged (not gzip, not JSON, cut off, unreadable or
     foreign rows), backup_format (another format), backup_version (another version),
-    backup_schema (other migrations), backup_club_exists / backup_login_exists /
+    backup_digest (damaged or edited: the content is not the one its digest was taken of),
+    backup_counts (the header's row counts are not the rows'), backup_schema (other
+    migrations), backup_login_unreferenced (a login no row names), backup_books_differ
+    (stored charges, payments, reversals or carry-overs that the records do not imply, or a
+    payment or ledger line cut out), backup_club_exists / backup_login_exists /
     backup_row_exists (409: the club, a person's login or a row number is there already).
     """
-    document = _read(data)
+    document, digest_checked = _read(data)
     try:
         _check_schema(document)
         _check_belongs(document)
+        _check_logins(document)
+        _check_never_deleted(document)
         with transaction.atomic():
             _check_conflicts(document)
             club_row = document["tables"]["league.Club"][0]
-            result = RestoreResult(club=Club(pk=club_row["pk"]))
+            result = RestoreResult(club=Club(pk=club_row["pk"]), digest_checked=digest_checked)
             numbers = _restore_logins(document, result)
             _restore_tables(document, numbers, result)
             _reset_sequences()
+            # Rows written in bulk and never analysed leave PostgreSQL's planner blind, for
+            # the checks below and for the club's first pages (league.club.database).
+            tables_analyze(tables=[get_user_model(), *(model for _t, _h, model in _tables())])
+            _check_books(club_row["pk"])
             result.club = Club.objects.get(pk=club_row["pk"])
             # The seasons are back at the backup's data versions, which the club had
             # passed before: what the cache kept under the later ones is forgotten once

@@ -82,13 +82,17 @@ CLUB_TABLES: tuple[ClubTable, ...] = (
 
 # The logins of the club's people and everyone who appears as an author in its rows or
 # history (the secretary who recorded a payment, the admin who corrected a game): matched
-# by username on restore, never by number. Their groups come along by name.
-LOGIN_TABLES: tuple[str, ...] = ("auth.Group", "auth.User")
+# by username on restore, never by number. Only their name, password hash, e-mail, active
+# flag and dates (league.backup.services.LOGIN_FIELDS): no right over the installation.
+LOGIN_TABLES: tuple[str, ...] = ("auth.User",)
 
 NOT_BACKED_UP: dict[str, str] = {
     "league.ReportBuild": "derived: a PDF built from the books, rebuilt on request; the file "
     "itself lives in MEDIA_ROOT, not in the database",
-    "auth.Permission": "made by migrate; groups and logins name their permissions by natural key",
+    "auth.Permission": "made by migrate; rights over the installation, never taken from a "
+    "club's file",
+    "auth.Group": "Django's groups carry permissions over the whole installation (the admin); "
+    "a club's rights are its own rows (Member.is_secretary), so a restore never grants them",
     "contenttypes.ContentType": "made by migrate",
     "admin.LogEntry": "the admin's own log of one installation; the books' history is "
     "django-simple-history's, which is backed up",

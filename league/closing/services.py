@@ -42,7 +42,8 @@ from __future__ import annotations
 import datetime
 import hashlib
 import json
-from collections.abc import Iterable
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -83,6 +84,7 @@ _CARRY_OUT_SIDE = Q(kind=LedgerEntry.Kind.CARRY_OUT) | Q(
 _CARRY_IN_SIDE = Q(kind=LedgerEntry.Kind.CARRY_IN) | Q(
     kind=LedgerEntry.Kind.REVERSAL, reverses__kind=LedgerEntry.Kind.CARRY_IN
 )
+_CARRY_KINDS = (LedgerEntry.Kind.CARRY_OUT, LedgerEntry.Kind.CARRY_IN)
 _PAYMENT_SIDE = Q(kind=LedgerEntry.Kind.PAYMENT) | Q(
     kind=LedgerEntry.Kind.REVERSAL, reverses__kind=LedgerEntry.Kind.PAYMENT
 )
@@ -156,6 +158,78 @@ def season_member_balances(*, season: Season) -> list[MemberBalance]:
         for member_id, r in figures.items()
     ]
     return sorted(result, key=lambda b: b.member.name)
+
+
+def club_carry_differences(*, club_id: int, limit: int = 1) -> list[str]:
+    """Where the club's stored carry-overs disagree with its ledger, as German sentences
+    naming the season or the source key (at most `limit`). Empty when they are what
+    `season_close` and `season_reopen` write:
+
+    - a closed season's lines add up to nothing for every person (each open balance left
+      it by its carry-out line); an open season carries nothing out (a reopening reversed
+      every carry-out);
+    - every standing carry-out has its one standing carry-in with the same source key in a
+      later season, of the same money converted by `carry_amount` (DM -> EUR at 1.95583),
+      and every standing carry-in its carry-out.
+
+    Reads only; two queries (used by a restore, league.backup)."""
+    seasons = Season.objects.filter(club_id=club_id).in_bulk()
+    lines = list(
+        LedgerEntry.objects.filter(club_id=club_id)
+        .order_by("pk")
+        .values(
+            "pk",
+            "season_id",
+            "member_id",
+            "kind",
+            "amount",
+            "currency",
+            "source_key",
+            "reverses_id",
+            "reverses__kind",
+        )
+    )
+    reversed_pks = {e["reverses_id"] for e in lines if e["reverses_id"] is not None}
+    zero = Decimal("0")
+    totals: dict[tuple[int, int], Decimal] = defaultdict(lambda: zero)
+    carried_out: dict[tuple[int, int], Decimal] = defaultdict(lambda: zero)
+    standing: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+    for e in lines:
+        person = (e["season_id"], e["member_id"])
+        totals[person] += e["amount"]
+        if LedgerEntry.Kind.CARRY_OUT in (e["kind"], e["reverses__kind"]):
+            carried_out[person] += e["amount"]
+        if e["kind"] in _CARRY_KINDS and e["pk"] not in reversed_pks:
+            standing[e["source_key"]].append(e)
+    found: list[str] = []
+    for (season_id, member_id), total in sorted(totals.items()):
+        season = seasons[season_id]
+        if season.closed_at is not None and total != 0:
+            found.append(
+                _("The closed season %(year)s does not add up to nothing for person %(member)s.")
+                % {"year": season.year, "member": member_id}
+            )
+        elif season.closed_at is None and carried_out[(season_id, member_id)] != 0:
+            found.append(
+                _("The open season %(year)s carries a balance out for person %(member)s.")
+                % {"year": season.year, "member": member_id}
+            )
+    for key, pair in standing.items():
+        kinds = {e["kind"]: e for e in pair}
+        out, into = kinds.get(LedgerEntry.Kind.CARRY_OUT), kinds.get(LedgerEntry.Kind.CARRY_IN)
+        if (
+            len(pair) != 2
+            or out is None
+            or into is None
+            or out["member_id"] != into["member_id"]
+            or seasons[into["season_id"]].year <= seasons[out["season_id"]].year
+            or into["amount"]
+            != carry_amount(
+                -out["amount"], from_currency=out["currency"], to_currency=into["currency"]
+            )
+        ):
+            found.append(_("The carry-over %(key)s does not match its other line.") % {"key": key})
+    return found[:limit]
 
 
 @dataclass(frozen=True)

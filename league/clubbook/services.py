@@ -62,6 +62,7 @@ from games.evenings.models import Attendance, Evening, Game, SchockAus
 from league.club import names
 from league.club.books import CLUB_BOOK_IMPORT as IMPORT_REASON
 from league.club.books import books_changed
+from league.club.database import tables_analyze
 from league.club.errors import books_error_from_integrity
 from league.club.fields import FIRST_YEAR, last_year, parse_iso_date
 from league.club.models import Club, Member, Season
@@ -856,6 +857,15 @@ def database_refusal(exc: IntegrityError, file: str) -> RowError:
     return RowError(file, 0, code, _("Refused by the database: %(e)s") % {"e": refusal.message})
 
 
+def _written_tables() -> list[type[models.Model]]:
+    """The tables an import writes, with their audit-trail tables (analysed after it)."""
+    return [
+        table
+        for model in (Club, Member, Season, Evening, Attendance, Game, SchockAus, LedgerEntry)
+        for table in (model, get_history_model_for_model(model))
+    ]
+
+
 @dataclass
 class _Batch:
     """What one import writes, shared by its steps: the club, the book's evenings that are
@@ -903,6 +913,10 @@ def _import(
     created["attendances"] = _write_attendance(batch)
     created["games"], games, created["schock_aus"] = _write_games(batch)
     created["ledger_entries"] = _write_charges(batch, games)
+    if batch.new:
+        # Thousands of rows in one transaction and never analysed: the planner would take
+        # the tables for empty in the totals below and in the club's first pages.
+        tables_analyze(tables=_written_tables())
     touched = {s.pk: s for s in batch.season_of.values()}
     for season_id in touched:
         books_changed(season_id=season_id, reason="club_book_import")

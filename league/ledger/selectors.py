@@ -9,21 +9,34 @@ row never adds DM and EUR together, and totals over seasons are per currency.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 from django.db.models import Case, CharField, Count, F, Q, Sum, When
+from django.utils.translation import gettext as _
 
+from games.evenings.models import Attendance, Evening, Game
 from league.club.caching import books_cached_many
 from league.club.models import Club, Member, Season
-from league.club.money import round_money
-from league.ledger.models import LedgerEntry
-from league.ledger.services import SETTLING_KINDS, BalanceRow, ClubBalances, club_balances_of
+from league.club.money import format_money, marks_to_money, round_money
+from league.club.statutes import season_statutes
+from league.ledger.models import LedgerEntry, Payment
+from league.ledger.services import (
+    CHARGE_KINDS,
+    SETTLING_KINDS,
+    BalanceRow,
+    Charge,
+    ClubBalances,
+    charges_implied,
+    club_balances_of,
+)
 
 __all__ = [
     "SeasonSummary",
     "club_balances_kept",
+    "club_ledger_differences",
     "member_balance_by_currency",
     "member_season_summaries",
 ]
@@ -203,3 +216,192 @@ def club_balances_kept(*, club: Club, season: Season | None = None) -> ClubBalan
         for member_id, marks, charged, paid in part
     )
     return club_balances_of(rows, season=season)
+
+
+# --- the ledger checked against the records ---------------------------------------------------
+
+
+def club_ledger_differences(*, club_id: int, limit: int = 1) -> list[str]:
+    """Where the club's stored ledger disagrees with what its records imply, as German
+    sentences naming the line (at most `limit`, the first ones in a fixed order: payments,
+    then ledger lines by number, then the charges the evenings imply by date). Empty when
+    the ledger is what the books' own services would have written (RULES.md section 5):
+
+    - every open charge (game lost, absence; not reversed) is exactly one charge the
+      evenings' games and attendance imply under their season's statutes
+      (`league.ledger.services.charges_implied`): the same person, Marks, season and money
+      (`marks_to_money` of the season's Mark value), and every implied charge stands;
+    - every reversal takes back exactly the Marks and money of the line it names, for the
+      same person and season; only reversals name a line;
+    - every payment has its one ledger line of the same money with the opposite sign, the
+      same person, season and currency, and every payment line has its payment;
+    - every line is in its season's currency.
+
+    Carry-overs of closed seasons are checked by `league.closing.services`. Reads only;
+    seven queries whatever the club's size (used by a restore, league.backup)."""
+    seasons = Season.objects.filter(club_id=club_id).in_bulk()
+    found: list[str] = []
+    payments: dict[int, Mapping[str, Any]] = {
+        p["pk"]: p
+        for p in Payment.objects.filter(club_id=club_id)
+        .order_by("pk")
+        .values("pk", "season_id", "member_id", "amount", "currency")
+    }
+    entries: list[Mapping[str, Any]] = list(
+        LedgerEntry.objects.filter(club_id=club_id)
+        .order_by("pk")
+        .values(
+            "pk",
+            "season_id",
+            "member_id",
+            "kind",
+            "marks",
+            "amount",
+            "currency",
+            "source_key",
+            "reverses_id",
+            "payment_id",
+        )
+    )
+    by_pk = {e["pk"]: e for e in entries}
+    paid_by = {e["payment_id"]: e for e in entries if e["payment_id"] is not None}
+    for pk, payment in payments.items():
+        if pk not in paid_by:
+            found.append(
+                _("Payment %(pk)s of %(amount)s has no ledger line.")
+                % {"pk": pk, "amount": format_money(payment["amount"], payment["currency"])}
+            )
+    reversed_pks = set()
+    for entry in entries:
+        found += _entry_differences(entry, by_pk, payments, seasons)
+        if entry["reverses_id"] is not None:
+            reversed_pks.add(entry["reverses_id"])
+        if len(found) >= limit:
+            return found[:limit]
+    open_charges: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+    for entry in entries:
+        if entry["kind"] in CHARGE_KINDS and entry["pk"] not in reversed_pks:
+            open_charges[entry["source_key"]].append(entry)
+    for key, season, charge in _charges_of_evenings(club_id, seasons):
+        standing = open_charges.pop(key, [])
+        amount = marks_to_money(charge.marks, season.mark_value)
+        if not standing:
+            found.append(
+                _(
+                    "The charge %(key)s of %(amount)s that the games and attendance imply is "
+                    "missing."
+                )
+                % {"key": key, "amount": format_money(amount, season.currency)}
+            )
+            continue
+        entry, *more = standing
+        if (entry["member_id"], entry["marks"], entry["season_id"], entry["amount"]) != (
+            charge.member_id,
+            charge.marks,
+            season.pk,
+            amount,
+        ):
+            found.append(
+                _(
+                    "Ledger line %(pk)s (%(key)s) books %(marks)s Marks, %(amount)s; the games "
+                    "and attendance imply %(implied_marks)s Marks, %(implied)s."
+                )
+                % {
+                    "pk": entry["pk"],
+                    "key": key,
+                    "marks": entry["marks"],
+                    "amount": format_money(entry["amount"], entry["currency"]),
+                    "implied_marks": charge.marks,
+                    "implied": format_money(amount, season.currency),
+                }
+            )
+        open_charges[key] = more
+        if len(found) >= limit:
+            return found[:limit]
+    for standing in open_charges.values():
+        for entry in standing:
+            found.append(
+                _("Ledger line %(pk)s (%(key)s) charges what no game or attendance implies.")
+                % {"pk": entry["pk"], "key": entry["source_key"]}
+            )
+    return found[:limit]
+
+
+def _entry_differences(
+    entry: Mapping[str, Any],
+    by_pk: dict[int, Mapping[str, Any]],
+    payments: dict[int, Mapping[str, Any]],
+    seasons: dict[int, Season],
+) -> list[str]:
+    """What is wrong with one ledger line on its own: its currency, the line it reverses,
+    its payment (see `club_ledger_differences`)."""
+    pk, season = entry["pk"], seasons.get(entry["season_id"])
+    if season is None or entry["currency"] != season.currency:
+        return [_("Ledger line %(pk)s is not in its season's currency.") % {"pk": pk}]
+    is_reversal = entry["kind"] == LedgerEntry.Kind.REVERSAL
+    if is_reversal != (entry["reverses_id"] is not None):
+        return [_("Ledger line %(pk)s: only a reversal names a line it takes back.") % {"pk": pk}]
+    if is_reversal:
+        taken = by_pk.get(entry["reverses_id"])
+        if taken is None or (
+            entry["marks"],
+            entry["amount"],
+            entry["member_id"],
+            entry["season_id"],
+        ) != (-taken["marks"], -taken["amount"], taken["member_id"], taken["season_id"]):
+            return [
+                _("Reversal %(pk)s does not take back what line %(taken)s booked.")
+                % {"pk": pk, "taken": entry["reverses_id"]}
+            ]
+    is_payment = entry["kind"] == LedgerEntry.Kind.PAYMENT
+    if is_payment != (entry["payment_id"] is not None):
+        return [_("Ledger line %(pk)s: a payment line needs its payment.") % {"pk": pk}]
+    if is_payment:
+        payment = payments.get(entry["payment_id"])
+        if payment is None or (
+            entry["amount"],
+            entry["marks"],
+            entry["member_id"],
+            entry["season_id"],
+            entry["currency"],
+        ) != (
+            -payment["amount"],
+            0,
+            payment["member_id"],
+            payment["season_id"],
+            payment["currency"],
+        ):
+            return [
+                _("Payment %(payment)s does not match its ledger line %(pk)s.")
+                % {"payment": entry["payment_id"], "pk": pk}
+            ]
+    return []
+
+
+def _charges_of_evenings(
+    club_id: int, seasons: dict[int, Season]
+) -> list[tuple[str, Season, Charge]]:
+    """(source key, season, charge) of every charge the club's evenings imply, evenings by
+    date: `charges_implied` of each evening's games and attendance. Three queries."""
+    games: dict[int, list[tuple[int, int, int]]] = defaultdict(list)
+    rows = Game.objects.filter(evening__club_id=club_id).order_by("evening_id", "number")
+    for evening_id, game_id, number, loser_id in rows.values_list(
+        "evening_id", "pk", "number", "loser_id"
+    ):
+        games[evening_id].append((game_id, number, loser_id))
+    roles: dict[int, dict[int, str]] = defaultdict(dict)
+    attendance = Attendance.objects.filter(evening__club_id=club_id)
+    for evening_id, member_id, role in attendance.values_list("evening_id", "member_id", "role"):
+        roles[evening_id][member_id] = role
+    statutes = {pk: season_statutes(season) for pk, season in seasons.items()}
+    evenings = Evening.objects.filter(club_id=club_id).order_by("date", "pk")
+    return [
+        (key, seasons[season_id], charge)
+        for evening_id, season_id in evenings.values_list("pk", "season_id")
+        for key, charge in charges_implied(
+            evening_id=evening_id,
+            statutes=statutes[season_id],
+            games=games[evening_id],
+            roles=roles[evening_id],
+        ).items()
+    ]

@@ -98,17 +98,25 @@ def absence_charge(
     return Charge(member_id, LedgerEntry.Kind.ABSENCE, marks, None, "")
 
 
-def _charges_implied(evening: Evening) -> dict[str, Charge]:
-    """source_key -> the charge the evening's records imply (RULES.md section 5)."""
-    statutes = season_statutes(evening.season)
+def charges_implied(
+    *,
+    evening_id: int,
+    statutes: Statutes,
+    games: Iterable[tuple[int, int, int]],
+    roles: dict[int, str],
+) -> dict[str, Charge]:
+    """source_key -> the charge an evening's records imply (RULES.md section 5), from plain
+    values: the evening's primary key, its season's statutes, its games as (game id,
+    number, loser id) and its attendance as member id -> role (`Attendance.Role`). The
+    one computation of the charges: `ledger_sync_evening` books what it answers, and a
+    restore compares the charges of a backup with it (league.ledger.selectors)."""
+    games = list(games)
     charges: dict[str, Charge] = {}
-    games = evening.games.values_list("pk", "number", "loser_id")
     for game_id, number, loser_id in games:
         if statutes.marks_per_game_lost:
             charges[game_source_key(game_id)] = game_lost_charge(
                 game_id=game_id, number=number, loser_id=loser_id, statutes=statutes
             )
-    roles = dict(evening.attendances.values_list("member_id", "role"))
     present = sum(1 for role in roles.values() if role == Attendance.Role.MEMBER)
     lost_by_members = sum(1 for _, _, loser in games if roles.get(loser) == Attendance.Role.MEMBER)
     for member_id, role in roles.items():
@@ -121,8 +129,18 @@ def _charges_implied(evening: Evening) -> dict[str, Charge]:
             present_members=present,
         )
         if charge is not None:
-            charges[absence_source_key(evening.pk, member_id)] = charge
+            charges[absence_source_key(evening_id, member_id)] = charge
     return charges
+
+
+def _charges_implied(evening: Evening) -> dict[str, Charge]:
+    """source_key -> the charge the evening's records imply (RULES.md section 5)."""
+    return charges_implied(
+        evening_id=evening.pk,
+        statutes=season_statutes(evening.season),
+        games=evening.games.values_list("pk", "number", "loser_id"),
+        roles=dict(evening.attendances.values_list("member_id", "role")),
+    )
 
 
 def _reversal(entry: LedgerEntry, *, reason: str, booked_on: datetime.date) -> LedgerEntry:

@@ -1,9 +1,12 @@
 """manage.py club_restore FILE
 
 Loads a club backup (written by club_backup) into this database, all or nothing: every row
-as it was, primary keys kept, logins matched by username. Refuses, naming the conflict,
-when the club, a person's login or a row's number is there already, and refuses files of
-another format or version and damaged files (league/backup/services.py).
+as it was, primary keys kept, logins matched by username and created without any right over
+the installation (never superuser, staff, groups or permissions). Refuses, naming the
+conflict, when the club, a person's login or a row's number is there already, and refuses
+files of another format or version, damaged or edited files (digest, row counts) and books
+that disagree with their records, naming the first difference (league/backup/services.py).
+Exits non-zero when it refuses; nothing is written then.
 """
 
 import time
@@ -39,3 +42,13 @@ class Command(BaseCommand):
             f"logins created: {', '.join(result.users_created) or '-'}; "
             f"existing logins used as authors: {', '.join(result.users_existing) or '-'}"
         )
+        if result.rights_dropped:
+            self.stdout.write(
+                "rights over the installation in the file, not given (superuser, staff, "
+                f"groups, permissions): {', '.join(result.rights_dropped)}"
+            )
+        if not result.digest_checked:
+            self.stdout.write(
+                "a version 1 file without a digest: its rows and books were checked, "
+                "an edit that keeps them consistent cannot be told"
+            )

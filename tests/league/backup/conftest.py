@@ -3,6 +3,9 @@ game entered round by round, a Runde given, a payment and its cancellation, a de
 logins with a group, an admin as author), and a check that nothing of any club is left."""
 
 import datetime
+import gzip
+import hashlib
+import json
 from decimal import Decimal
 
 import pytest
@@ -124,3 +127,18 @@ def neighbours() -> Club:
     for number, loser in enumerate(people, start=1):
         game_record(evening=evening, number=number, loser=loser, schock_aus_throwers=[])
     return club
+
+
+def backup_document(data: bytes) -> dict:
+    """The JSON document of a backup file."""
+    return json.loads(gzip.decompress(data))
+
+
+def sealed(document: dict) -> bytes:
+    """A backup file of `document` with its digest taken anew, as the file format says
+    (SHA-256 of the JSON of every other key in its order, no spaces, UTF-8): an edit that
+    only the other checks can find."""
+    body = {key: value for key, value in document.items() if key != "digest"}
+    text = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
+    body["digest"] = "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return gzip.compress(json.dumps(body, ensure_ascii=False).encode("utf-8"))

@@ -81,17 +81,10 @@ def club_figures(
         "reminders": [
             plain(r) for r in PaymentReminder.objects.filter(member__club=club).order_by("pk")
         ],
+        # A restore takes a login's name and password, never its rights over the
+        # installation (staff, groups: test_restore_trust.py).
         "logins": sorted(
-            (
-                m.name,
-                m.user.username,
-                m.user.password,
-                m.user.is_staff,
-                m.is_secretary,
-                sorted(m.user.groups.values_list("name", flat=True)),
-            )
-            for m in members
-            if m.user
+            (m.name, m.user.username, m.user.password, m.is_secretary) for m in members if m.user
         ),
         "balances": plain(club_balances(club=club)),
         "runden": plain(runden_overview(club=club, status="all")),
