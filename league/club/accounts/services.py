@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from knox.models import AuthToken
 from knox.settings import knox_settings
 
+from league.club.books import register_changed_of_login
 from league.club.errors import BooksError
 
 
@@ -73,6 +74,7 @@ def password_change(*, user: User, old_password: str, new_password: str) -> None
         user.set_password(new_password)
         user.save(update_fields=["password"])
         api_tokens_revoke(user=user)
+        register_changed_of_login(user=user)
 
 
 EMAIL_MAX_LENGTH = 254
