@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import transaction
 from django.db.models import F
@@ -165,7 +166,7 @@ def register_changed(*, club: Club | int) -> None:
     kept_reads_superseded(club_id=club_id)
 
 
-def register_changed_of_login(*, user) -> None:
+def register_changed_of_login(*, user: Any) -> None:
     """`register_changed` for the club of the person whose login `user` is (nothing for a
     login without a person, e.g. a staff account)."""
     club_id = Club.objects.filter(members__user=user).values_list("pk", flat=True).first()

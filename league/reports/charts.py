@@ -13,6 +13,7 @@ import base64
 import datetime
 import io
 from collections.abc import Sequence
+from typing import Any
 
 # A calm palette that stays apart on paper and for most colour-blind readers (Okabe-Ito,
 # then darker tones); line styles repeat the distinction for more than eight people.
@@ -39,7 +40,7 @@ GRID = "#DDDDDD"
 
 #: The charts' matplotlib settings, applied per chart (`_style`), never to matplotlib's
 #: global rcParams: a report built in a process must not restyle the statistics charts.
-STYLE = {
+STYLE: dict[Any, Any] = {
     "font.family": "DejaVu Sans",
     "font.size": 8,
     "axes.edgecolor": "#888888",

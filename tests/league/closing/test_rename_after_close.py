@@ -84,9 +84,7 @@ def test_a_person_renamed_on_the_people_page_after_a_season_close_shows_on_the_c
     pages, api_urls = _reads(closed)
     page_tags, api_tags = _warm(secretary, pages), _warm(api, api_urls)
 
-    response = secretary.post(
-        f"/verein/personen/{closed.auditor.pk}/", {"rename-name": NEW_NAME}
-    )
+    response = secretary.post(f"/verein/personen/{closed.auditor.pk}/", {"rename-name": NEW_NAME})
 
     assert response.status_code == 302
     assert Member.objects.get(pk=closed.auditor.pk).name == NEW_NAME
@@ -102,9 +100,7 @@ def test_a_person_renamed_through_the_api_after_a_season_close_shows_on_the_clos
     pages, api_urls = _reads(closed)
     page_tags, api_tags = _warm(secretary, pages), _warm(api, api_urls)
 
-    response = api.patch(
-        f"/api/v1/members/{closed.auditor.pk}/", {"name": NEW_NAME}, format="json"
-    )
+    response = api.patch(f"/api/v1/members/{closed.auditor.pk}/", {"name": NEW_NAME}, format="json")
 
     assert response.status_code == 200, response.content
     assert response.json()["name"] == NEW_NAME
