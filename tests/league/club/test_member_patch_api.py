@@ -39,6 +39,7 @@ def test_the_secretary_renames_a_guest_and_makes_them_a_member_in_one_patch(club
 def test_a_member_made_a_guest_again_is_refused_as_on_the_pages(club):
     response = _patch(club["secretary"], club["member"], {"kind": "guest"})
     assert (response.status_code, response.json()["code"]) == (400, "member_to_guest")
+    assert response.json()["message"] == "Ein Clubmitglied kann nicht wieder Gast werden."
 
 
 def test_the_clubs_only_secretary_cannot_give_up_the_flag(club):
