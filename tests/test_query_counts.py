@@ -350,10 +350,10 @@ def test_query_counts_do_not_grow_with_seasons_and_evenings(history, reads):
 
 # Reads kept in the cache (league/club/caching.py) and the queries a repeated read makes
 # besides the session's: the user, the person with its club (whose row carries the books
-# and register versions), the season on a season page, and what the page shows beyond the books (the season report's state
-# on the standings page, the club's and the people's newest records on the history
-# reads). Asked
-# outside a transaction (inside one nothing is kept); the same with six seasons as with two.
+# and register versions), the season on a season page, and what the page shows beyond the
+# books (the season report's state on the standings page, the club's and the people's
+# newest records on the history reads). Asked outside a transaction (inside one nothing is
+# kept); the same with six seasons as with two.
 KEPT_READS = {
     "season_standings": 4,
     "evening_list": 2,

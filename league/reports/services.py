@@ -654,16 +654,16 @@ def club_records_cached(
     *, club: Club, up_to_year: int
 ) -> tuple[list[Record], list[Champion], int | None]:
     """`club_records`, kept in the books cache while the club's books version stays the
-    same (`league.club.caching.club_books_version`: any change of any season's books, a
-    season or a person added; a rename moves the data version of every season the person
-    played in). The all-time records read every season up to `up_to_year`: the one part of
-    the report whose cost grows with the history (issue 15 item 2). One query when cached;
-    computed and not stored inside a transaction."""
+    same (`league.club.caching.club_books_version`: any change of any season's books or of
+    the register, a rename included). The all-time records read every season up to
+    `up_to_year`: the one part of the report whose cost grows with the history. One query
+    (the club's versions) when cached; computed and not stored inside a transaction."""
     return books_cached(
         "club-records",
         club.pk,
         up_to_year,
-        club_books_version(club=club),
+        # Asked by id: `club` may have been read before the last change.
+        club_books_version(club=club.pk),
         build=lambda: club_records(club=club, up_to_year=up_to_year),
     )
 
