@@ -29,6 +29,7 @@ from league.banking.models import BankStatementLine, ClubBankAccount, PaymentRem
 from league.closing.models import SeasonSignOff
 from league.club.accounts.services import password_set
 from league.club.admin_base import BooksAdmin, adopt
+from league.club.books import register_changed
 from league.club.errors import BooksError
 from league.club.models import Club, Member, Season
 from league.club.services import member_create, member_update, season_create, season_update
@@ -44,6 +45,11 @@ class ClubAdmin(SimpleHistoryAdmin):
     # The statutes change through league.club.services (checked, audited): the season's
     # page /saison/<jahr>/satzung/ or the API, never as raw JSON here.
     readonly_fields = ("statutes",)
+
+    def save_model(self, request, obj, form, change):
+        # The club's name shows on every page: a change of the register (its version).
+        super().save_model(request, obj, form, change)
+        register_changed(club=obj.pk)
 
 
 @admin.register(Season)
@@ -128,6 +134,7 @@ class MemberAdmin(BooksAdmin):
             # Nobody can tell who chose the password of a login handed over here.
             saved.password_set_by_holder = False
             saved.save(update_fields=["user", "password_set_by_holder"])
+            register_changed(club=saved.club_id)
         adopt(obj, saved)
 
     def has_delete_permission(self, request, obj=None):

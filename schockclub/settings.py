@@ -9,6 +9,7 @@ SECRET_KEY stops the start-up loudly.
 import os
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import dj_database_url
 from csp.constants import NONE as CSP_NONE
@@ -269,11 +270,25 @@ REDIS_CACHE_OPTIONS = {
     "socket_timeout": 1,
     "retry": Retry(NoBackoff(), 1),
 }
+
+
+def _next_redis_database(url: str) -> str:
+    """`url` with the next database number (modulo 16): the cache's default database."""
+    parts = urlsplit(url)
+    database = (int(parts.path.strip("/") or 0) + 1) % 16
+    return urlunsplit(parts._replace(path=f"/{database}"))
+
+
+# The cache (kept reads, which may be evicted) lives in a Redis database of its own, apart
+# from the Celery broker's queue (never evicted): README "Cache memory".
+REDIS_CACHE_URL = os.environ.get("REDIS_CACHE_URL", "") or (
+    _next_redis_database(REDIS_URL) if REDIS_URL else ""
+)
 if REDIS_URL:
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": REDIS_URL,
+            "LOCATION": REDIS_CACHE_URL,
             "OPTIONS": REDIS_CACHE_OPTIONS,
         }
     }

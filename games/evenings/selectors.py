@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.evenings.models import Attendance, Evening, Game, SchockAus
-from league.club.caching import books_cached
+from league.club.caching import books_cached, season_part_version
 from league.club.models import Club, Member, Season
 from league.club.money import marks_to_money
 from league.club.statutes import season_statutes
@@ -123,15 +123,16 @@ def evening_books(*, evening: Evening) -> EveningBooks:
     Runden owed with reasons, points, Marks and money per person (lost games; 6 Marks per
     absent club member), totals and warnings. Four queries; one when
     the books of the evening's season are unchanged since the last read (cached by the
-    season's data version and the evening's version, issue 15; not inside a transaction).
+    season's data version, the club's register version and the evening's version; not
+    inside a transaction).
     """
     evening = Evening.objects.select_related("season", "secretary", "club").get(pk=evening.pk)
     return books_cached(
         "evening_books",
         evening.pk,
         evening.version,
-        evening.season_id,
-        evening.season.data_version,
+        # The season's books and the club's register (the club's and the people's names).
+        season_part_version(season=evening.season, club=evening.club),
         build=lambda: _evening_books(evening),
     )
 

@@ -34,7 +34,7 @@ from games.rules.odds import (
     turn_schock_aus_probability,
 )
 from games.rules.simulator import SimulationMeasures, simulate_statistics
-from league.club.caching import kept_cache
+from league.club.caching import books_cached
 from league.club.errors import BooksError
 from league.club.models import Member, Season
 from league.club.statutes import season_rules
@@ -285,10 +285,12 @@ def odds_simulation(*, rules: RuleSet) -> OddsSimulation:
     flags = dataclasses.replace(rules, name="").to_dict()
     wanted = [flags, ODDS_SIMULATED_GAMES, ODDS_SIMULATION_SEED, ODDS_SIMULATION_PLAYERS]
     digest = hashlib.sha256(json.dumps(wanted, sort_keys=True).encode()).hexdigest()
-    key = f"odds-simulation:{digest}"
-    cached = kept_cache.get(key)
-    if cached is not None:
-        return cached
+    # A day: a new simulator shows soon. Kept through the contract of kept reads
+    # (league/club/caching.py: computed when the cache cannot be reached).
+    return books_cached("odds-simulation", digest, build=lambda: _odds(rules), seconds=24 * 60 * 60)
+
+
+def _odds(rules: RuleSet) -> OddsSimulation:
     stats = simulate_statistics(
         dataclasses.replace(rules, muss_regel=True),
         ODDS_SIMULATED_GAMES,
@@ -302,7 +304,6 @@ def odds_simulation(*, rules: RuleSet) -> OddsSimulation:
         with_muss_regel=_measures(stats.with_muss_regel),
         without_muss_regel=_measures(stats.without_muss_regel),
     )
-    kept_cache.set(key, result, timeout=24 * 60 * 60)  # a day: a new simulator shows soon
     return result
 
 

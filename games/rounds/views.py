@@ -40,7 +40,7 @@ from games.rounds.services import (
 )
 from games.rules import PRESETS, RuleSet
 from league.club.access import ClubRequest, member_for_user, member_required, secretary_required
-from league.club.caching import books_cached, books_fragment, books_page
+from league.club.caching import books_cached, books_fragment, books_page, season_part_version
 from league.club.errors import BooksError
 from league.club.models import RULE_PRESET_CHOICES, Member
 from league.club.selectors import (
@@ -343,8 +343,7 @@ def schock_aus_stats(request: ClubRequest) -> HttpResponse:
         # the club's version, so the page) does not recompute this season's figures.
         stats = books_cached(
             "season_schock_aus_stats",
-            season.pk,
-            season.data_version,
+            season_part_version(season=season, club=request.club),
             build=lambda: season_schock_aus_stats(season=season),
         )
         return {"stats": stats, "seasons": seasons}

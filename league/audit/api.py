@@ -16,7 +16,6 @@ from drf_spectacular.utils import (
 )
 from rest_framework.generics import GenericAPIView
 from rest_framework.permissions import IsAuthenticated
-from rest_framework.response import Response
 
 from league.audit.selectors import (
     MemberAuditLines,
@@ -30,16 +29,10 @@ from league.club.api_common import (
     club_of,
     error_responses,
     id_param,
+    kept_api_read,
     require_secretary,
 )
 from league.club.api_schema import answers_not_modified
-from league.club.caching import (
-    api_etag,
-    api_not_modified,
-    api_private,
-    books_cached,
-    club_books_version,
-)
 from league.club.errors import BooksError
 from league.club.models import Member
 
@@ -95,13 +88,9 @@ class HistoryView(GenericAPIView):
         # The books version and what the history shows beyond it (league/audit/selectors.py
         # AuditState): the page of lines is kept under both, per full URI (the pagination's
         # links name the host); a repeat with the ETag gets 304 (issue 15).
-        version = club_books_version(club=club)
         state = audit_state(club=club, evening_id=evening_id, member_id=member_id)
         if state.evening_known is False or state.member_known is False:
             raise Http404
-        etag = api_etag(request, "history", version, state.key)
-        if (not_modified := api_not_modified(request, etag)) is not None:
-            return not_modified
 
         def build() -> dict:
             if evening_id is not None:
@@ -115,7 +104,12 @@ class HistoryView(GenericAPIView):
             page = self.paginate_queryset(lines)
             return dict(self.get_paginated_response(AuditLineSerializer(page, many=True).data).data)
 
-        data = books_cached(
-            "api_history", club.pk, version, state.key, request.build_absolute_uri(), build=build
+        return kept_api_read(
+            request,
+            "history",
+            club.pk,
+            state.key,
+            request.build_absolute_uri(),
+            club=club,
+            build=build,
         )
-        return api_private(Response(data), etag)

@@ -12,6 +12,7 @@ from schwifty import BIC, IBAN
 from schwifty.exceptions import SchwiftyException
 
 from league.banking.models import ClubBankAccount
+from league.club.books import register_changed
 from league.club.errors import BooksError
 from league.club.models import Club
 
@@ -59,4 +60,7 @@ def club_bank_account_set(*, club: Club, holder: str, iban: str, bic: str = "") 
         ):
             account.holder, account.iban, account.bic = holder, iban_compact, bic_compact
             account.save()
+            register_changed(club=club.pk)
+        elif _created:
+            register_changed(club=club.pk)
     return account

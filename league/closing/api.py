@@ -34,15 +34,14 @@ from league.closing.services import (
     season_sign_off,
     season_sign_off_state,
 )
-from league.club.api_common import club_of, member_of, request_member, require_secretary
-from league.club.api_schema import answers_not_modified
-from league.club.caching import (
-    api_etag,
-    api_not_modified,
-    api_private,
-    books_cached,
-    club_books_version,
+from league.club.api_common import (
+    club_of,
+    kept_api_read,
+    member_of,
+    request_member,
+    require_secretary,
 )
+from league.club.api_schema import answers_not_modified
 from league.club.models import Season
 
 
@@ -76,18 +75,15 @@ class SeasonCloseView(APIView):
     def get(self, request, season_id: int):
         season = _season(request, season_id)
         sign_offs = season_sign_off_state(season=season)
-        version = club_books_version(club=season.club_id)
-        etag = api_etag(request, "season_close", version, sign_offs)
-        if (not_modified := api_not_modified(request, etag)) is not None:
-            return not_modified
-        data = books_cached(
-            "api_season_close",
-            version,
+        return kept_api_read(
+            request,
+            "season_close",
             season.pk,
             sign_offs,
+            club=club_of(request),
             build=lambda: dict(CloseStateSerializer(season_close_state(season=season)).data),
+            shape=lambda data: _visible(request, data),
         )
-        return api_private(Response(_visible(request, data)), etag)
 
     @schema.CLOSE_POST
     def post(self, request, season_id: int):

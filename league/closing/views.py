@@ -80,8 +80,15 @@ def _sign_offs(request: ClubRequest, year: int) -> tuple[int, ...]:
     return state
 
 
+def _page_state(request: ClubRequest, year: int) -> tuple[tuple[int, ...], bool]:
+    """What the page shows beyond the books: the signatures and whether the viewer may
+    sign (`may_sign_off`: a person made inactive or a guest loses the sign button, which
+    moves no books version)."""
+    return _sign_offs(request, year), may_sign_off(request.member)
+
+
 @member_required
-@books_page(_sign_offs, season_year="year")
+@books_page(_page_state, season_year="year")
 def season_close_page(request: ClubRequest, year: int) -> HttpResponse:
     """The wizard: what is open, the close and reopen forms, the signatures."""
     season: Season = request.season  # type: ignore[attr-defined]

@@ -24,6 +24,7 @@ from league.club.serializers import (
     ClubSerializer,
     MemberCreateSerializer,
     MemberSerializer,
+    MemberUpdateSerializer,
     MeSerializer,
     SeasonCreateSerializer,
     SeasonRulesSerializer,
@@ -32,6 +33,7 @@ from league.club.serializers import (
     SeasonStatutesUpdateSerializer,
 )
 from league.club.services import (
+    member_change,
     member_create,
     season_create,
     season_statutes_update,
@@ -103,7 +105,8 @@ class SeasonViewSet(ClubScopedMixin, mixins.CreateModelMixin, viewsets.ReadOnlyM
 @schema.MEMBER_VIEWSET
 @extend_schema(tags=["Members"])
 class MemberViewSet(ClubScopedMixin, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
-    """The people of the club (members and guests; dues: league.standings.api)."""
+    """The people of the club (members and guests; dues: league.standings.api); the
+    secretary adds them and changes them (PATCH, `member_change`: the people pages' rules)."""
 
     serializer_class = MemberSerializer
     filterset_class = MemberFilter
@@ -118,6 +121,13 @@ class MemberViewSet(ClubScopedMixin, mixins.CreateModelMixin, viewsets.ReadOnlyM
         data.is_valid(raise_exception=True)
         member = member_create(club=club_of(request), **data.validated_data)
         return Response(MemberSerializer(member).data, status=status.HTTP_201_CREATED)
+
+    def partial_update(self, request, *args, **kwargs):
+        person = self.get_object()  # another club's person: 404; a member: 403
+        data = MemberUpdateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        person = member_change(person=person, **data.validated_data)
+        return Response(MemberSerializer(person).data)
 
 
 @extend_schema(tags=["Club and login"])

@@ -35,13 +35,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from games.rules import RuleViolation
 from league.club.access import member_for_user
-from league.club.caching import (
-    api_etag,
-    api_not_modified,
-    api_private,
-    books_cached,
-    club_books_version,
-)
+from league.club.caching import KeptRead, api_conditional, api_private
 from league.club.errors import BooksError, books_error_from_integrity
 from league.club.models import Club, Member, Season
 from league.club.selectors import (
@@ -429,36 +423,52 @@ def season_param(request, *, club: Club | None, latest_by_default: bool = False)
 # --- kept API reads (issue 15) ----------------------------------------------------------
 
 
+def kept_api_read(
+    request,
+    name: str,
+    *parts: Any,
+    club: Club,
+    build: Callable[[], Any],
+    shape: Callable[[Any], Any] | None = None,
+) -> Response:
+    """An API read kept by the club's books and register versions, with its ETag and 304
+    (league/club/caching.py `KeptRead`, `api_conditional`; the one helper every kept API
+    read uses): `build()`'s data (plain values) is computed once per versions, `name` and
+    `parts` (what the data depends on beyond the versions: the season, the person, the
+    query) and kept; the ETag adds the viewer, the full path and the day. `shape(data)`,
+    when given, is applied per request after the kept read (what this viewer may see of
+    the kept data: the ETag names the viewer, so a shaped answer is never another's).
+    Bad input raises in `build()` as before (nothing is kept)."""
+    etag, not_modified = api_conditional(request, name, *parts, club=club)
+    if not_modified is not None:
+        return not_modified
+    data = KeptRead(f"api_{name}", ("books",)).cached(request, *parts, build=build, club=club)
+    return api_private(Response(data if shape is None else shape(data)), etag)
+
+
 def kept_api_list(request, name: str, build: Callable[[], Any]) -> Response:
-    """A list read of the API kept by the club's books version (issue 15): `build()` gives
-    the response's data (a page of a paginated list, plain values), computed once per books
-    version, club, language and full URI (the query: filters, page, page size, ordering;
-    the host: the page links are absolute) and kept in the cache
-    (league/club/caching.py). The response carries an ETag of the same parts; a GET with
-    it in `If-None-Match` answers 304. A user without a club gets `build()` uncached. Bad
-    input raises in `build()` as before (nothing is kept)."""
+    """A list read of the API kept by the club's versions (`kept_api_read`): `build()`
+    gives the response's data (a page of a paginated list, plain values), computed once
+    per versions, club, language and full URI (the query: filters, page, page size,
+    ordering; the host: the page links are absolute). A user without a club gets
+    `build()` uncached. Bad input raises in `build()` as before (nothing is kept)."""
     club = request_club(request)
     if club is None:
         return Response(build())
-    version = club_books_version(club=club)
-    tag = api_etag(request, name, version, request.get_host())
-    if (not_modified := api_not_modified(request, tag)) is not None:
-        return not_modified
-    data = books_cached(
-        f"api_list_{name}", version, club.pk, request.build_absolute_uri(), build=build
+    return kept_api_read(
+        request, f"list_{name}", club.pk, request.build_absolute_uri(), club=club, build=build
     )
-    return api_private(Response(data), tag)
 
 
 def kept_api_object(request, name: str, pk: Any, build: Callable[[], Any]) -> Any:
-    """A detail read of the API kept by the club's books version (issue 15): `build()`'s
-    data (plain values: a dict, or a list as a game's rounds) for the club's object
-    `pk`, computed once per books version, club and language. An unknown `pk` or another
-    club's raises in `build()` (404, nothing is kept). The caller sets the headers (an
-    evening's or game's ETag is its `version`, the one to send back in `If-Match`). A user
-    without a club gets `build()` uncached."""
+    """A detail read of the API kept by the club's versions (`KeptRead`): `build()`'s data
+    (plain values: a dict, or a list as a game's rounds) for the club's object `pk`,
+    computed once per versions, club and language. An unknown `pk` or another club's
+    raises in `build()` (404, nothing is kept). The caller sets the headers (an evening's
+    or game's ETag is its `version`, the one to send back in `If-Match`). A user without
+    a club gets `build()` uncached."""
     club = request_club(request)
     if club is None:
         return build()
-    version = club_books_version(club=club)
-    return books_cached(f"api_object_{name}", version, club.pk, str(pk), build=build)
+    kept = KeptRead(f"api_object_{name}", ("books",))
+    return kept.cached(request, club.pk, str(pk), build=build, club=club)

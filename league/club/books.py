@@ -15,18 +15,26 @@ season it touched. The event
 The register cannot import the books (README "Layout": the books sit above play), so the
 books connect themselves here in `LeagueConfig.ready()`; the event itself stays one
 function that nobody can go around.
+
+The register has its own event, `register_changed`: a person's name, kind, active or
+secretary flag, a login, the club's name or bank account. It moves the club's
+`register_version` and no season's `data_version`, so a closed season (whose books are
+locked) never stands in the way of renaming a person; every kept read that shows names is
+keyed by both versions (league/club/caching.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import transaction
 from django.db.models import F
 
+from league.club.caching import kept_reads_superseded
 from league.club.errors import season_closed_error
-from league.club.models import Season
+from league.club.models import Club, Season
 
 __all__ = [
     "CLUB_BOOK_IMPORT",
@@ -36,6 +44,8 @@ __all__ = [
     "BooksChangedOutsideTransaction",
     "books_changed",
     "books_changed_connect",
+    "register_changed",
+    "register_changed_of_login",
 ]
 
 # The reason of a change to a season's Mark value (`league.club.services.season_update`):
@@ -123,9 +133,42 @@ def books_changed(
     )
     if not moved and Season.objects.filter(pk=season_id, closed_at__isnull=False).exists():
         raise season_closed_error()
+    # The club's books version moves with it (one UPDATE through the season's club).
+    Club.objects.filter(seasons__pk=season_id).update(books_version=F("books_version") + 1)
+    kept_reads_superseded(season_id=season_id)
     change = BooksChange(
         season_id=season_id, evening_id=evening_id, evening_deleted=evening_deleted, reason=reason
     )
     for receiver in _receivers:
         receiver(change)
     return change
+
+
+def register_changed(*, club: Club | int) -> None:
+    """Record that the club's register changed: a person added, renamed, made a guest or
+    member, (in)active, secretary or not, merged away; a login given, locked or changed;
+    the club's name or bank account. Moves the club's `register_version` by one (no
+    season's `data_version`: a closed season does not refuse it), so every kept read that
+    shows the register is computed again.
+
+    Must run inside the writer's transaction, like `books_changed`; the kept reads of the
+    old version are dropped after the commit (league/club/caching.py).
+
+    Raises:
+        BooksChangedOutsideTransaction: called outside a transaction.
+    """
+    if not transaction.get_connection().in_atomic_block:
+        raise BooksChangedOutsideTransaction(
+            "register_changed must run inside the writer's transaction"
+        )
+    club_id = club if isinstance(club, int) else club.pk
+    Club.objects.filter(pk=club_id).update(register_version=F("register_version") + 1)
+    kept_reads_superseded(club_id=club_id)
+
+
+def register_changed_of_login(*, user: Any) -> None:
+    """`register_changed` for the club of the person whose login `user` is (nothing for a
+    login without a person, e.g. a staff account)."""
+    club_id = Club.objects.filter(members__user=user).values_list("pk", flat=True).first()
+    if club_id is not None:
+        register_changed(club=club_id)

@@ -1,39 +1,47 @@
-"""Reads of the books cached by the club's data version, and conditional GETs (issue 15
-items 1 and 2).
+"""Kept reads: reads of the books and the register kept in the cache, and conditional
+GETs, under one contract.
 
-The books change only through the one books-changed event (league/club/books.py), which
-moves the season's `data_version` in the writer's transaction. Everything a page or an API
-read shows of the books is therefore a function of
+The books change only through the one books-changed event and the register only through
+the register-changed event (league/club/books.py); both move a counter on the club's row
+in the writer's transaction (`Club.books_version`, `Club.register_version`; the books event
+also moves the season's `data_version`). Everything a page or an API read shows is
+therefore a function of
 
-- the club's **books version** (`club_books_version`): every season's id, year and data
-  version and the club's people (a new person moves no season's version but shows in the
-  switchers), read in one query; and
-- what the response depends on besides: the language, the user's role and person, the
-  query parameters.
+- the club's two versions (`club_books_version`: read with the club, which the request
+  loaded with the member: no query), or for one season's part its `data_version` and the
+  register version (`season_part_version`); and
+- what the read shows besides, declared where the read is: a `KeptRead(name, depends)`
+  names it (the season, the role, the person, the viewer's frame state, the CSRF cookie,
+  the query, the host, the day; `DEPENDS`), and builds the read's cache key and ETag from
+  the request. The language and the code version are part of every key.
 
-`books_cached` keeps a computed read (a selector's result, a rendered fragment) in Django's
-cache (Redis with REDIS_URL, local memory otherwise) under a key of those parts: a new
-version is a new key, so nothing is ever invalidated by hand and nothing stale is read.
-`books_page` and `api_not_modified` / `api_etag` answer a repeated GET with 304 Not
-Modified when its `If-None-Match` carries the ETag of the same key.
+`books_cached` keeps a computed read (a selector's result, a rendered fragment, a PDF, a
+chart) in Django's cache (Redis with REDIS_CACHE_URL, local memory otherwise) under
+`books_cache_key`, the one key builder: a new version is a new key, so nothing stale is
+read. `books_page` (Django's `condition`) and `api_conditional` answer a repeated GET with
+304 Not Modified when its `If-None-Match` carries the read's ETag.
 
 Decisions:
-- Nothing is cached inside a transaction (`connection.in_atomic_block`): a writer that
-  rolls back after `books_changed` would leave a value under a version number the next
+- Nothing is kept inside a writer's transaction (`in_writer_transaction`): a writer that
+  rolls back after moving a version would leave a value under a version number the next
   commit reuses. Reads of the pages and the API run outside transactions
-  (ATOMIC_REQUESTS is off), so they are cached; a read inside a writer is computed.
+  (ATOMIC_REQUESTS is off), so they are kept; a read inside a writer is computed.
 - The cache is an accelerator, never a dependency: when Redis cannot be reached the read
-  is computed (and logged once per request), the page keeps working.
-- Page ETags vary by the session's user and its CSRF cookie (the page carries a CSRF
-  token for the logout form), and are `Cache-Control: private, no-cache` with
-  `Vary: Cookie`: a browser revalidates every time, no shared cache stores a page, and a
-  member never gets another's page. API ETags vary by the token's user the same way
-  (`Vary: Authorization, Cookie`).
-- Kept HTML (`books_fragment`, the standings page's books part) is rendered without the
-  request and keyed by everything it shows beyond the books (role, path, day); the page's
-  frame (navigation, who is logged in) is rendered per request. A kept form's CSRF token
-  is a placeholder replaced by the request's own token on each use.
-- All-time reads combine per-season parts kept under each season's `data_version`
+  is computed (and logged), the page keeps working.
+- Memory stays bounded: a key names its version's namespace ("c<club>:v" for the club's
+  versions, "c<club>:s<season>" for a season's part), and after a version move commits the
+  superseded namespace's keys are deleted (`kept_reads_superseded`), so a write leaves no
+  dead keys behind; the timeout only returns what a race left.
+- Page ETags vary by the session's user, what the frame shows of it (staff flag, name,
+  role), its CSRF cookie (the page carries a CSRF token for the logout form) and the day,
+  and are `Cache-Control: private, no-cache` with `Vary: Cookie`: a browser revalidates
+  every time, no shared cache stores a page, and a member never gets another's page. API
+  ETags vary by the token's user the same way (`Vary: Authorization, Cookie`).
+- Kept HTML (`books_fragment`, `{% books_cache %}`) is rendered without the request and
+  keyed by everything it shows beyond the books (role, path, day); the page's frame
+  (navigation, who is logged in) is rendered per request. A kept form's CSRF token is a
+  placeholder replaced by the request's own token on each use.
+- All-time reads combine per-season parts kept under each season's version
   (`books_cached_many`: one cache round trip for all seasons; the seasons whose part is
   missing are built together): a change to one season rebuilds one part.
 """
@@ -44,6 +52,7 @@ import hashlib
 import logging
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache, wraps
 from pathlib import Path
 from typing import Any, TypeVar
@@ -54,16 +63,16 @@ from django.core.cache import cache, caches
 from django.core.cache.backends.base import DEFAULT_TIMEOUT, BaseCache
 from django.core.cache.backends.locmem import LocMemCache
 from django.core.cache.backends.redis import RedisCache
-from django.db import connection
-from django.db.models import IntegerField
-from django.db.models.expressions import RawSQL
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
+from django.db import connection, transaction
+from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
+from django.utils import timezone
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import parse_etags
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
+from django.views.decorators.http import condition
 from rest_framework.response import Response
 
 from league.club.models import Club, Member, Season
@@ -71,8 +80,10 @@ from league.club.models import Club, Member, Season
 __all__ = [
     "BOOKS_CACHE_SECONDS",
     "CSRF_PLACEHOLDER",
+    "DEPENDS",
     "GuardedCache",
-    "api_etag",
+    "KeptRead",
+    "api_conditional",
     "api_not_modified",
     "api_private",
     "books_cache_forget",
@@ -82,11 +93,16 @@ __all__ = [
     "books_fragment",
     "books_page",
     "club_books_version",
+    "club_versions",
+    "in_writer_transaction",
+    "kept_reads_superseded",
+    "season_part_version",
     "code_version",
     "kept_cache",
     "season_and_books_version",
     "season_page_state",
     "season_page_state_connect",
+    "Version",
 ]
 
 logger = logging.getLogger(__name__)
@@ -243,74 +259,68 @@ def _digest(parts: tuple[Any, ...]) -> str:
     return hashlib.blake2b(repr(parts).encode("utf-8"), digest_size=16).hexdigest()
 
 
-def _version_sql(club_column: str) -> dict[str, RawSQL]:
-    """The six parts of a books version as SQL subqueries on the club id in `club_column`
-    (of the outer query's table): written out, since the ORM spends about 14 ms building
-    six Subquery expressions for a query PostgreSQL answers in 0.1 ms (issue 15: this
-    runs on every page and API read)."""
-    season, member = Season._meta.db_table, Member._meta.db_table
-    parts = {
-        "v_versions": f'SELECT COALESCE(SUM(v."data_version"), 0) FROM "{season}" v',
-        "v_seasons": f'SELECT COUNT(*) FROM "{season}" v',
-        "v_last_season": f'SELECT COALESCE(MAX(v."id"), 0) FROM "{season}" v',
-        "v_years": f'SELECT COALESCE(SUM(v."year"), 0) FROM "{season}" v',
-        "v_people": f'SELECT COUNT(*) FROM "{member}" v',
-        "v_last_person": f'SELECT COALESCE(MAX(v."id"), 0) FROM "{member}" v',
-    }
-    return {
-        name: RawSQL(f'{sql} WHERE v."club_id" = {club_column}', (), output_field=IntegerField())
-        for name, sql in parts.items()
-    }
+class Version(str):
+    """A version in a kept read's parts: its text, and `namespace`, the part of the cache
+    keys it names ("c<club>:v" for the club's books and register, "c<club>:s<season>" for
+    one season's part). A key whose parts hold a Version lives in that namespace, so the
+    keys a version move supersedes are found and dropped (`kept_reads_superseded`)."""
+
+    namespace: str
+
+    def __new__(cls, text: str, namespace: str) -> Version:
+        version = super().__new__(cls, text)
+        version.namespace = namespace
+        return version
+
+    def __reduce__(self):  # pickled inside kept values (a tuple of parts) as a plain pair
+        return (Version, (str(self), self.namespace))
 
 
-_VERSION_NAMES = (
-    "v_versions",
-    "v_seasons",
-    "v_last_season",
-    "v_years",
-    "v_people",
-    "v_last_person",
-)
+def in_writer_transaction() -> bool:
+    """Whether this code runs inside a writer's transaction: nothing is kept then (a
+    writer that rolls back would leave a value under a version number the next commit
+    reuses). The one place that decides it."""
+    return connection.in_atomic_block
 
 
-def _version_text(club_id: int, values: tuple[Any, ...]) -> str:
-    return f"{club_id}-" + "-".join(str(v) for v in values)
+def club_versions(*, club: Club | int) -> tuple[int, int]:
+    """The club's (books version, register version): read from the instance (the request
+    loaded it with the member: no query) or, for an id, in one query ((0, 0) for an
+    unknown club)."""
+    if isinstance(club, Club):
+        return club.books_version, club.register_version
+    row = Club.objects.filter(pk=club).values_list("books_version", "register_version").first()
+    return row if row is not None else (0, 0)
 
 
 def season_and_books_version(*, club: Club, year: int) -> tuple[Season | None, str]:
     """The club's season of `year` (None when there is none) and the club's books version
-    (`club_books_version`), in one query: a season page's first read."""
-    table = Season._meta.db_table
-    season = (
-        Season.objects.filter(club=club, year=year)
-        .annotate(**_version_sql(f'"{table}"."club_id"'))
-        .first()
-    )
-    if season is None:
-        return None, club_books_version(club=club)
-    return season, _version_text(club.pk, tuple(getattr(season, n) for n in _VERSION_NAMES))
+    (`club_books_version`, read with the club): one query, a season page's first read."""
+    season = Season.objects.filter(club=club, year=year).first()
+    return season, club_books_version(club=club)
 
 
-def club_books_version(*, club: Club | int) -> str:
+def club_books_version(*, club: Club | int) -> Version:
     """The club's books version: a short string that changes whenever anything a page of
-    the books shows may have changed (a season's `data_version`, a season added or removed,
-    a person added). One query, whatever the number of seasons.
-
-    `data_version` only rises (league/club/books.py), so the sum over the seasons rises
-    with every change; the count and the highest id catch a season or a person added or
-    deleted. Returns "" for an unknown club.
-    """
+    the books or the register shows may have changed. It is the club's `books_version`
+    (moved by `league.club.books.books_changed`: games, attendance, payments, Runden,
+    statutes, rules, seasons) and `register_version` (moved by `register_changed`: people,
+    logins, the club's name and bank account): a kept read that shows names depends on
+    both. No query for a loaded club (`club_versions`)."""
     club_id = club if isinstance(club, int) else club.pk
-    table = Club._meta.db_table
-    row = (
-        Club.objects.filter(pk=club_id)
-        .annotate(**_version_sql(f'"{table}"."id"'))
-        .values_list(*_VERSION_NAMES)
-        .first()
+    books, register = club_versions(club=club)
+    return Version(f"{club_id}-{books}-{register}", f"c{club_id}:v")
+
+
+def season_part_version(*, season: Season, club: Club | None = None) -> Version:
+    """The version of one season's kept part (all-time and statistics parts, Runden
+    parts, a person's season summary): the season's `data_version` (its books) and, with
+    `club`, the club's register version (for a part that shows names or kinds; without,
+    a part of ids and figures only). A change of another season's books leaves it."""
+    register = club_versions(club=club)[1] if club is not None else "-"
+    return Version(
+        f"{season.pk}-{season.data_version}-{register}", f"c{season.club_id}:s{season.pk}"
     )
-    if row is None:
-        return ""
-    return _version_text(club_id, row)
 
 
 _CODE_SOURCES = ("games", "league", "schockclub", "templates", "locale")
@@ -335,9 +345,62 @@ def code_version() -> str:
 
 
 def books_cache_key(*parts: Any) -> str:
-    """The cache key of a read: "books:" and a digest of `parts`, the active language
-    (cached values may hold translated text) and the code version (`code_version`)."""
-    return "books:" + _digest((code_version(), get_language(), *parts))
+    """The cache key of a read: "books:", the namespace of the first `Version` among
+    `parts` ("x" when none) and a digest of `parts`, the active language (cached values
+    may hold translated text) and the code version (`code_version`)."""
+    namespace = next((p.namespace for p in parts if isinstance(p, Version)), "x")
+    return f"books:{namespace}:" + _digest((code_version(), get_language(), *parts))
+
+
+def _forget_prefix(prefix: str) -> int:
+    """Delete every kept read whose key starts with "books:" + `prefix` (see
+    `books_cache_forget`); returns the number removed, 0 when the cache is unreachable."""
+    backend = caches["default"]
+    full = backend.make_key("books:" + prefix)
+    removed = 0
+    try:
+        if isinstance(backend, RedisCache):
+            client = backend._cache.get_client(full, write=True)
+            batch: list[Any] = []
+            for key in client.scan_iter(match=full + "*", count=1000):
+                batch.append(key)
+                if len(batch) >= 1000:
+                    removed += client.delete(*batch)
+                    batch = []
+            if batch:
+                removed += client.delete(*batch)
+        elif isinstance(backend, LocMemCache):
+            memory: Any = backend  # its store, lock and delete are not typed (private)
+            with memory._lock:
+                keys = [k for k in memory._cache if k.startswith(full)]
+                for key in keys:
+                    memory._delete(key)
+            removed = len(keys)
+    except Exception:  # noqa: BLE001 - an unreachable cache must not break a writer
+        logger.warning("books cache unreachable; kept reads of %s not dropped", prefix)
+    return removed
+
+
+def kept_reads_superseded(*, club_id: int | None = None, season_id: int | None = None) -> None:
+    """After the writer's transaction commits, drop the kept reads its version move made
+    unreachable: with `season_id` (a books change) the club's club-wide reads and that
+    season's parts, else (a register change of `club_id`) every kept read of the club.
+    Nothing is dropped when the transaction rolls back (the versions did not move). Keeps
+    the cache's memory bounded: a write leaves no dead keys behind to wait for their
+    timeout."""
+
+    def drop() -> None:
+        if season_id is None:
+            _forget_prefix(f"c{club_id}:")
+            return
+        owner = club_id or Season.objects.filter(pk=season_id).values_list("club_id").first()
+        if owner is None:
+            return
+        owner_id = owner if isinstance(owner, int) else owner[0]
+        _forget_prefix(f"c{owner_id}:v:")
+        _forget_prefix(f"c{owner_id}:s{season_id}:")
+
+    transaction.on_commit(drop)
 
 
 def books_cache_forget() -> int:
@@ -351,26 +414,10 @@ def books_cache_forget() -> int:
     the keys and DEL them in batches; local memory: the keys of this process (the only
     one that can see them); any other backend: the whole cache is cleared."""
     backend = caches["default"]
-    prefix = backend.make_key("books:")
-    removed = 0
-    if isinstance(backend, RedisCache):
-        client = backend._cache.get_client(prefix, write=True)
-        batch: list[Any] = []
-        for key in client.scan_iter(match=prefix + "*", count=1000):
-            batch.append(key)
-            if len(batch) >= 1000:
-                removed += client.delete(*batch)
-                batch = []
-        if batch:
-            removed += client.delete(*batch)
-    elif isinstance(backend, LocMemCache):
-        memory: Any = backend  # its store, lock and delete are not typed (private)
-        with memory._lock:
-            keys = [k for k in memory._cache if k.startswith(prefix)]
-            for key in keys:
-                memory._delete(key)
-        removed = len(keys)
+    if isinstance(backend, RedisCache | LocMemCache):
+        removed = _forget_prefix("")
     else:
+        removed = 0
         backend.clear()
     logger.info("books cache: %s kept reads forgotten", removed)
     return removed
@@ -382,7 +429,7 @@ def books_cached(*parts: Any, build: Callable[[], T], seconds: int = BOOKS_CACHE
     (`club_books_version`, or a season's `data_version`). Inside a transaction the value is
     computed and not stored (see the module's decisions); a cache that cannot be reached is
     skipped."""
-    if connection.in_atomic_block:
+    if in_writer_transaction():
         return build()
     key = books_cache_key(*parts)
     value = kept_cache.get(key, _MISSING)
@@ -406,7 +453,7 @@ def books_cached_many(
     everything is built and nothing stored; a cache that cannot be reached is skipped."""
     if not parts_list:
         return []
-    if connection.in_atomic_block:
+    if in_writer_transaction():
         return build(list(range(len(parts_list))))
     keys = [books_cache_key(*parts) for parts in parts_list]
     found = kept_cache.get_many(keys)
@@ -499,23 +546,130 @@ def _share_membership(request: HttpRequest) -> None:
         user.member = member
 
 
+# --- the contract of a kept read ----------------------------------------------------------
+
+#: What a kept read may depend on (`KeptRead.depends`), each read from the request:
+#: "books" the club's books and register versions (`club_books_version`), "season" the
+#: season the view read with them (`request.season`: id and data version), "role" whether
+#: the viewer is the club's secretary, "person" the viewer's person, "frame" what every
+#: page's frame shows of the viewer (login, staff and superuser flags, person, name,
+#: secretary, the club's name), "csrf" the session's CSRF cookie (the page's forms carry
+#: its token), "query" the full path with its query, "host" the host (absolute links),
+#: "day" today in the club's zone (a current season chosen by date, a "Stand" line).
+#: The language and the code version are part of every key and ETag.
+DEPENDS = ("books", "season", "role", "person", "frame", "csrf", "query", "host", "day")
+
+
+@dataclass(frozen=True)
+class KeptRead:
+    """One kept read, declared beside its view or selector: its `name` and what it
+    `depends` on (names of `DEPENDS`). It alone turns a request into the parts of the
+    read's cache key and ETag (`parts`, `key`, `etag`), so nothing else builds one.
+
+    Args:
+        name: a stable name of the read (part of every key and ETag).
+        depends: what the read shows beyond its name and the view's own arguments.
+
+    Raises ValueError at declaration for an unknown dependency.
+    """
+
+    name: str
+    depends: tuple[str, ...] = ("books",)
+
+    def __post_init__(self) -> None:
+        unknown = set(self.depends) - set(DEPENDS)
+        if unknown:
+            raise ValueError(f"KeptRead {self.name}: unknown dependencies {sorted(unknown)}")
+
+    def parts(self, request: Any, *, club: Club | None = None) -> tuple[Any, ...]:
+        """The parts of `request` this read depends on, in `depends` order. `club` is the
+        viewer's club (default `request.club`, which `member_required` sets)."""
+        club = club if club is not None else getattr(request, "club", None)
+        member = getattr(request, "member", None) or getattr(request, "_schock_member", None)
+        values: list[Any] = [self.name]
+        for name in self.depends:
+            values.append(_dependency(name, request, club, member))
+        return tuple(values)
+
+    def key(self, request: Any, *extra: Any, club: Club | None = None) -> str:
+        """The cache key of the read for `request` and the view's `extra` parts."""
+        return books_cache_key(*self.parts(request, club=club), *extra)
+
+    def etag(self, request: Any, *extra: Any, club: Club | None = None) -> str:
+        """The (strong) ETag of the read for `request` and the view's `extra` parts."""
+        return _etag(code_version(), get_language(), *self.parts(request, club=club), *extra)
+
+    def cached(
+        self, request: Any, *extra: Any, build: Callable[[], T], club: Club | None = None
+    ) -> T:
+        """`build()`'s value kept under `key` (`books_cached`: computed inside a writer's
+        transaction or when the cache is unreachable)."""
+        return books_cached(*self.parts(request, club=club), *extra, build=build)
+
+
+def _dependency(name: str, request: Any, club: Club | None, member: Member | None) -> Any:
+    if name == "books":
+        return club_books_version(club=club) if club is not None else ""
+    if name == "season":
+        season = getattr(request, "season", None)
+        return (season.pk, season.data_version) if season is not None else None
+    if name == "role":
+        return bool(member and member.is_secretary)
+    if name == "person":
+        return member.pk if member is not None else None
+    if name == "frame":
+        user = request.user
+        return (
+            user.pk,
+            getattr(user, "is_staff", False),
+            getattr(user, "is_superuser", False),
+            getattr(user, "is_active", False),
+            member.pk if member is not None else None,
+            member.name if member is not None else None,
+            bool(member and member.is_secretary),
+            club.name if club is not None else None,
+        )
+    if name == "csrf":
+        return request.COOKIES.get(settings.CSRF_COOKIE_NAME, "")
+    if name == "query":
+        return request.get_full_path()
+    if name == "host":
+        return request.get_host()
+    return timezone.localdate().isoformat()  # "day"
+
+
 def books_page(
     extra: PageVersion | None = None, *, season_year: str | None = None
 ) -> Callable[[Callable], Callable]:
-    """Page decorator (inside `member_required`): an ETag from the club's books version,
-    the user, the person and role, the club's name, the CSRF cookie, the language and the
-    full path with its query; a GET whose If-None-Match carries it is answered 304 without
-    running the view.
-    `extra(request, *args, **kwargs)` adds parts the page shows beyond the books (the
-    season report's state). A page with a message pending, or asked for without a CSRF
+    """Page decorator (inside `member_required`): a conditional GET by Django's
+    `condition` with an ETag of the page's `KeptRead` (the view's module and name; it
+    depends on the club's books and register versions, the frame's state of the viewer,
+    the role and person, the CSRF cookie, the full path with its query and the day) and
+    `extra(request, *args, **kwargs)`, what the page shows beyond them (the season
+    report's state, who may sign). A GET whose If-None-Match carries it is answered 304
+    without running the view. A page with a message pending, or asked for without a CSRF
     cookie, is rendered and gets no ETag.
 
     The books version is left on the request (`request.books_version`) for the view's
     cached reads and fragments. `season_year` names the view's keyword argument of a
-    season's year: the season is then read with the version in one query and left on the
-    request (`request.season`; an unknown year is a 404)."""
+    season's year: the season is then read and left on the request (`request.season`;
+    an unknown year is a 404)."""
 
     def decorator(view: Callable) -> Callable:
+        kept = KeptRead(
+            f"{view.__module__}.{view.__qualname__}",
+            ("books", "season", "frame", "role", "person", "csrf", "query", "day"),
+        )
+
+        def etag_of(request, *args, **kwargs) -> str | None:
+            # Read on every GET (also when no ETag follows): one query count per page.
+            state = extra(request, *args, **kwargs) if extra else ()
+            # Without a CSRF cookie the page sets a new one (its form's token): no ETag, the
+            # browser's next request carries the cookie and gets one.
+            if not request.COOKIES.get(settings.CSRF_COOKIE_NAME) or _has_messages(request):
+                return None
+            return kept.etag(request, state)
+
         @wraps(view)
         def wrapper(request, *args, **kwargs):
             if season_year is not None:
@@ -530,32 +684,14 @@ def books_page(
             _share_membership(request)
             if request.method not in ("GET", "HEAD"):
                 return view(request, *args, **kwargs)
-            # Read on every GET (also when no ETag follows): one query count per page.
-            state = extra(request, *args, **kwargs) if extra else ()
-            csrf_cookie = request.COOKIES.get(settings.CSRF_COOKIE_NAME, "")
-            # Without a CSRF cookie the page sets a new one (its form's token): no ETag, the
-            # browser's next request carries the cookie and gets one.
-            if not csrf_cookie or _has_messages(request):
+            etag = etag_of(request, *args, **kwargs)
+            if etag is None:
                 return view(request, *args, **kwargs)
-            member = request.member
-            etag = _etag(
-                view.__module__,
-                view.__qualname__,
-                request.books_version,
-                request.user.pk,
-                member.pk,
-                member.is_secretary,
-                # The frame shows the club's name, which moves no books version.
-                request.club.name,
-                csrf_cookie,
-                get_language(),
-                request.get_full_path(),
-                state,
-            )
-            if _matches(request, etag):
-                return _private(HttpResponseNotModified(), etag, "Cookie")
-            response = view(request, *args, **kwargs)
+            response = condition(etag_func=lambda *a, **k: etag)(view)(request, *args, **kwargs)
+            if response.status_code == 304:
+                return _private(response, etag, "Cookie")
             if response.status_code != 200 or response.cookies:
+                del response["ETag"]
                 return response
             return _private(response, etag, "Cookie")
 
@@ -564,10 +700,17 @@ def books_page(
     return decorator
 
 
-def api_etag(request, *parts: Any) -> str:
-    """The ETag of an API read: its `parts` (a books version among them), the user, the
-    language and the full path with its query."""
-    return _etag(request.user.pk, get_language(), request.get_full_path(), *parts)
+#: The API's kept reads: the ETag depends on the viewer's login and role, the full path
+#: with its query and the day (a read without ?season shows the season of today).
+_API_READ = ("books", "frame", "role", "person", "query", "day")
+
+
+def api_conditional(request, name: str, *extra: Any, club: Club | None) -> tuple[str, Any]:
+    """The ETag of the API read `name` (`KeptRead` of the club's versions, the viewer, the
+    full path and the day, and `extra`) and, when the request's If-None-Match carries it,
+    the 304 Response to answer with (else None): one helper for every kept API read."""
+    etag = KeptRead(f"api.{name}", _API_READ).etag(request, *extra, club=club)
+    return etag, api_not_modified(request, etag)
 
 
 def api_not_modified(request, etag: str):

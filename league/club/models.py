@@ -41,7 +41,16 @@ class Club(models.Model):
     # (league.club.statutes.Statutes.to_data(); empty: seed 003's).
     statutes = models.JSONField(_("statutes"), default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
-    history = HistoricalRecords()
+    # The versions every kept read of the club is keyed by (league/club/caching.py), moved
+    # by one in the writer's transaction and read with the club (no query of their own):
+    # `books_version` by every change of the books (league.club.books.books_changed),
+    # `register_version` by every change of the register (people, logins, the club's
+    # name and bank account; league.club.books.register_changed). Cache keys, not
+    # records: no history, and `save()` never writes them back (an instance read before
+    # a move would set the counter back to a version whose kept reads showed other books).
+    books_version = models.PositiveBigIntegerField(default=0, editable=False)
+    register_version = models.PositiveBigIntegerField(default=0, editable=False)
+    history = HistoricalRecords(excluded_fields=["books_version", "register_version"])
 
     class Meta:
         verbose_name = _("club")
@@ -50,6 +59,21 @@ class Club(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs) -> None:
+        """Save the club without its versions (see their fields): only an F() update moves
+        them; a new club starts at 0."""
+        if self.pk is not None and not self._state.adding and kwargs.get("update_fields") is None:
+            kwargs["update_fields"] = [
+                f.name
+                for f in self._meta.concrete_fields
+                if not f.primary_key and f.name not in CLUB_VERSION_FIELDS
+            ]
+        super().save(*args, **kwargs)
+
+
+#: The columns of `Club` that are cache versions, never written by `Club.save()`.
+CLUB_VERSION_FIELDS = ("books_version", "register_version")
 
 
 class Season(models.Model):

@@ -13,6 +13,7 @@ from league.club.serializers import (
     ClubSerializer,
     MemberCreateSerializer,
     MemberSerializer,
+    MemberUpdateSerializer,
     MeSerializer,
     SeasonCreateSerializer,
     SeasonRulesSerializer,
@@ -191,6 +192,28 @@ MEMBER_VIEWSET = extend_schema_view(
                 },
                 response_only=True,
                 status_codes=["201"],
+            ),
+        ],
+    ),
+    partial_update=extend_schema(
+        summary="Change a member or guest",
+        description="Secretary only (a member: 403; another club's person: 404), under the "
+        "rules of the people pages: `name` renames (another person's name: 409 "
+        "`member_exists`), `kind` `member` turns a guest into a club member (a member never "
+        "becomes a guest again: 400 `member_to_guest`), `active` and `is_secretary` set the "
+        "flags (a guest cannot be secretary: 400 `secretary_is_guest`; the club's only "
+        "secretary with a login stays: 409 `last_secretary`). All or nothing, audited. A "
+        "person belongs to the register, not the books: a closed season never refuses it, "
+        "and every page and API read shows the new state at once (the club's register "
+        "version moves).",
+        request=MemberUpdateSerializer,
+        responses={200: MemberSerializer, **error_responses(400, 403, 409)},
+        examples=[
+            api_example("Rename", {"name": "Bernd Krause-Meier"}, request_only=True),
+            api_example(
+                "Renamed",
+                {**MEMBER_EXAMPLE, "name": "Bernd Krause-Meier"},
+                response_only=True,
             ),
         ],
     ),

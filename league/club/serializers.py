@@ -168,6 +168,15 @@ class MemberCreateSerializer(serializers.Serializer):
     is_secretary = serializers.BooleanField(default=False)
 
 
+class MemberUpdateSerializer(serializers.Serializer):
+    """Input of `member_change` (PATCH of a member): every field optional."""
+
+    name = serializers.CharField(max_length=100, required=False)
+    kind = serializers.ChoiceField(choices=Member.Kind.choices, required=False)
+    active = serializers.BooleanField(required=False)
+    is_secretary = serializers.BooleanField(required=False)
+
+
 class PersonRefSerializer(serializers.Serializer):
     """A person named in a computed figure: id and name."""
 

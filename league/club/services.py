@@ -22,7 +22,12 @@ from league.club.accounts.services import (
     api_tokens_revoke,
     login_lockout_lift,
 )
-from league.club.books import MARK_VALUE_CHANGED, STATUTES_CHANGED, books_changed
+from league.club.books import (
+    MARK_VALUE_CHANGED,
+    STATUTES_CHANGED,
+    books_changed,
+    register_changed,
+)
 from league.club.errors import BooksError, books_error_from_integrity
 from league.club.fields import FIRST_YEAR, date_refusal, last_year, parse_iso_date
 from league.club.models import RULE_PRESET_CHOICES, Club, Member, Season
@@ -167,7 +172,7 @@ def season_create(
     value, currency = statutes.mark_value(year)
     try:
         with transaction.atomic():
-            return Season.objects.create(
+            season = Season.objects.create(
                 club=club,
                 year=year,
                 rule_preset=preset,
@@ -182,6 +187,10 @@ def season_create(
         if "season_dates_no_overlap" in str(exc):
             raise season_overlaps_error() from exc
         raise _season_exists(year) from exc
+    # A new season shows in every page's season switcher: a change of the books.
+    books_changed(season_id=season.pk, reason="season_created")
+    season.refresh_from_db(fields=["data_version"])
+    return season
 
 
 def _season_exists(year: int) -> BooksError:
@@ -429,7 +438,9 @@ def member_create(
     Raises BooksError `name_required` or `member_exists` (409).
     """
     name = _free_name(club_id=club.pk, name=name)
-    return Member.objects.create(club=club, name=name, kind=kind, is_secretary=is_secretary)
+    person = Member.objects.create(club=club, name=name, kind=kind, is_secretary=is_secretary)
+    register_changed(club=club.pk)
+    return person
 
 
 @transaction.atomic
@@ -443,9 +454,9 @@ def member_update(
 ) -> Member:
     """Change a person of the club: name, member or guest, active, secretary.
 
-    A person's name and kind show in every season's books (standings, reports, the
-    all-time records), so a change that touches them raises the books-changed event for
-    every season of the club; active and secretary touch no figure and move no version.
+    A person is the register, not the books: a change moves the club's register version
+    (`register_changed`), which every kept read that shows names depends on, and no
+    season's data version, so a closed season's standings show a new name at once.
 
     The club always keeps one active secretary who can log in: taking the role from, or
     deactivating, the last one is refused (`last_secretary`, 409). The club's row is
@@ -460,24 +471,20 @@ def member_update(
     member = Member.objects.select_for_update().get(pk=member.pk)
     if (active is False or is_secretary is False) and _is_last_secretary(member):
         raise _last_secretary_error(member)
-    changed: list[str] = []
+    before = (member.name, member.kind, member.active, member.is_secretary)
     if name is not None:
-        name = _free_name(club_id=member.club_id, name=name, person_id=member.pk)
-        changed += ["name"] if name != member.name else []
-        member.name = name
+        member.name = _free_name(club_id=member.club_id, name=name, person_id=member.pk)
     if kind is not None:
         if kind not in Member.Kind.values:
             raise BooksError("invalid_kind", _("A person is a member or a guest."), field="kind")
-        changed += ["kind"] if kind != member.kind else []
         member.kind = kind
     if active is not None:
         member.active = active
     if is_secretary is not None:
         member.is_secretary = is_secretary
     member.save()
-    if changed:
-        for season_id in Season.objects.filter(club_id=member.club_id).values_list("pk", flat=True):
-            books_changed(season_id=season_id, reason="member_changed")
+    if (member.name, member.kind, member.active, member.is_secretary) != before:
+        register_changed(club=member.club_id)
     return member
 
 
@@ -561,6 +568,7 @@ def member_merge(*, source: Member, target: Member) -> Member:
     target.save()
     source._change_reason = MEMBER_MERGED  # type: ignore[attr-defined]
     source.delete()
+    register_changed(club=target.club_id)
     for season_id in sorted({season for season, evening in touched if evening is None}):
         books_changed(season_id=season_id, reason=MEMBER_MERGED)
     return target
@@ -664,6 +672,7 @@ def login_create(*, person: Member, username: str) -> User:
     person.password_set_by_holder = False
     person._change_reason = "login_created"  # type: ignore[attr-defined]
     person.save(update_fields=["user", "password_set_by_holder"])
+    register_changed(club=person.club_id)
     return user
 
 
@@ -735,6 +744,7 @@ def login_lock(*, person: Member, locked: bool = True) -> User:
     # unlocked it, and when.
     person._change_reason = "login_locked" if locked else "login_unlocked"  # type: ignore[attr-defined]
     person.save()
+    register_changed(club=person.club_id)
     return user
 
 
@@ -775,3 +785,41 @@ def club_create(*, name: str, secretary_name: str, rule_preset: str = "club") ->
         )
     club = Club.objects.create(name=name, rule_preset=rule_preset)
     return member_create(club=club, name=secretary_name, is_secretary=True)
+
+
+@transaction.atomic
+def member_change(
+    *,
+    person: Member,
+    name: str | None = None,
+    kind: str | None = None,
+    active: bool | None = None,
+    is_secretary: bool | None = None,
+) -> Member:
+    """Change a person the way the people pages do, several fields at once (the API's
+    PATCH of a member): a new name (`member_update`), a guest made a club member
+    (`guest_to_member`), active or not (`member_update`), secretary or not
+    (`secretary_set`, with its rules). None leaves a field as it is. All or nothing: a
+    refusal rolls every change back. Returns the person as stored.
+
+    Raises BooksError: `name_required`, `member_exists` (409), `invalid_kind`,
+    `member_to_guest` (a club member is never made a guest again, as on the pages), and
+    whatever `secretary_set` refuses (`secretary_is_guest`, `last_secretary` 409).
+    """
+    if name is not None:
+        person = member_update(member=person, name=name)
+    if kind is not None and kind != person.kind:
+        if kind not in Member.Kind.values:
+            raise BooksError("invalid_kind", _("A person is a member or a guest."), field="kind")
+        if kind == Member.Kind.GUEST:
+            raise BooksError(
+                "member_to_guest",
+                _("A club member cannot become a guest again."),
+                field="kind",
+            )
+        person = guest_to_member(person=person)
+    if active is not None and active != person.active:
+        person = member_update(member=person, active=active)
+    if is_secretary is not None and is_secretary != person.is_secretary:
+        person = secretary_set(person=person, is_secretary=is_secretary)
+    return person

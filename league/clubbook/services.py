@@ -61,7 +61,7 @@ from simple_history.utils import get_history_model_for_model
 from games.evenings.models import Attendance, Evening, Game, SchockAus
 from league.club import names
 from league.club.books import CLUB_BOOK_IMPORT as IMPORT_REASON
-from league.club.books import books_changed
+from league.club.books import books_changed, register_changed
 from league.club.database import tables_analyze
 from league.club.errors import books_error_from_integrity
 from league.club.fields import FIRST_YEAR, last_year, parse_iso_date
@@ -1003,6 +1003,8 @@ def _create_members(batch: _Batch) -> int:
         new_members = list(Member.objects.filter(club=batch.club, name__in=names))
     _record_history(Member.objects.filter(pk__in=[m.pk for m in new_members]), batch.history)
     batch.members.update({m.name: m for m in new_members})
+    if new_members:
+        register_changed(club=batch.club.pk)  # new people: a change of the register
     return len(new_members)
 
 

@@ -33,6 +33,7 @@ from league.club.api_common import (
     ClubScopedMixin,
     club_of,
     is_secretary,
+    kept_api_read,
     request_club,
     request_member,
     require_secretary,
@@ -40,8 +41,7 @@ from league.club.api_common import (
 )
 from league.club.api_schema import answers_not_modified
 from league.club.caching import (
-    api_etag,
-    api_not_modified,
+    api_conditional,
     api_private,
     books_cached,
     club_books_version,
@@ -136,8 +136,9 @@ class MemberStatementView(APIView):
                 "own_dues_only", _("Members see only their own statement."), status=403
             )
         version = club_books_version(club=club)
-        etag = api_etag(request, "statement", version)
-        if (not_modified := api_not_modified(request, etag)) is not None:
+        # Without ?season the statement is the season of today's: the ETag names the day.
+        etag, not_modified = api_conditional(request, "statement", club=club)
+        if not_modified is not None:
             return not_modified
         if request.query_params.get("season") == "all":
             data = _statement_page(request, person, version)
@@ -224,16 +225,12 @@ class BalancesView(APIView):
         require_secretary(request)
         club = club_of(request)
         season = season_param(request, club=club)
-        version = club_books_version(club=club)
-        etag = api_etag(request, "balances", version)
-        if (not_modified := api_not_modified(request, etag)) is not None:
-            return not_modified
-        data = books_cached(
-            "api_balances",
-            version,
+        return kept_api_read(
+            request,
+            "balances",
             season.pk if season else None,
+            club=club,
             build=lambda: dict(
                 ClubBalancesSerializer(club_balances(club=club, season=season)).data
             ),
         )
-        return api_private(Response(data), etag)

@@ -18,7 +18,7 @@ from django.db.models import Case, CharField, Count, F, Q, Sum, When
 from django.utils.translation import gettext as _
 
 from games.evenings.models import Attendance, Evening, Game
-from league.club.caching import books_cached_many
+from league.club.caching import books_cached_many, season_part_version
 from league.club.models import Club, Member, Season
 from league.club.money import format_money, marks_to_money, round_money
 from league.club.statutes import season_statutes
@@ -138,7 +138,7 @@ def member_season_summaries(*, member: Member, seasons: Sequence[Season]) -> lis
     change to one season rebuilds one row, and the rows missing from the cache are read in
     one aggregate query together, so the cost of a read does not grow with the history."""
     ordered = sorted(seasons, key=lambda s: -s.year)
-    parts = [("member_season_summary", member.pk, s.pk, s.data_version) for s in ordered]
+    parts = [("member_season_summary", member.pk, season_part_version(season=s)) for s in ordered]
     found = books_cached_many(
         parts,
         build=lambda missing: _summaries_of(member.pk, [ordered[i] for i in missing]),
@@ -203,7 +203,7 @@ def club_balances_kept(*, club: Club, season: Season | None = None) -> ClubBalan
     part is not kept."""
     seasons = list(Season.objects.filter(club=club))
     parts = books_cached_many(
-        [("club_balance_part", s.pk, s.data_version) for s in seasons],
+        [("club_balance_part", season_part_version(season=s)) for s in seasons],
         build=lambda missing: _balance_parts([seasons[i] for i in missing]),
     )
     shown = [(s, part) for s, part in zip(seasons, parts, strict=True) if part]

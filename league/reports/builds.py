@@ -29,7 +29,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from league.closing.models import SeasonSignOff
-from league.club.models import Season
+from league.club.models import Club, Season
 from league.reports.models import ReportBuild
 from league.reports.runs import report_data_version
 
@@ -140,10 +140,13 @@ def _report_version_sql() -> str:
     building the subqueries of a query PostgreSQL answers in 0.05 ms (issue 15: every
     season page reads this)."""
     season, sign_off = Season._meta.db_table, SeasonSignOff._meta.db_table
+    club = Club._meta.db_table
     return (
         f'(SELECT COALESCE(SUM(v."data_version"), 0) FROM "{season}" v'
         f' WHERE v."club_id" = %(club)s AND v."year" <= %(year)s)'
         f' + (SELECT COUNT(*) FROM "{sign_off}" o WHERE o."season_id" = %(season)s)'
+        f' + (SELECT c."register_version" FROM "{club}" c WHERE c."id" = %(club)s)'
+        " + %(day)s"
     )
 
 
@@ -165,6 +168,7 @@ def _season_builds(season: Season) -> tuple[ReportBuild | None, ReportBuild | No
         "season": season.pk,
         "club": season.club_id,
         "year": season.year,
+        "day": timezone.localdate().toordinal(),
         "ready": ReportBuild.Status.READY.value,
     }
     rows = list(ReportBuild.objects.raw(sql, params))

@@ -13,6 +13,7 @@ import base64
 import datetime
 import io
 from collections.abc import Sequence
+from typing import Any
 
 # A calm palette that stays apart on paper and for most colour-blind readers (Okabe-Ito,
 # then darker tones); line styles repeat the distinction for more than eight people.
@@ -37,26 +38,35 @@ INK = "#222222"
 GRID = "#DDDDDD"
 
 
-def _figure(width_cm: float, height_cm: float):
+#: The charts' matplotlib settings, applied per chart (`_style`), never to matplotlib's
+#: global rcParams: a report built in a process must not restyle the statistics charts.
+STYLE: dict[Any, Any] = {
+    "font.family": "DejaVu Sans",
+    "font.size": 8,
+    "axes.edgecolor": "#888888",
+    "axes.labelcolor": INK,
+    "xtick.color": INK,
+    "ytick.color": INK,
+    "svg.fonttype": "none",  # text stays text: smaller SVG, drawn with the PDF fonts
+    "svg.hashsalt": "schockclub",  # stable ids: the same data gives the same SVG
+    # Names are plain text: no mathtext for `$`, `_` or `^`.
+    "text.parse_math": False,
+}
+
+
+def _style():
+    """The charts' settings for the drawing and saving of one chart (a context manager:
+    matplotlib's `rc_context`, which puts the global settings back afterwards)."""
     import matplotlib
 
     matplotlib.use("Agg", force=False)
+    return matplotlib.rc_context(STYLE)
+
+
+def _figure(width_cm: float, height_cm: float):
+    """A new figure (inside `_style()`)."""
     from matplotlib.figure import Figure
 
-    matplotlib.rcParams.update(
-        {
-            "font.family": "DejaVu Sans",
-            "font.size": 8,
-            "axes.edgecolor": "#888888",
-            "axes.labelcolor": INK,
-            "xtick.color": INK,
-            "ytick.color": INK,
-            "svg.fonttype": "none",  # text stays text: smaller SVG, drawn with the PDF fonts
-            "svg.hashsalt": "schockclub",  # stable ids: the same data gives the same SVG
-            # Names are plain text: no mathtext for `$`, `_` or `^` (issue 13 item 1).
-            "text.parse_math": False,
-        }
-    )
     return Figure(figsize=(width_cm / 2.54, height_cm / 2.54))
 
 
@@ -76,6 +86,12 @@ def _style_axes(ax) -> None:
 
 
 def points_chart_svg(dates: Sequence[datetime.date], series: Sequence) -> str:
+    """`_points_chart_svg` drawn in the charts' style (`_style`)."""
+    with _style():
+        return _points_chart_svg(dates, series)
+
+
+def _points_chart_svg(dates: Sequence[datetime.date], series: Sequence) -> str:
     """Cumulative championship points per ranked member after each evening (one line per
     member, in standings order; RULES.md 5: +1 per Schock-Aus, -1 per lost game).
 
@@ -124,6 +140,12 @@ def points_chart_svg(dates: Sequence[datetime.date], series: Sequence) -> str:
 
 
 def schock_aus_chart_svg(by_person: Sequence[tuple]) -> str:
+    """`_schock_aus_chart_svg` drawn in the charts' style (`_style`)."""
+    with _style():
+        return _schock_aus_chart_svg(by_person)
+
+
+def _schock_aus_chart_svg(by_person: Sequence[tuple]) -> str:
     """Schock-Aus per person in the season as horizontal bars, most first. `by_person`:
     (member, count) pairs in the order to show.
 
@@ -162,10 +184,11 @@ def schock_aus_chart_svg(by_person: Sequence[tuple]) -> str:
 def chart_backend_warm() -> None:
     """Draw one tiny chart to SVG and drop it: matplotlib reads its font list and loads
     the chart font the first time a figure with text is saved, which the first report
-    of a process would otherwise pay for (league/reports/warmup.py, issue 15 item 2)."""
-    fig = _figure(3, 2)
-    ax = fig.add_subplot()
-    _style_axes(ax)
-    ax.plot([0, 1], [0, -1], label="Schock-Aus")
-    ax.legend()
-    _svg(fig)
+    of a process would otherwise pay for (league/reports/warmup.py)."""
+    with _style():
+        fig = _figure(3, 2)
+        ax = fig.add_subplot()
+        _style_axes(ax)
+        ax.plot([0, 1], [0, -1], label="Schock-Aus")
+        ax.legend()
+        _svg(fig)

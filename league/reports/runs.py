@@ -24,8 +24,11 @@ def report_data_version(*, season: Season) -> int:
     """The data version a season report is built from: the sum of `data_version` over the
     club's seasons up to and including this one (the records read them all), plus the
     number of the season's Kassenprüfer signatures (league.closing: a signature is no
-    change of the books and leaves `data_version`, but the report shows it). Both only ever
-    grow, so every change or signature gives a new version. One query."""
+    change of the books and leaves `data_version`, but the report shows it), plus the
+    club's `register_version` (the club's and the people's names it prints), plus today's
+    day number (the report prints "Stand <day>" and whether the season still runs). Each
+    only ever grows, so every change, signature, rename or new day gives a new version.
+    One query."""
     signed = (
         SeasonSignOff.objects.filter(season_id=season.pk)
         .order_by()
@@ -34,9 +37,14 @@ def report_data_version(*, season: Season) -> int:
         .values("n")
     )
     total = Season.objects.filter(club_id=season.club_id, year__lte=season.year).aggregate(
-        v=Sum("data_version"), signed=Max(Subquery(signed))
+        v=Sum("data_version"), signed=Max(Subquery(signed)), register=Max("club__register_version")
     )
-    return int(total["v"] or 0) + int(total["signed"] or 0)
+    return (
+        int(total["v"] or 0)
+        + int(total["signed"] or 0)
+        + int(total["register"] or 0)
+        + timezone.localdate().toordinal()
+    )
 
 
 def _final_name(build: ReportBuild, version: int) -> str:

@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from django.core.cache import cache
 from django.db.models import Count, QuerySet
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
@@ -655,16 +654,16 @@ def club_records_cached(
     *, club: Club, up_to_year: int
 ) -> tuple[list[Record], list[Champion], int | None]:
     """`club_records`, kept in the books cache while the club's books version stays the
-    same (`league.club.caching.club_books_version`: any change of any season's books, a
-    season or a person added; a rename moves the data version of every season the person
-    played in). The all-time records read every season up to `up_to_year`: the one part of
-    the report whose cost grows with the history (issue 15 item 2). One query when cached;
-    computed and not stored inside a transaction."""
+    same (`league.club.caching.club_books_version`: any change of any season's books or of
+    the register, a rename included). The all-time records read every season up to
+    `up_to_year`: the one part of the report whose cost grows with the history. One query
+    (the club's versions) when cached; computed and not stored inside a transaction."""
     return books_cached(
         "club-records",
         club.pk,
         up_to_year,
-        club_books_version(club=club),
+        # Asked by id: `club` may have been read before the last change.
+        club_books_version(club=club.pk),
         build=lambda: club_records(club=club, up_to_year=up_to_year),
     )
 
@@ -684,20 +683,12 @@ def _render_pdf(template: str, context: dict[str, Any], *, cached: bool = False)
         html = render_to_string(template, context)
     if not cached:
         return _weasyprint(html)
-    key = "report-pdf:" + hashlib.sha256(html.encode("utf-8")).hexdigest()
-    try:
-        pdf = cache.get(key)
-    except Exception:  # noqa: BLE001 - Redis down: render it
-        logger.warning("PDF cache not reachable", exc_info=True)
-        pdf = None
-    if isinstance(pdf, bytes):
-        return pdf
-    pdf = _weasyprint(html)
-    try:
-        cache.set(key, pdf, CHART_CACHE_SECONDS)
-    except Exception:  # noqa: BLE001
-        logger.warning("PDF cache not reachable", exc_info=True)
-    return pdf
+    # Kept through the one contract of kept reads (league/club/caching.py: computed when
+    # the cache cannot be reached or inside a transaction).
+    digest = hashlib.sha256(html.encode("utf-8")).hexdigest()
+    return books_cached(
+        "report-pdf", digest, build=lambda: _weasyprint(html), seconds=CHART_CACHE_SECONDS
+    )
 
 
 def _weasyprint(html: str) -> bytes:
@@ -709,35 +700,27 @@ def _weasyprint(html: str) -> bytes:
 
 
 def _chart_key(kind: str, content: Any) -> str:
-    """The cache key of a chart: a digest of everything it draws (dates, names, figures,
-    the language), so it changes whenever the season's data version moves or a name
-    changes, and never names a chart of other data."""
+    """What names a chart in the cache: a digest of everything it draws (dates, names,
+    figures, the language), so it changes whenever the season's data version moves or a
+    name changes, and never names a chart of other data."""
     text = json.dumps([CHART_FORMAT, kind, translation.get_language(), content], default=str)
-    return f"season-report-chart:{hashlib.sha256(text.encode()).hexdigest()}"
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _cached_chart(kind: str, content: Any, draw: Callable[[], str]) -> str | None:
     """The chart `kind` from the cache, else drawn by `draw` and cached. A chart that cannot
     be drawn is logged with its traceback and answered None (the report says it is
     missing); a cache that cannot be reached only costs the drawing."""
-    key = _chart_key(kind, content)
     try:
-        cached = cache.get(key)
-    except Exception:  # noqa: BLE001 - Redis down: draw it
-        logger.warning("Chart cache not reachable", exc_info=True)
-        cached = None
-    if isinstance(cached, str):
-        return cached
-    try:
-        svg = draw()
+        return books_cached(
+            "season-report-chart",
+            _chart_key(kind, content),
+            build=draw,
+            seconds=CHART_CACHE_SECONDS,
+        )
     except Exception:  # noqa: BLE001 - a chart must not cost the whole report
         logger.exception("Season report chart %r could not be drawn", kind)
         return None
-    try:
-        cache.set(key, svg, CHART_CACHE_SECONDS)
-    except Exception:  # noqa: BLE001
-        logger.warning("Chart cache not reachable", exc_info=True)
-    return svg
 
 
 def season_report_charts(report: SeasonReport) -> None:

@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from games.evenings.models import SchockAus
 from league.club.api_common import ClubScopedMixin, kept_api_list, request_club
 from league.club.api_schema import answers_not_modified
-from league.club.caching import books_cached_many
+from league.club.caching import books_cached_many, season_part_version
 from league.club.models import Club, Member, Season
 from league.runden import schema
 from league.runden.serializers import (
@@ -108,7 +108,10 @@ def kept_runden_rows(
     the club (four queries) and split by season. One query for the seasons besides."""
     seasons = [season] if season is not None else list(Season.objects.filter(club=club))
     member_id = member.pk if member is not None else None
-    parts = [("api_runden_season", s.pk, s.data_version, member_id, status) for s in seasons]
+    parts = [
+        ("api_runden_season", season_part_version(season=s, club=club), member_id, status)
+        for s in seasons
+    ]
 
     def build(missing: list[int]) -> list[list[dict[str, Any]]]:
         wanted = [seasons[i] for i in missing]

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from league.club.caching import books_cached, books_cached_many
+from league.club.caching import books_cached, books_cached_many, season_part_version
 from league.club.models import Club, Member, Season
 from league.runden.services import (
     STATUS_ALL,
@@ -47,8 +47,14 @@ class RundenPage:
     open_by_evening: list[dict[str, Any]]
 
 
-def _part_key(season: Season) -> tuple[Any, ...]:
-    return ("runden_part", season.pk, season.data_version, repr(getattr(season, "statutes", None)))
+def _part_key(season: Season, club: Club) -> tuple[Any, ...]:
+    """A season's part: its books and the club's register (``season_part_version``), and
+    the statutes it stores."""
+    return (
+        "runden_part",
+        season_part_version(season=season, club=club),
+        repr(getattr(season, "statutes", None)),
+    )
 
 
 def _parts(club: Club, seasons: Sequence[Season]) -> list[list[PartRow]]:
@@ -75,7 +81,7 @@ def _parts(club: Club, seasons: Sequence[Season]) -> list[list[PartRow]]:
                 )
         return [grouped[s.pk] for s in wanted]
 
-    return books_cached_many([_part_key(s) for s in seasons], build=build)
+    return books_cached_many([_part_key(s, club) for s in seasons], build=build)
 
 
 def runden_page(

@@ -34,7 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from league.club.caching import books_cached_many
+from league.club.caching import books_cached_many, season_part_version
 from league.club.models import Club, Member, Season
 from league.standings.selectors import seasons_standings
 
@@ -90,19 +90,19 @@ class AllTimeStandings:
     schock_aus: int
 
 
-def _part_key(season: Season) -> tuple[Any, ...]:
-    """What a season's part depends on: its books (``data_version``), the statutes and
-    rules it stores (a change to them moves the version too; named for safety)."""
+def _part_key(season: Season, club: Club) -> tuple[Any, ...]:
+    """What a season's part depends on: its books (``data_version``) and the club's
+    register (names order a tie; ``season_part_version``), the statutes and rules it
+    stores (a change to them moves the version too; named for safety)."""
     return (
         "all_time_standings_part",
-        season.pk,
-        season.data_version,
+        season_part_version(season=season, club=club),
         repr(season.statutes),
         repr(season.rules),
     )
 
 
-def _parts(seasons: list[Season]) -> list[Part]:
+def _parts(seasons: list[Season], club: Club) -> list[Part]:
     """The parts of `seasons`, in order: the kept ones from the cache in one round trip,
     the missing ones built together (``seasons_standings``: six to eight queries)."""
 
@@ -130,7 +130,7 @@ def _parts(seasons: list[Season]) -> list[Part]:
             for table in tables
         ]
 
-    return books_cached_many([_part_key(s) for s in seasons], build=build)
+    return books_cached_many([_part_key(s, club) for s in seasons], build=build)
 
 
 def all_time_standings(*, club: Club) -> AllTimeStandings:
@@ -150,7 +150,7 @@ def all_time_standings(*, club: Club) -> AllTimeStandings:
     }
     rows: dict[int, AllTimeRow] = {}
     evenings = games = schock_aus = 0
-    for season, part in zip(seasons, _parts(seasons), strict=True):
+    for season, part in zip(seasons, _parts(seasons, club), strict=True):
         evenings += part[0]
         games += part[1]
         schock_aus += part[2]

@@ -21,18 +21,12 @@ from league.club.api_common import (
     id_param,
     is_secretary,
     kept_api_list,
+    kept_api_read,
     request_club,
     request_member,
     season_param,
 )
 from league.club.api_schema import answers_not_modified
-from league.club.caching import (
-    api_etag,
-    api_not_modified,
-    api_private,
-    books_cached,
-    club_books_version,
-)
 from league.club.errors import BooksError
 from league.runden.selectors import season_runden_owed
 from league.runden.serializers import RundeOwedSerializer
@@ -75,17 +69,13 @@ class SeasonViewSet(club_api.SeasonViewSet):
         """The standings, their serialized form cached by the club's books version; a
         GET with the ETag it got answers 304 (issue 15)."""
         season = self.get_object()
-        version = club_books_version(club=season.club_id)
-        etag = api_etag(request, "standings", version)
-        if (not_modified := api_not_modified(request, etag)) is not None:
-            return not_modified
-        data = books_cached(
-            "api_standings",
-            version,
+        return kept_api_read(
+            request,
+            "standings",
             season.pk,
+            club=club_of(request),
             build=lambda: dict(StandingsSerializer(season_standings(season=season)).data),
         )
-        return api_private(Response(data), etag)
 
     @action(detail=True, methods=["get"], filterset_class=None, pagination_class=None)
     @answers_not_modified
@@ -95,15 +85,12 @@ class SeasonViewSet(club_api.SeasonViewSet):
         a GET with the ETag it got answers 304 (issue 15)."""
         season = self.get_object()
         thrower_id = id_param(request, "member", _("A member is named by its id."))
-        version = club_books_version(club=season.club_id)
-        etag = api_etag(request, "runden", version)
-        if (not_modified := api_not_modified(request, etag)) is not None:
-            return not_modified
-        data = books_cached(
-            "api_season_runden",
-            version,
+        return kept_api_read(
+            request,
+            "season_runden",
             season.pk,
             thrower_id,
+            club=club_of(request),
             build=lambda: [
                 dict(row)
                 for row in RundeOwedSerializer(
@@ -111,7 +98,6 @@ class SeasonViewSet(club_api.SeasonViewSet):
                 ).data
             ],
         )
-        return api_private(Response(data), etag)
 
 
 @schema.MEMBER_VIEWSET
@@ -126,18 +112,14 @@ class MemberViewSet(club_api.MemberViewSet):
         if not is_secretary(request) and request_member(request) != member:
             raise BooksError("own_dues_only", _("Members see only their own dues."), status=403)
         season = season_param(request, club=request_club(request), latest_by_default=True)
-        version = club_books_version(club=season.club_id)
-        etag = api_etag(request, "dues", version)
-        if (not_modified := api_not_modified(request, etag)) is not None:
-            return not_modified
-        data = books_cached(
-            "api_dues",
-            version,
+        return kept_api_read(
+            request,
+            "dues",
             season.pk,
             member.pk,
+            club=club_of(request),
             build=lambda: dict(DuesSerializer(member_dues(member=member, season=season)).data),
         )
-        return api_private(Response(data), etag)
 
 
 @extend_schema(tags=["Standings"])
@@ -152,13 +134,9 @@ class AllTimeStandingsView(APIView):
     @answers_not_modified
     def get(self, request):
         club = club_of(request)
-        version = club_books_version(club=club)
-        etag = api_etag(request, "all_time_standings", version)
-        if (not_modified := api_not_modified(request, etag)) is not None:
-            return not_modified
-        data = books_cached(
-            "api_all_time_standings",
-            version,
+        return kept_api_read(
+            request,
+            "all_time_standings",
+            club=club,
             build=lambda: dict(AllTimeStandingsSerializer(all_time_standings(club=club)).data),
         )
-        return api_private(Response(data), etag)

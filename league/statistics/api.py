@@ -12,15 +12,8 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from league.club.api_common import club_of
+from league.club.api_common import club_of, kept_api_read
 from league.club.api_schema import answers_not_modified
-from league.club.caching import (
-    api_etag,
-    api_not_modified,
-    api_private,
-    books_cached,
-    club_books_version,
-)
 from league.club.models import Club, Season
 from league.statistics import schema
 from league.statistics.selectors import club_statistics
@@ -56,14 +49,10 @@ class RecordsView(APIView):
 def _statistics(request, club: Club, season: Season | None) -> Response:
     """The serialized statistics of `season` (None: all seasons), kept per club books
     version, with an ETag (a GET with it answers 304; league/club/caching.py)."""
-    version = club_books_version(club=club)
-    etag = api_etag(request, "statistics", version)
-    if (not_modified := api_not_modified(request, etag)) is not None:
-        return not_modified
-    data = books_cached(
-        "api_statistics",
-        version,
+    return kept_api_read(
+        request,
+        "statistics",
         season.pk if season else None,
+        club=club,
         build=lambda: dict(StatisticsSerializer(club_statistics(club=club, season=season)).data),
     )
-    return api_private(Response(data), etag)

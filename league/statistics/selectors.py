@@ -34,7 +34,12 @@ from games.evenings.models import Attendance, Evening, Game, SchockAus
 from games.rounds.models import Round, RoundThrow
 from games.rules.odds import turn_schock_aus_probability
 from games.rules.ruleset import RuleSet
-from league.club.caching import books_cached, books_cached_many
+from league.club.caching import (
+    books_cached,
+    books_cached_many,
+    club_books_version,
+    season_part_version,
+)
 from league.club.models import Club, Member, Season
 from league.club.statutes import season_rules, season_statutes
 from league.runden.models import RundeGiven
@@ -268,12 +273,11 @@ def club_statistics(*, club: Club, season: Season | None = None) -> Statistics:
         for pk, name, kind in Member.objects.filter(club=club).values_list("id", "name", "kind")
     }  # 2
     parts = books_cached_many(
-        [_part_key(s) for s in scope],
+        [_part_key(s, club) for s in scope],
         build=lambda missing: _season_parts([scope[i] for i in missing], members),
     )  # 3-9 for the seasons whose part is not cached
-    versions = tuple((s.pk, s.data_version) for s in all_seasons)
     turns, pairs = books_cached(
-        "statistics_mean_turns", club.pk, versions, build=lambda: _club_turns(club)
+        "statistics_mean_turns", club_books_version(club=club), build=lambda: _club_turns(club)
     )  # 10-11
     return _combine(
         club=club,
@@ -285,13 +289,12 @@ def club_statistics(*, club: Club, season: Season | None = None) -> Statistics:
     )
 
 
-def _part_key(season: Season) -> tuple[Any, ...]:
-    """What a season's part depends on: its books (``data_version``) and the rules and
-    statutes it stores."""
+def _part_key(season: Season, club: Club) -> tuple[Any, ...]:
+    """What a season's part depends on: its books (``data_version``), the club's register
+    (the names it shows; ``season_part_version``) and the rules and statutes it stores."""
     return (
         "statistics_part",
-        season.pk,
-        season.data_version,
+        season_part_version(season=season, club=club),
         repr(season.rules),
         repr(getattr(season, "statutes", None)),
     )

@@ -28,10 +28,10 @@ register = template.Library()
 
 
 class KeptNode(template.Node):
-    """A template fragment kept in the cache (`caching.books_cached`) under "fragment",
-    the request's books version, the name and the `vary` values (`books=True`), or under
-    "frame", the name and the `vary` values (`books=False`: what it shows never changes
-    with the books)."""
+    """A template fragment kept in the cache under its `caching.KeptRead`: "fragment:" and
+    the name, depending on the club's versions (`books=True`), or "frame:" and the name,
+    depending on nothing of the club (`books=False`: what it shows never changes with the
+    books or the register); the `vary` values are the rest of its key."""
 
     def __init__(
         self, nodelist: NodeList, name: FilterExpression, vary: list[FilterExpression], *, books
@@ -43,20 +43,23 @@ class KeptNode(template.Node):
 
     def render(self, context: template.Context) -> SafeString:
         request = context.get("request")
-        parts = [self.name.resolve(context), *(v.resolve(context) for v in self.vary)]
+        name = str(self.name.resolve(context))
+        vary = tuple(
+            str(p) if p is not None else "" for p in (v.resolve(context) for v in self.vary)
+        )
         if self.books:
             version = getattr(request, "books_version", None)
             if not version:
                 return self.nodelist.render(context)
-            key = ("fragment", version, *(str(p) if p is not None else "" for p in parts))
+            kept = caching.KeptRead(f"fragment:{name}", ("books",))
         else:
-            key = ("frame", *(str(p) if p is not None else "" for p in parts))
+            kept = caching.KeptRead(f"frame:{name}", ())
 
         def build() -> str:
             with context.push(csrf_token=caching.CSRF_PLACEHOLDER):
                 return str(self.nodelist.render(context))
 
-        html = caching.books_cached(*key, build=build)
+        html = kept.cached(request, *vary, build=build)
         if request is not None and caching.CSRF_PLACEHOLDER in html:
             html = html.replace(caching.CSRF_PLACEHOLDER, get_token(request))
         return mark_safe(html)  # noqa: S308 - our own render

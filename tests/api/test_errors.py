@@ -200,13 +200,14 @@ WRITE_URLS = [
     ("post", "/api/v1/games/rounds/"),
     ("post", "/api/v1/rules/evaluate/"),
     ("patch", "/api/v1/evenings/{evening}/"),
+    ("patch", "/api/v1/members/{member}/"),
     ("put", "/api/v1/games/{game}/"),
 ]
 
 
 @pytest.mark.parametrize("method,url", WRITE_URLS)
 def test_junk_input_is_never_a_server_error(cast, secretary, method, url):
-    url = url.format(evening=cast.evening.pk, game=cast.games[0].pk)
+    url = url.format(evening=cast.evening.pk, game=cast.games[0].pk, member=cast.carla.pk)
     for body in JUNK:
         response = getattr(secretary, method)(url, body, format="json")
         assert response.status_code < 500, (body, response.content)

@@ -108,6 +108,13 @@ MATRIX = [
         lambda c: {"name": "Hanna Neu"},
         _write(201, 201),
     ),
+    (
+        "member patch",
+        "patch",
+        lambda c: f"/api/v1/members/{c.carla.pk}/",
+        lambda c: {"name": "Carla Neu"},
+        _object_write(200),
+    ),
     ("own dues", "get", lambda c: f"/api/v1/members/{c.member.pk}/dues/", None, OWN_ONLY),
     (
         "another member's dues",

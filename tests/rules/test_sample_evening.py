@@ -1,9 +1,9 @@
 """Game 20's last round of the sample evening 2026-10-09 (tests/samples), club rules.
 
 Anna Becker's final throw is written down as 6-5-5 in 3 attempts, ``natural=false``. Under
-``keep_only_ones`` only ones are laid out, so that entry is impossible (docs/rules.md, section 3) and
-``validate_throw`` refuses it; the tests read it as the natural 6-5-5 it must have
-been (the same Hausnummer 655, so every expected figure of the sample stays as it is).
+``keep_only_ones`` only ones are laid out, so that entry is impossible (docs/rules.md,
+section 3) and ``validate_throw`` refuses it; the tests read it as the natural 6-5-5 it
+must have been (the same Hausnummer 655, so every expected figure of the sample stays as it is).
 """
 
 import json

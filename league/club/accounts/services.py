@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from knox.models import AuthToken
 from knox.settings import knox_settings
 
+from league.club.books import register_changed_of_login
 from league.club.errors import BooksError
 from league.club.models import Member
 
@@ -83,6 +84,8 @@ def password_set(*, user: User, password: str | None, by_holder: bool) -> None:
             person.save(update_fields=["password_set_by_holder"])
         if by_holder:
             login_lockout_lift(user=user)
+        # The logins page shows whether a login waits for its invitation: the register.
+        register_changed_of_login(user=user)
 
 
 def password_change(*, user: User, old_password: str, new_password: str) -> None:

@@ -243,6 +243,8 @@ def test_a_rule_set_without_muss_regel_is_simulated_with_it_for_comparison():
     assert simulation.with_muss_regel != simulation.without_muss_regel
 
 
+# Kept only outside a writer's transaction (league/club/caching.py): outside the test's.
+@pytest.mark.django_db(transaction=True)
 def test_the_simulation_is_computed_once_per_rule_set(monkeypatch):
     cache.clear()
     first = odds_simulation(rules=COMPOSED)

@@ -17,6 +17,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from league.closing.services import season_close, season_reopen, season_sign_off
+from league.club.services import member_update
 from tests.factories import ClubFactory, MemberFactory, SeasonFactory, UserFactory
 from tests.league.closing.test_services import _payment
 
@@ -167,3 +168,16 @@ def test_another_clubs_member_gets_404_for_a_kept_close_state(books):
     SeasonFactory(club=club, year=2026)
     outsider = MemberFactory(club=club, name="Otto Außen", user=UserFactory(username="otto"))
     assert _client(outsider).get(_api(books)).status_code == 404
+
+
+def test_an_auditor_made_inactive_loses_the_sign_button_at_once(books):
+    _close(books)
+    anna = _client(books.auditor)
+    _q, page, etag = _read(anna, PAGE)
+    assert SIGN in page
+
+    member_update(member=books.auditor, active=False)
+
+    again = anna.get(PAGE, headers={"If-None-Match": etag})
+    assert again.status_code == 200
+    assert SIGN not in again.content.decode()

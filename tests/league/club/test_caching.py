@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games.evenings.services import evening_create, game_record
 from league.club.caching import books_cached, club_books_version
-from league.club.services import member_update, season_get_or_create
+from league.club.services import member_create, member_update, season_get_or_create
 from tests.factories import ClubFactory, MemberFactory, UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -279,11 +279,11 @@ def test_a_page_with_a_message_pending_is_rendered_not_304(club_books):
 
 def test_the_books_version_moves_with_every_change_and_with_a_new_person(club_books):
     club, season, evening, bernd, anna = club_books
-    first = club_books_version(club=club)
+    first = club_books_version(club=club.pk)
     game_record(evening=evening, loser=bernd, schock_aus_throwers=[])
-    second = club_books_version(club=club)
-    MemberFactory(club=club, name="Neu Hinzu")
-    third = club_books_version(club=club)
+    second = club_books_version(club=club.pk)
+    member_create(club=club, name="Neu Hinzu")
+    third = club_books_version(club=club.pk)
     assert len({first, second, third}) == 3
 
 

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from games.evenings.services import game_record
 from league.closing.models import SeasonSignOff
-from league.club.models import Season
+from league.club.models import Club, Season
 from league.reports import builds as report_builds
 from league.reports.builds import report_build_current, report_state
 from league.reports.models import ReportBuild
@@ -22,7 +22,12 @@ pytestmark = pytest.mark.django_db
 
 
 def _sql_version(season: Season) -> int:
-    params = {"season": season.pk, "club": season.club_id, "year": season.year}
+    params = {
+        "season": season.pk,
+        "club": season.club_id,
+        "year": season.year,
+        "day": timezone.localdate().toordinal(),
+    }
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT {report_builds._report_version_sql()}", params)
         return int(cursor.fetchone()[0])
@@ -59,8 +64,11 @@ def test_sql_version_equals_report_data_version_as_the_books_move(sample_season)
         data_version=season.data_version,
     )
     assert _sql_version(season) == report_data_version(season=season)
-    # The earlier season's version counts for the later one's report, not the reverse.
-    assert _sql_version(earlier) == report_data_version(season=earlier) == 7
+    # The earlier season's version counts for the later one's report, not the reverse;
+    # beside the books, the club's register version and the day the report prints.
+    register = Club.objects.get(pk=season.club_id).register_version
+    beside = register + timezone.localdate().toordinal()
+    assert _sql_version(earlier) == report_data_version(season=earlier) == 7 + beside
 
 
 def test_state_is_one_query_and_tells_ready_from_stale(sample_season, django_assert_num_queries):
