@@ -80,6 +80,9 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # Before the CSRF check, which reads a page's form: a body past its bound is refused
+    # unread (league/club/body_limits.py).
+    "league.club.body_limits.RequestBodyLimitMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -291,6 +294,11 @@ CELERY_TIMEZONE = TIME_ZONE
 # The queue tasks are sent to and `make worker` listens on (the worker test uses its own).
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "celery")
 
+# The largest request body (bytes): a JSON body of the API, a form of a page; views that
+# take files name their own bound (league/club/body_limits.py).
+API_MAX_BODY_BYTES = int(os.environ.get("API_MAX_BODY_BYTES", str(1024 * 1024)))
+DATA_UPLOAD_MAX_MEMORY_SIZE = API_MAX_BODY_BYTES
+
 # REST API (issue 4, owner: API). Token first, so that an anonymous request is a 401 with
 # `WWW-Authenticate: Token`; every refusal is `{code, message, field}` (league.club.api_common).
 REST_FRAMEWORK = {
@@ -299,7 +307,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "league.club.idempotency.ApiAutoSchema",  # + Idempotency-Key
     "DEFAULT_FILTER_BACKENDS": [
         "django_filters.rest_framework.DjangoFilterBackend",
         "rest_framework.filters.OrderingFilter",

@@ -49,6 +49,7 @@ from league.club.api_common import (
     request_club,
 )
 from league.club.errors import BooksError
+from league.club.idempotency import idempotent
 
 
 def _plain_page(response: Response) -> dict[str, Any]:
@@ -103,6 +104,7 @@ class EveningViewSet(ClubScopedMixin, viewsets.ModelViewSet):
         )
         return Response(data, headers=etag(data["version"]))
 
+    @idempotent
     def create(self, request, *args, **kwargs):
         data = EveningWriteSerializer(data=request.data, context=club_context(request))
         data.is_valid(raise_exception=True)
@@ -196,6 +198,7 @@ class GameViewSet(ClubScopedMixin, viewsets.ModelViewSet):
         )
         return Response(data, headers=etag(data["version"]))
 
+    @idempotent
     def create(self, request, *args, **kwargs):
         data = GameWriteSerializer(data=request.data, context=club_context(request))
         data.is_valid(raise_exception=True)

@@ -38,6 +38,7 @@ from league.club.caching import (
     books_cached,
     club_books_version,
 )
+from league.club.idempotency import idempotent
 from league.club.models import Season
 
 
@@ -73,6 +74,7 @@ class SeasonCloseView(APIView):
         return api_private(Response(data), etag)
 
     @schema.CLOSE_POST
+    @idempotent
     def post(self, request, season_id: int):
         season = _season(request, season_id)
         require_secretary(request)
@@ -89,6 +91,7 @@ class SeasonReopenView(APIView):
     permission_classes = [IsAuthenticated]
 
     @schema.REOPEN_POST
+    @idempotent
     def post(self, request, season_id: int):
         season = _season(request, season_id)
         require_secretary(request)
@@ -105,6 +108,7 @@ class SeasonSignOffView(APIView):
     permission_classes = [IsAuthenticated]
 
     @schema.SIGN_OFF_POST
+    @idempotent
     def post(self, request, season_id: int):
         season = _season(request, season_id)
         season_sign_off(season=season, auditor=member_of(request))

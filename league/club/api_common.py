@@ -307,8 +307,10 @@ _ERROR_TEXT = {
     401: "Not logged in (session or `Authorization: Token ...`).",
     403: "Logged in, but not the club's secretary (writes), or not this member (dues).",
     404: "Unknown, or of another club: it does not exist for you.",
-    409: "Conflict with the stored books: a duplicate, or a record still in use.",
+    409: "Conflict with the stored books: a duplicate, or a record still in use (or a "
+    "request with the same Idempotency-Key still being processed).",
     412: "`stale_version`: someone changed it since you read it. Reload and send again.",
+    422: "`idempotency_key_reused`: this Idempotency-Key came with another request. Use a new key.",
     428: "`version_required`: send the version you last read (`version` or `If-Match`).",
 }
 
@@ -330,6 +332,12 @@ _ERROR_EXAMPLES = {
         "code": "stale_version",
         "message": "Jemand anderes hat das inzwischen geändert. Neu laden und erneut eingeben.",
         "field": "version",
+    },
+    422: {
+        "code": "idempotency_key_reused",
+        "message": "Dieser Idempotency-Key kam schon mit einer anderen Anfrage. Bitte einen "
+        "neuen Schlüssel verwenden.",
+        "field": "Idempotency-Key",
     },
     428: {
         "code": "version_required",

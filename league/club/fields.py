@@ -19,17 +19,31 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxLengthValidator
 from django.utils import formats
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
+from games.rules.ruleset import DICE, MAX_ATTEMPTS
+
 __all__ = [
+    "DICE",
     "INTEGER_MAX",
+    "MAX_ATTEMPTS",
+    "MAX_NEW_GUESTS",
+    "MAX_PEOPLE",
+    "MAX_ROUNDS",
+    "MAX_SCHOCK_AUS",
+    "BoundedDictField",
+    "BoundedListField",
+    "BoundedListSerializer",
+    "bounded_many",
     "MoneyField",
     "MoneyFormField",
     "StrictIntegerField",
     "StrictIntegerFormField",
     "parse_whole_number",
+    "too_many_items",
 ]
 
 INTEGER_MAX = 2**63 - 1
@@ -135,3 +149,92 @@ class MoneyFormField(forms.DecimalField):
         if len(text) > _TEXT_MAX or not _MONEY.fullmatch(text):
             raise ValidationError(self.error_messages["invalid"], code="invalid")
         return Decimal(text.replace(",", "."))
+
+
+# --------------------------------------------------------------------------- list bounds
+#
+# Every list a request body carries has a length bound, checked before its first element
+# is looked at: a list of 200,000 people took a worker 11 to 30 seconds to refuse item by
+# item (DRF's ListField runs its `max_length` validator only after every element was
+# validated). The bounds are the largest the rules allow; where the rules set no number
+# the bound is a decision, named here. Refusal: 400 `too_many_items` naming the list.
+
+MAX_PEOPLE = 200
+"""People one list of an evening names at most: present members, guests, absent members,
+and so the players of a game, the throws of a round and the players who did not throw.
+The rules set no number of players (RULES.md 4: everyone present plays); a club register
+of 200 is far above any Schocken table (the club's evenings seat 6 to 15)."""
+
+MAX_SCHOCK_AUS = 3 * MAX_PEOPLE
+"""Schock-Aus throwers of one game at most: a round with a Schock-Aus ends the game or a
+half (RULES.md 4), so at most three parts (first half, second half, final) end with one,
+and in such a round every player may have thrown 1-1-1 (RULES.md 2)."""
+
+MAX_ROUNDS = 500
+"""Entries (rounds, Ausscheidung steps, actions) of one game at most. The rules set no
+number (Deckel may go back and forth in the Ablegen); a game of the club's book has at
+most a few dozen rounds."""
+
+MAX_NEW_GUESTS = 50
+"""Names of first-time guests one evening write brings at most."""
+
+_TOO_MANY_MESSAGE = _("Send at most %(max)s items in this list.")
+
+
+def too_many_items(max_length: int) -> serializers.ValidationError:
+    """The refusal of a list longer than `max_length`: 400 `too_many_items`."""
+    return serializers.ValidationError(
+        _TOO_MANY_MESSAGE % {"max": max_length}, code="too_many_items"
+    )
+
+
+class BoundedListField(serializers.ListField):
+    """DRF's ListField with a required `max_length`, checked before any element is
+    validated: a longer list is refused at once as 400 `too_many_items` (the schema shows
+    `maxItems`). `min_length` and the elements are DRF's as before."""
+
+    def __init__(self, *, max_length: int, **kwargs: Any) -> None:
+        super().__init__(max_length=max_length, **kwargs)
+
+    def to_internal_value(self, data: Any) -> list:
+        if isinstance(data, list) and len(data) > self.max_length:  # type: ignore[operator]
+            raise too_many_items(self.max_length)  # type: ignore[arg-type]
+        return super().to_internal_value(data)
+
+
+class BoundedListSerializer(serializers.ListSerializer):
+    """A nested serializer's list (`many=True`) whose `max_length` is required and refused
+    as `too_many_items` before any item is validated (DRF's own check gives `max_length`
+    and no bound at all when none is named). Use it through `bounded_many`."""
+
+    def __init__(self, *args: Any, max_length: int, **kwargs: Any) -> None:
+        super().__init__(*args, max_length=max_length, **kwargs)
+        # Never reached at run time (to_internal_value refuses first); gives the schema
+        # its `maxItems`, as DRF's ListField's own validator does.
+        self.validators.append(MaxLengthValidator(max_length))
+
+    def to_internal_value(self, data: Any) -> list:
+        if isinstance(data, list) and len(data) > self.max_length:  # type: ignore[operator]
+            raise too_many_items(self.max_length)  # type: ignore[arg-type]
+        return super().to_internal_value(data)
+
+
+def bounded_many(child: serializers.Serializer, *, max_length: int, **kwargs: Any):
+    """`child` as a list of at most `max_length` items (a BoundedListSerializer), e.g.
+    ``throws = bounded_many(ThrowEntrySerializer(), max_length=MAX_PEOPLE, required=False)``."""
+    return BoundedListSerializer(child=child, max_length=max_length, **kwargs)
+
+
+class BoundedDictField(serializers.DictField):
+    """DRF's DictField with at most `max_length` keys, checked before any value: more is
+    400 `too_many_items` (the schema shows `maxProperties`)."""
+
+    def __init__(self, *, max_length: int, **kwargs: Any) -> None:
+        self.max_length = max_length
+        super().__init__(**kwargs)
+        self.validators.append(MaxLengthValidator(max_length))  # the schema's maxProperties
+
+    def to_internal_value(self, data: Any) -> dict:
+        if isinstance(data, dict) and len(data) > self.max_length:
+            raise too_many_items(self.max_length)
+        return super().to_internal_value(data)

@@ -1,17 +1,20 @@
 """The API's JSON parser, bounded: a body of at most `API_MAX_BODY_BYTES` (1 MiB unless the
-environment says otherwise) nested at most `MAX_DEPTH` levels. A body past either bound is a
-400 `parse_error` with a German message, never a 500 (a deeply nested array made the
-decoder recurse until Python gave up; issue 13 item 1)."""
+environment says otherwise) nested at most `MAX_DEPTH` levels. A body past the size is a 400
+`body_too_large` (refused before it is parsed; a declared size past it is refused before it
+is read, league/club/body_limits.py), one nested too deeply a 400 `parse_error`, each with
+a German message, never a 500 (a deeply nested array made the decoder recurse until Python
+gave up)."""
 
 from __future__ import annotations
 
 import io
 from typing import Any
 
-from django.conf import settings
 from django.utils.translation import gettext as _
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
+
+from league.club.body_limits import body_too_large_message, max_body_bytes
 
 MAX_DEPTH = 32
 
@@ -36,10 +39,10 @@ class BoundedJSONParser(JSONParser):
     """DRF's JSONParser with a bound on the body's size and on its nesting depth."""
 
     def parse(self, stream, media_type=None, parser_context=None):
-        limit = int(getattr(settings, "API_MAX_BODY_BYTES", 1024 * 1024))
+        limit = max_body_bytes()
         raw = stream.read(limit + 1)
         if len(raw) > limit:
-            raise ParseError(_("The request body is too large."))
+            raise ParseError(body_too_large_message(), code="body_too_large")
         try:
             data = super().parse(io.BytesIO(raw), media_type, parser_context)
         except RecursionError as exc:
