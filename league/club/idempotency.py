@@ -135,15 +135,18 @@ def _claim(*, user, club: Club | None, key: str, fingerprint: str) -> Idempotenc
     answer of the same request. Raises BooksError 422 / 409 (see the module)."""
     now = timezone.now()
     IdempotencyKey.objects.filter(created_at__lt=now - KEEP).delete()
-    try:
-        # Its own transaction, committed at once: a concurrent request with the same key
-        # sees the row and is refused with 409 while this one is processed.
-        with transaction.atomic():
-            return IdempotencyKey.objects.create(
-                user=user, club=club, key=key, fingerprint=fingerprint, created_at=now
-            )
-    except IntegrityError:
-        row = IdempotencyKey.objects.get(user=user, key=key)
+    row = None
+    while row is None:
+        try:
+            # Its own transaction, committed at once: a concurrent request with the same
+            # key sees the row and is refused with 409 while this one is processed.
+            with transaction.atomic():
+                return IdempotencyKey.objects.create(
+                    user=user, club=club, key=key, fingerprint=fingerprint, created_at=now
+                )
+        except IntegrityError:
+            # Taken; unless its request failed and freed it meanwhile (then claim again).
+            row = IdempotencyKey.objects.filter(user=user, key=key).first()
     if row.fingerprint != fingerprint:
         raise BooksError(
             "idempotency_key_reused",
@@ -325,11 +328,14 @@ class ApiAutoSchema(AutoSchema):
             parameters.append(IDEMPOTENCY_KEY_PARAMETER)
         return parameters
 
-    def get_response_serializers(self) -> Any:
-        responses = super().get_response_serializers()
-        if not self._is_idempotent():
-            return responses
-        if not isinstance(responses, dict):
-            responses = {201 if self._is_create_operation() else 200: responses}
-        extra = error_responses(409, 422)
-        return {409: extra[409], 422: extra[422], **responses}
+    def _get_response_bodies(self, direction: Any = "response") -> Any:
+        # drf-spectacular's own step from the responses to the schema's bodies: a view's
+        # extend_schema(responses=...) replaces get_response_serializers, not this.
+        bodies = super()._get_response_bodies(direction)
+        if self._is_idempotent():
+            for status, response in error_responses(409, 422).items():
+                if status in (409, 422) and str(status) not in bodies:
+                    bodies[str(status)] = self._get_response_for_code(
+                        response, str(status), direction=direction
+                    )
+        return bodies
