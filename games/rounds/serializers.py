@@ -12,6 +12,7 @@ the services.
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.exceptions import ErrorDetail
 
 from games.evenings.serializers import PersonField
 from games.rounds.models import Round, RoundThrow
@@ -22,6 +23,7 @@ from league.club.fields import (
     MAX_ATTEMPTS,
     MAX_PEOPLE,
     MAX_ROUNDS,
+    MAX_THROWS,
     BoundedListField,
     StrictIntegerField,
     bounded_many,
@@ -254,6 +256,32 @@ class GameRoundsWriteSerializer(serializers.Serializer):
     number = StrictIntegerField(min_value=1, max_value=9999, required=False)
     evening_version = StrictIntegerField(required=False, min_value=1, max_value=999_999_999)
     rounds = bounded_many(RoundEntrySerializer(), max_length=MAX_ROUNDS)
+
+    def to_internal_value(self, data):
+        """Before any round is read: at most MAX_THROWS throws (and players who did not
+        throw) over all rounds, else 400 `too_many_throws` (field `rounds`)."""
+        rounds = data.get("rounds") if isinstance(data, dict) else None
+        if isinstance(rounds, list) and len(rounds) <= MAX_ROUNDS:
+            # A list past its own bound counts as just past it: its own refusal names it.
+            named = sum(
+                min(len(entry[name]), MAX_PEOPLE + 1)
+                for entry in rounds
+                if isinstance(entry, dict)
+                for name in ("throws", "not_thrown")
+                if isinstance(entry.get(name), list)
+            )
+            if named > MAX_THROWS:
+                raise serializers.ValidationError(
+                    {
+                        "rounds": [
+                            ErrorDetail(
+                                _("A game has at most %(max)s throws.") % {"max": MAX_THROWS},
+                                code="too_many_throws",
+                            )
+                        ]
+                    }
+                )
+        return super().to_internal_value(data)
 
 
 def round_inputs(rounds: list[dict]) -> list[RoundInput]:

@@ -34,6 +34,7 @@ __all__ = [
     "MAX_PEOPLE",
     "MAX_ROUNDS",
     "MAX_SCHOCK_AUS",
+    "MAX_THROWS",
     "BoundedDictField",
     "BoundedListField",
     "BoundedListSerializer",
@@ -175,6 +176,11 @@ MAX_ROUNDS = 500
 number (Deckel may go back and forth in the Ablegen); a game of the club's book has at
 most a few dozen rounds."""
 
+MAX_THROWS = 2_000
+"""Throws of one game at most, over all its rounds: 100 rounds of 20 players. The rules
+set no number; with MAX_ROUNDS rounds of MAX_PEOPLE throws a body would be read throw by
+throw for half a minute (bench/bench_body_bounds.py)."""
+
 MAX_NEW_GUESTS = 50
 """Names of first-time guests one evening write brings at most."""
 
@@ -191,7 +197,9 @@ def too_many_items(max_length: int) -> serializers.ValidationError:
 class BoundedListField(serializers.ListField):
     """DRF's ListField with a required `max_length`, checked before any element is
     validated: a longer list is refused at once as 400 `too_many_items` (the schema shows
-    `maxItems`). `min_length` and the elements are DRF's as before."""
+    `maxItems`). The elements are validated until the first bad one, which alone is
+    reported (DRF goes on through all of them, and a list of bad elements cost a message
+    each). `min_length` is DRF's as before."""
 
     def __init__(self, *, max_length: int, **kwargs: Any) -> None:
         super().__init__(max_length=max_length, **kwargs)
@@ -201,6 +209,15 @@ class BoundedListField(serializers.ListField):
             raise too_many_items(self.max_length)  # type: ignore[arg-type]
         return super().to_internal_value(data)
 
+    def run_child_validation(self, data: Any) -> list:
+        result = []
+        for index, item in enumerate(data):
+            try:
+                result.append(self.child.run_validation(item))
+            except serializers.ValidationError as exc:
+                raise serializers.ValidationError({index: exc.detail}) from exc
+        return result
+
 
 class BoundedListSerializer(serializers.ListSerializer):
     """A nested serializer's list (`many=True`) whose `max_length` is required and refused
@@ -208,15 +225,26 @@ class BoundedListSerializer(serializers.ListSerializer):
     and no bound at all when none is named). Use it through `bounded_many`."""
 
     def __init__(self, *args: Any, max_length: int, **kwargs: Any) -> None:
-        super().__init__(*args, max_length=max_length, **kwargs)
+        kwargs["max_length"] = max_length
+        super().__init__(*args, **kwargs)
+        self.bound = max_length
         # Never reached at run time (to_internal_value refuses first); gives the schema
         # its `maxItems`, as DRF's ListField's own validator does.
         self.validators.append(MaxLengthValidator(max_length))
 
     def to_internal_value(self, data: Any) -> list:
-        if isinstance(data, list) and len(data) > self.max_length:  # type: ignore[operator]
-            raise too_many_items(self.max_length)  # type: ignore[arg-type]
-        return super().to_internal_value(data)
+        if not isinstance(data, list) or not data or len(data) < (self.min_length or 0):
+            return super().to_internal_value(data)  # DRF's refusals
+        if len(data) > self.bound:
+            raise too_many_items(self.bound)
+        # Until the first bad item, which alone is reported (as BoundedListField does).
+        result = []
+        for index, item in enumerate(data):
+            try:
+                result.append(self.run_child_validation(item))
+            except serializers.ValidationError as exc:
+                raise serializers.ValidationError([{}] * index + [exc.detail]) from exc
+        return result
 
 
 def bounded_many(child: serializers.Serializer, *, max_length: int, **kwargs: Any):

@@ -8,7 +8,7 @@ gave up)."""
 from __future__ import annotations
 
 import io
-from typing import Any
+import re
 
 from django.utils.translation import gettext as _
 from rest_framework.exceptions import ParseError
@@ -19,20 +19,25 @@ from league.club.body_limits import body_too_large_message, max_body_bytes
 MAX_DEPTH = 32
 
 
-def nesting_depth(value: Any) -> int:
-    """How deeply lists and objects nest in a parsed JSON value (a scalar is 0). Iterative,
-    so it cannot run out of stack itself."""
-    deepest, pending = 0, [(value, 0)]
-    while pending:
-        item, depth = pending.pop()
-        if isinstance(item, dict):
-            pending.extend((child, depth + 1) for child in item.values())
-        elif isinstance(item, list):
-            pending.extend((child, depth + 1) for child in item)
-        else:
-            continue
-        deepest = max(deepest, depth + 1)
-    return deepest
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_A_BRACKET = bytes(b for b in range(256) if b not in b"[]{}")
+_EMPTY_PAIR = re.compile(rb"\[\]|\{\}")
+
+
+def nesting_depth(raw: bytes, *, limit: int | None = None) -> int:
+    """How deeply lists and objects nest in a valid JSON text (a scalar is 0), counted
+    past `limit` at most. Without walking the parsed values one by one (a body of a
+    million values took a second so): the strings are cut out and the brackets kept, then
+    every empty pair is removed, one level a pass, each pass in C."""
+    brackets = _STRING.sub(b"", raw).translate(None, _NOT_A_BRACKET)
+    depth = 0
+    while brackets and (limit is None or depth <= limit):
+        inner = _EMPTY_PAIR.sub(b"", brackets)
+        if len(inner) == len(brackets):  # not valid JSON: the brackets do not pair up
+            break
+        brackets = inner
+        depth += 1
+    return depth
 
 
 class BoundedJSONParser(JSONParser):
@@ -47,6 +52,6 @@ class BoundedJSONParser(JSONParser):
             data = super().parse(io.BytesIO(raw), media_type, parser_context)
         except RecursionError as exc:
             raise ParseError(_("The JSON is nested too deeply.")) from exc
-        if nesting_depth(data) > MAX_DEPTH:
+        if nesting_depth(raw, limit=MAX_DEPTH) > MAX_DEPTH:
             raise ParseError(_("The JSON is nested too deeply."))
         return data

@@ -15,6 +15,7 @@ from league.club.fields import (
     DICE,
     MAX_ATTEMPTS,
     MAX_PEOPLE,
+    MAX_THROWS,
     BoundedDictField,
     BoundedListField,
     bounded_many,
@@ -67,8 +68,16 @@ def test_the_parser_refuses_a_stream_past_the_size_bound_as_body_too_large(setti
 @pytest.mark.parametrize(
     ("value", "depth"), [(1, 0), ([], 1), ({"a": [1, {"b": []}]}, 4), ([[[[]]]], 4)]
 )
-def test_the_nesting_depth_of_a_parsed_value(value, depth):
-    assert nesting_depth(value) == depth
+def test_the_nesting_depth_of_a_json_text(value, depth):
+    assert nesting_depth(json.dumps(value).encode()) == depth
+
+
+def test_brackets_in_strings_do_not_count_as_nesting():
+    assert nesting_depth(rb'{"a": "[[[{{\"[", "b": ["]]"]}') == 2
+
+
+def test_the_nesting_depth_is_counted_only_past_a_limit():
+    assert nesting_depth(b"[" * 1000 + b"]" * 1000, limit=5) == 6
 
 
 # --- lists: their length is checked before their elements ------------------------------
@@ -100,6 +109,25 @@ def test_a_round_with_more_throws_than_people_at_an_evening_is_refused(api, cast
         "too_many_items",
         "rounds[0].throws",
     )
+
+
+def test_a_game_of_more_throws_than_its_bound_is_refused_before_any_is_read(api, cast):
+    rounds = [{"throws": [{"player": 0}] * MAX_PEOPLE}] * (MAX_THROWS // MAX_PEOPLE + 1)
+    response = api("member").post(
+        "/api/v1/games/rounds/preview/",
+        {"evening": cast.evening.pk, "rounds": rounds},
+        format="json",
+    )
+    assert (response.json()["code"], response.json()["field"]) == ("too_many_throws", "rounds")
+
+
+def test_only_the_first_bad_element_of_a_list_is_reported(api, cast):
+    response = api("secretary").post(
+        "/api/v1/evenings/",
+        {"date": "2026-10-16", "present_members": [0] * MAX_PEOPLE},
+        format="json",
+    )
+    assert response.json()["errors"] == {"present_members[0]": ["Unbekannte Person: 0."]}
 
 
 def test_a_turn_of_more_attempts_than_the_rules_allow_is_refused(api):
