@@ -1,6 +1,6 @@
 """Bounds on the size of a request's body, checked before anything reads it.
 
-Every request may carry at most `API_MAX_BODY_BYTES` (settings, 1 MiB unless the
+Every request may carry at most `API_MAX_BODY_BYTES` (settings, 256 KiB unless the
 environment says otherwise): a JSON body of the API, a form of a page. A view that takes
 files names its own bound with `body_limit` (the club-book import: two files of at most
 20 MB; a bank statement: 2 MB). `RequestBodyLimitMiddleware` compares the request's
@@ -30,7 +30,7 @@ _View = TypeVar("_View")
 
 def max_body_bytes() -> int:
     """The bound of a request's body without a view's own (`API_MAX_BODY_BYTES`, bytes)."""
-    return int(getattr(settings, "API_MAX_BODY_BYTES", MIB))
+    return int(getattr(settings, "API_MAX_BODY_BYTES", MIB // 4))
 
 
 def body_too_large_message() -> str:

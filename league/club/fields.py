@@ -176,10 +176,11 @@ MAX_ROUNDS = 500
 number (Deckel may go back and forth in the Ablegen); a game of the club's book has at
 most a few dozen rounds."""
 
-MAX_THROWS = 2_000
-"""Throws of one game at most, over all its rounds: 100 rounds of 20 players. The rules
-set no number; with MAX_ROUNDS rounds of MAX_PEOPLE throws a body would be read throw by
-throw for half a minute (bench/bench_body_bounds.py)."""
+MAX_THROWS = 1_000
+"""Throws of one game at most, over all its rounds (players who did not throw counted
+too): 125 rounds of 8 players, 50 of 20. The rules set no number; with MAX_ROUNDS rounds
+of MAX_PEOPLE throws a body was read throw by throw for half a minute
+(bench/bench_body_bounds.py)."""
 
 MAX_NEW_GUESTS = 50
 """Names of first-time guests one evening write brings at most."""

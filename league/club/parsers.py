@@ -1,5 +1,5 @@
-"""The API's JSON parser, bounded: a body of at most `API_MAX_BODY_BYTES` (1 MiB unless the
-environment says otherwise) nested at most `MAX_DEPTH` levels. A body past the size is a 400
+"""The API's JSON parser, bounded: a body of at most `API_MAX_BODY_BYTES` (256 KiB unless
+the environment says otherwise) nested at most `MAX_DEPTH` levels. A body past the size is a 400
 `body_too_large` (refused before it is parsed; a declared size past it is refused before it
 is read, league/club/body_limits.py), one nested too deeply a 400 `parse_error`, each with
 a German message, never a 500 (a deeply nested array made the decoder recurse until Python

@@ -87,9 +87,16 @@ def _preview_body(cast, **entry) -> dict:
     return {"evening": cast.evening.pk, "rounds": [{"kind": "deckel_nehmen", **entry}]}
 
 
-def test_a_member_previewing_200000_players_who_did_not_throw_is_refused_at_once(api, cast):
+def test_a_member_previewing_200000_players_who_did_not_throw_is_refused_unread(api, cast):
     body = json.dumps(_preview_body(cast, not_thrown=[0] * 200_000))  # 600 KB
     assert len(body) > 600_000
+    response = _post(api("member"), "/api/v1/games/rounds/preview/", body)
+    assert (response.status_code, response.json()["code"]) == (400, "body_too_large")
+
+
+def test_200000_players_who_did_not_throw_are_refused_by_the_list_bound(api, cast, settings):
+    settings.API_MAX_BODY_BYTES = settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
+    body = json.dumps(_preview_body(cast, not_thrown=[0] * 200_000))
     response = _post(api("member"), "/api/v1/games/rounds/preview/", body)
     assert response.status_code == 400
     assert (response.json()["code"], response.json()["field"]) == (
