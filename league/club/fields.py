@@ -216,7 +216,9 @@ class BoundedListField(serializers.ListField):
             try:
                 result.append(self.child.run_validation(item))
             except serializers.ValidationError as exc:
-                raise serializers.ValidationError({index: exc.detail}) from exc
+                # Keyed by the index, as DRF's own ListField reports it.
+                detail: Any = {index: exc.detail}
+                raise serializers.ValidationError(detail) from exc
         return result
 
 
@@ -234,7 +236,8 @@ class BoundedListSerializer(serializers.ListSerializer):
         self.validators.append(MaxLengthValidator(max_length))
 
     def to_internal_value(self, data: Any) -> list:
-        if not isinstance(data, list) or not data or len(data) < (self.min_length or 0):
+        at_least = getattr(self, "min_length", None) or 0
+        if not isinstance(data, list) or not data or len(data) < at_least:
             return super().to_internal_value(data)  # DRF's refusals
         if len(data) > self.bound:
             raise too_many_items(self.bound)
