@@ -1,9 +1,10 @@
 """Property-based run of the whole API against its own OpenAPI schema (issue 4, Tests;
 issue 13 item 1): schemathesis (4.x) generates requests for every operation, valid and
 invalid ones, sent in-process through Django's WSGI app as the demo club's secretary, and
-with fewer examples as a member and as a guest (token); no response may be a 5xx, and every
-response must conform to the schema. Half the generated object ids are replaced by ids of
-the demo's real objects, so that detail endpoints are exercised beyond 404. Every write
+with fewer examples as a member or a guest (each operation as one of them; token); no
+response may be a 5xx, and every response must conform to the schema. Half the generated
+object ids are replaced by ids of the demo's real objects, so that detail endpoints are
+exercised beyond 404. Every write
 that takes an `Idempotency-Key` is also sent twice with one key: the second answer must be
 the first one again when that succeeded, and neither may be a 5xx."""
 
@@ -29,7 +30,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("fuzz")]
 MAX_EXAMPLES = int(os.environ.get("FUZZ_MAX_EXAMPLES", "4"))
 # The member's and guest's runs and the key replays: fewer, they add to CI's time.
 ROLE_EXAMPLES = int(os.environ.get("FUZZ_ROLE_EXAMPLES", "1"))
-REPLAY_EXAMPLES = int(os.environ.get("FUZZ_REPLAY_EXAMPLES", "2"))
+REPLAY_EXAMPLES = int(os.environ.get("FUZZ_REPLAY_EXAMPLES", "1"))
 DERANDOMIZE = not os.environ.get("FUZZ_RANDOM")
 
 
@@ -119,21 +120,12 @@ def test_api_conforms_to_its_schema_and_never_fails(case, demo_club, secretary_h
     deadline=None,
     suppress_health_check=list(HealthCheck),
 )
-def test_api_as_a_member_never_fails(case, demo_club, role_headers):
+def test_api_as_a_member_or_a_guest_never_fails(case, demo_club, role_headers):
+    # Each operation as one of the two, by turns (fixed by its path): both roles cover half
+    # the operations each for the cost of one run.
+    role = ("member", "guest")[zlib.crc32(f"{case.method} {case.path}".encode()) % 2]
     _with_real_id(case, demo_club)
-    _call_and_check(case, role_headers("member"))
-
-
-@schema.parametrize()
-@settings(
-    max_examples=ROLE_EXAMPLES,
-    derandomize=DERANDOMIZE,
-    deadline=None,
-    suppress_health_check=list(HealthCheck),
-)
-def test_api_as_a_guest_never_fails(case, demo_club, role_headers):
-    _with_real_id(case, demo_club)
-    _call_and_check(case, role_headers("guest"))
+    _call_and_check(case, role_headers(role))
 
 
 @idempotent_schema.parametrize()
