@@ -6,7 +6,14 @@ only Django's app loading reads this module.
 
 from league.banking.models import BankStatementLine, ClubBankAccount, PaymentReminder
 from league.closing.models import SeasonSignOff
-from league.club.models import RULE_PRESET_CHOICES, Club, Currency, Member, Season
+from league.club.models import (
+    RULE_PRESET_CHOICES,
+    Club,
+    Currency,
+    IdempotencyKey,
+    Member,
+    Season,
+)
 from league.ledger.models import LedgerEntry, Payment
 from league.reports.models import ReportBuild
 from league.runden.models import RundeGiven
@@ -17,6 +24,7 @@ __all__ = [
     "Club",
     "ClubBankAccount",
     "Currency",
+    "IdempotencyKey",
     "LedgerEntry",
     "Member",
     "Payment",

@@ -88,6 +88,9 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     # Under /api/, a 404 of no route and a 405 of no API view in the API's JSON shape.
     "league.club.middleware.ApiErrorsMiddleware",
+    # Before the CSRF check, which reads a page's form: a body past its bound is refused
+    # unread (league/club/body_limits.py).
+    "league.club.body_limits.RequestBodyLimitMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -334,6 +337,12 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 CELERY_TIMEZONE = TIME_ZONE
 # The queue tasks are sent to and `make worker` listens on (the worker test uses its own).
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "celery")
+
+# The largest request body (bytes): a JSON body of the API, a form of a page; views that
+# take files name their own bound (league/club/body_limits.py). The largest game entered by
+# rounds (1,000 throws attempt by attempt) is about 150 KB.
+API_MAX_BODY_BYTES = int(os.environ.get("API_MAX_BODY_BYTES", str(256 * 1024)))
+DATA_UPLOAD_MAX_MEMORY_SIZE = API_MAX_BODY_BYTES
 
 # REST API (issue 4, owner: API). Token first, so that an anonymous request is a 401 with
 # `WWW-Authenticate: Token`; every refusal is `{code, message, field}` (league.club.api_common).

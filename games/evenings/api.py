@@ -50,6 +50,7 @@ from league.club.api_common import (
 )
 from league.club.api_schema import answers_not_modified
 from league.club.errors import BooksError
+from league.club.idempotency import idempotent
 
 
 def _plain_page(response: Response) -> dict[str, Any]:
@@ -105,6 +106,7 @@ class EveningViewSet(ClubScopedMixin, viewsets.ModelViewSet):
         )
         return Response(data, headers=etag(data["version"]))
 
+    @idempotent
     def create(self, request, *args, **kwargs):
         data = EveningWriteSerializer(data=request.data, context=club_context(request))
         data.is_valid(raise_exception=True)
@@ -199,6 +201,7 @@ class GameViewSet(ClubScopedMixin, viewsets.ModelViewSet):
         )
         return Response(data, headers=etag(data["version"]))
 
+    @idempotent
     def create(self, request, *args, **kwargs):
         data = GameWriteSerializer(data=request.data, context=club_context(request))
         data.is_valid(raise_exception=True)

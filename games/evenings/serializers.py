@@ -13,7 +13,14 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.evenings.models import Attendance, Evening, Game
-from league.club.fields import StrictDateField, StrictIntegerField
+from league.club.fields import (
+    MAX_NEW_GUESTS,
+    MAX_PEOPLE,
+    MAX_SCHOCK_AUS,
+    BoundedListField,
+    StrictDateField,
+    StrictIntegerField,
+)
 from league.club.models import Member
 from league.club.names import NameField
 from league.club.serializers import MONEY, PersonRefSerializer
@@ -121,13 +128,13 @@ class EveningWriteSerializer(serializers.Serializer):
 
     date = StrictDateField()
     secretary = PersonField(required=False)
-    present_members = serializers.ListField(child=PersonField(), max_length=200)
-    guests = serializers.ListField(child=PersonField(), required=False, max_length=200)
-    absent_members = serializers.ListField(child=PersonField(), required=False, max_length=200)
-    new_guests = serializers.ListField(
+    present_members = BoundedListField(child=PersonField(), max_length=MAX_PEOPLE)
+    guests = BoundedListField(child=PersonField(), required=False, max_length=MAX_PEOPLE)
+    absent_members = BoundedListField(child=PersonField(), required=False, max_length=MAX_PEOPLE)
+    new_guests = BoundedListField(
         child=NameField(),
         required=False,
-        max_length=50,
+        max_length=MAX_NEW_GUESTS,
         help_text="Names of guests who come for the first time: each becomes a guest of "
         "the club (an existing guest of that name, ignoring case, is taken instead) and "
         "joins `guests`, in the same transaction as the evening. A club member's name: 409 "
@@ -180,7 +187,7 @@ class GameWriteSerializer(serializers.Serializer):
     evening = StrictIntegerField(min_value=1, required=False)
     number = StrictIntegerField(min_value=1, max_value=9999, required=False)
     loser = PersonField()
-    schock_aus = serializers.ListField(child=PersonField(), required=False, max_length=20)
+    schock_aus = BoundedListField(child=PersonField(), required=False, max_length=MAX_SCHOCK_AUS)
     vorleger = PersonField(required=False, allow_null=True)
     evening_version = StrictIntegerField(required=False, min_value=1, max_value=999_999_999)
     version = StrictIntegerField(required=False, min_value=1, max_value=999_999_999)

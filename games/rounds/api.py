@@ -33,6 +33,7 @@ from games.rounds.services import game_record_rounds, game_rounds_play
 from games.rules import RuleViolation
 from league.club.api_common import kept_api_object, rule_violation_field
 from league.club.errors import BooksError
+from league.club.idempotency import idempotent
 
 
 def _rounds_body(request) -> dict:
@@ -94,6 +95,7 @@ class GameViewSet(evenings_api.GameViewSet):
         filterset_class=None,
         pagination_class=None,
     )
+    @idempotent
     def record_rounds(self, request):
         v = _rounds_body(request)
         game = game_record_rounds(

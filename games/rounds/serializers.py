@@ -12,12 +12,23 @@ the services.
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.exceptions import ErrorDetail
 
 from games.evenings.serializers import PersonField
 from games.rounds.models import Round, RoundThrow
 from games.rounds.services import KINDS, RoundInput, RoundsPlay, ThrowInput
 from games.rules import PRESETS, Category
-from league.club.fields import StrictIntegerField
+from league.club.fields import (
+    DICE,
+    MAX_ATTEMPTS,
+    MAX_PEOPLE,
+    MAX_ROUNDS,
+    MAX_THROWS,
+    BoundedListField,
+    StrictIntegerField,
+    bounded_many,
+    too_many_items,
+)
 
 
 class RoundThrowSerializer(serializers.ModelSerializer):
@@ -111,8 +122,8 @@ class AttemptSerializer(serializers.Serializer):
     """One attempt (Versuch): dice rolled, dice laid out after it, ones made by
     Umwandlung. The rules check the values (RULES.md 3)."""
 
-    rolled = serializers.ListField(child=StrictIntegerField(), max_length=10)
-    keep = serializers.ListField(child=StrictIntegerField(), default=list, max_length=10)
+    rolled = BoundedListField(child=StrictIntegerField(), max_length=DICE)
+    keep = BoundedListField(child=StrictIntegerField(), default=list, max_length=DICE)
     umwandlung = StrictIntegerField(default=0, min_value=-99, max_value=99)
 
 
@@ -122,12 +133,12 @@ class AttemptSerializer(serializers.Serializer):
             {"type": "integer", "description": "Attempts used for a final throw (1..3)."},
             {
                 "type": "array",
-                "maxItems": 10,
+                "maxItems": MAX_ATTEMPTS,
                 "items": {
                     "type": "object",
                     "properties": {
-                        "rolled": {"type": "array", "items": {"type": "integer"}},
-                        "keep": {"type": "array", "items": {"type": "integer"}},
+                        "rolled": {"type": "array", "maxItems": DICE, "items": {"type": "integer"}},
+                        "keep": {"type": "array", "maxItems": DICE, "items": {"type": "integer"}},
                         "umwandlung": {"type": "integer"},
                     },
                     "required": ["rolled"],
@@ -144,6 +155,8 @@ class AttemptsField(serializers.Field):
         if isinstance(data, int) and not isinstance(data, bool):
             return data
         if isinstance(data, list):
+            if len(data) > MAX_ATTEMPTS:  # before any attempt is read
+                raise too_many_items(MAX_ATTEMPTS)
             items = AttemptSerializer(data=data, many=True)
             items.is_valid(raise_exception=True)
             return items.validated_data
@@ -161,7 +174,7 @@ class RulesEvaluateSerializer(serializers.Serializer):
     the Vorleger's cap `max_attempts` and whether the Muss-Regel applies."""
 
     preset = serializers.ChoiceField(choices=PRESET_CHOICES, default="club")
-    dice = serializers.ListField(child=StrictIntegerField(), required=False, max_length=10)
+    dice = BoundedListField(child=StrictIntegerField(), required=False, max_length=DICE)
     attempts = AttemptsField(required=False)
     natural = serializers.BooleanField(default=True)
     max_attempts = StrictIntegerField(default=3, min_value=1, max_value=3)
@@ -202,10 +215,10 @@ class ThrowEntrySerializer(serializers.Serializer):
     `attempts`, `natural`) or the turn attempt by attempt (`turn`)."""
 
     player = PersonField()
-    dice = serializers.ListField(child=StrictIntegerField(), required=False, max_length=10)
+    dice = BoundedListField(child=StrictIntegerField(), required=False, max_length=DICE)
     attempts = StrictIntegerField(required=False, min_value=-99, max_value=99)
     natural = serializers.BooleanField(default=True)
-    turn = AttemptSerializer(many=True, required=False, max_length=10)  # type: ignore[call-arg]
+    turn = bounded_many(AttemptSerializer(), max_length=MAX_ATTEMPTS, required=False)
 
 
 class RoundEntrySerializer(serializers.Serializer):
@@ -217,17 +230,19 @@ class RoundEntrySerializer(serializers.Serializer):
     or `leave` (`player`). The season's rule set must have the action's flag."""
 
     kind = serializers.ChoiceField(choices=list(KINDS), default="round")
-    throws = ThrowEntrySerializer(many=True, required=False, default=list)
+    throws = bounded_many(
+        ThrowEntrySerializer(), max_length=MAX_PEOPLE, required=False, default=list
+    )
     player = PersonField(required=False)
     after = PersonField(required=False)
-    covered = serializers.ListField(
-        child=StrictIntegerField(), required=False, allow_null=True, max_length=10
+    covered = BoundedListField(
+        child=StrictIntegerField(), required=False, allow_null=True, max_length=DICE
     )
-    not_thrown = serializers.ListField(
+    not_thrown = BoundedListField(
         child=PersonField(),
         required=False,
         default=list,
-        max_length=20,
+        max_length=MAX_PEOPLE,
         help_text="deckel_nehmen: the players after the taker in throwing order, who did not "
         "throw; only needed for the seating when no round or Ausscheidung comes before.",
     )
@@ -240,7 +255,33 @@ class GameRoundsWriteSerializer(serializers.Serializer):
     evening = StrictIntegerField(min_value=1)
     number = StrictIntegerField(min_value=1, max_value=9999, required=False)
     evening_version = StrictIntegerField(required=False, min_value=1, max_value=999_999_999)
-    rounds = RoundEntrySerializer(many=True, max_length=500)  # type: ignore[call-arg]
+    rounds = bounded_many(RoundEntrySerializer(), max_length=MAX_ROUNDS)
+
+    def to_internal_value(self, data):
+        """Before any round is read: at most MAX_THROWS throws (and players who did not
+        throw) over all rounds, else 400 `too_many_throws` (field `rounds`)."""
+        rounds = data.get("rounds") if isinstance(data, dict) else None
+        if isinstance(rounds, list) and len(rounds) <= MAX_ROUNDS:
+            # A list past its own bound counts as just past it: its own refusal names it.
+            named = sum(
+                min(len(entry[name]), MAX_PEOPLE + 1)
+                for entry in rounds
+                if isinstance(entry, dict)
+                for name in ("throws", "not_thrown")
+                if isinstance(entry.get(name), list)
+            )
+            if named > MAX_THROWS:
+                raise serializers.ValidationError(
+                    {
+                        "rounds": [
+                            ErrorDetail(
+                                _("A game has at most %(max)s throws.") % {"max": MAX_THROWS},
+                                code="too_many_throws",
+                            )
+                        ]
+                    }
+                )
+        return super().to_internal_value(data)
 
 
 def round_inputs(rounds: list[dict]) -> list[RoundInput]:

@@ -13,11 +13,15 @@ from typing import Any, ClassVar
 
 from .errors import RuleViolation
 
-__all__ = ["FORMATS", "MAX_DECKEL", "PRESETS", "RuleSet", "preset_name"]
+__all__ = ["DICE", "FORMATS", "MAX_ATTEMPTS", "MAX_DECKEL", "PRESETS", "RuleSet", "preset_name"]
 
 FORMATS = ("single", "halves")
 #: Most Deckel a rule set may play with (sources play 13 to 17; a cap keeps input sane).
 MAX_DECKEL = 99
+#: Dice of a throw (RULES.md 1); an attempt rolls at most these.
+DICE = 3
+#: Attempts of a turn at most (RULES.md 3); a rule set's `max_attempts` is 1 to 3.
+MAX_ATTEMPTS = 3
 
 
 @dataclass(frozen=True)
@@ -124,7 +128,7 @@ class RuleSet:
                 f"deckel_total muss eine ganze Zahl von 1 bis {MAX_DECKEL} sein, nicht "
                 f"{self.deckel_total!r}."
             )
-        if not _is_int(self.max_attempts) or not 1 <= self.max_attempts <= 3:
+        if not _is_int(self.max_attempts) or not 1 <= self.max_attempts <= MAX_ATTEMPTS:
             raise _invalid(f"max_attempts muss 1, 2 oder 3 sein, nicht {self.max_attempts!r}.")
         if not isinstance(self.name, str):
             raise _invalid(f"name muss ein Text sein, nicht {self.name!r}.")

@@ -103,6 +103,8 @@ NOT_BACKED_UP: dict[str, str] = {
     "axes.AccessAttemptExpiration": "failed login attempts (lockout state) of one installation",
     "axes.AccessFailureLog": "login log of one installation, not the club's books",
     "axes.AccessLog": "login log of one installation, not the club's books",
+    "league.IdempotencyKey": "answers to API writes kept for a day so that a retry books "
+    "once; of one installation, not the club's books",
 }
 
 

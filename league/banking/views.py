@@ -29,6 +29,7 @@ from league.banking.girocode import girocode_reference, member_open_seasons
 from league.banking.models import ClubBankAccount
 from league.banking.services import club_bank_account_set
 from league.club.access import ClubRequest, member_required, secretary_required
+from league.club.body_limits import body_limit
 from league.club.caching import books_cached, club_books_version
 from league.club.errors import BooksError
 
@@ -119,6 +120,7 @@ def _from_session(rows: list[dict]) -> list[BankLine]:
     ]
 
 
+@body_limit(MAX_BYTES + 1024 * 1024)  # the statement and the form around it
 @secretary_required
 def bank_import(request: ClubRequest) -> HttpResponse:
     """Upload a bank statement CSV, see the proposed payments, confirm some: they are

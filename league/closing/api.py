@@ -42,6 +42,7 @@ from league.club.api_common import (
     require_secretary,
 )
 from league.club.api_schema import answers_not_modified
+from league.club.idempotency import idempotent
 from league.club.models import Season
 
 
@@ -86,6 +87,7 @@ class SeasonCloseView(APIView):
         )
 
     @schema.CLOSE_POST
+    @idempotent
     def post(self, request, season_id: int):
         season = _season(request, season_id)
         require_secretary(request)
@@ -102,6 +104,7 @@ class SeasonReopenView(APIView):
     permission_classes = [IsAuthenticated]
 
     @schema.REOPEN_POST
+    @idempotent
     def post(self, request, season_id: int):
         season = _season(request, season_id)
         require_secretary(request)
@@ -118,6 +121,7 @@ class SeasonSignOffView(APIView):
     permission_classes = [IsAuthenticated]
 
     @schema.SIGN_OFF_POST
+    @idempotent
     def post(self, request, season_id: int):
         season = _season(request, season_id)
         season_sign_off(season=season, auditor=member_of(request))

@@ -19,6 +19,7 @@ from league.club import schema
 from league.club.api_common import ClubScopedMixin, club_of, request_member
 from league.club.errors import BooksError
 from league.club.filters import MemberFilter, SeasonFilter
+from league.club.idempotency import idempotent
 from league.club.models import Club, Member, Season
 from league.club.serializers import (
     ClubSerializer,
@@ -70,6 +71,7 @@ class SeasonViewSet(ClubScopedMixin, mixins.CreateModelMixin, viewsets.ReadOnlyM
     def get_queryset(self):
         return self.scope(Season.objects.all())
 
+    @idempotent
     def create(self, request, *args, **kwargs):
         data = SeasonCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -116,6 +118,7 @@ class MemberViewSet(ClubScopedMixin, mixins.CreateModelMixin, viewsets.ReadOnlyM
     def get_queryset(self):
         return self.scope(Member.objects.all())
 
+    @idempotent
     def create(self, request, *args, **kwargs):
         data = MemberCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)

@@ -304,9 +304,11 @@ _ERROR_TEXT = {
     403: "Logged in, but not allowed: not the club's secretary (writes), not this member "
     "(dues), a login without a club, or a session's request without its CSRF token.",
     404: "Unknown, or of another club: it does not exist for you.",
-    409: "Conflict with the stored books: a duplicate, a record still in use, or the season "
-    "is closed (`season_closed`: reopen it first).",
+    409: "Conflict with the stored books: a duplicate, a record still in use, the season "
+    "is closed (`season_closed`: reopen it first), or a request with the same "
+    "Idempotency-Key is still being processed.",
     412: "`stale_version`: someone changed it since you read it. Reload and send again.",
+    422: "`idempotency_key_reused`: this Idempotency-Key came with another request. Use a new key.",
     428: "`version_required`: send the version you last read (`version` or `If-Match`).",
     429: "`throttled`: too many requests; try again after `Retry-After` seconds.",
 }
@@ -329,6 +331,12 @@ _ERROR_EXAMPLES = {
         "code": "stale_version",
         "message": "Jemand anderes hat das inzwischen geändert. Neu laden und erneut eingeben.",
         "field": "version",
+    },
+    422: {
+        "code": "idempotency_key_reused",
+        "message": "Dieser Idempotency-Key kam schon mit einer anderen Anfrage. Bitte einen "
+        "neuen Schlüssel verwenden.",
+        "field": "Idempotency-Key",
     },
     428: {
         "code": "version_required",

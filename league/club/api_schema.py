@@ -18,6 +18,9 @@ examples of `league.club.api_common.error_responses`:
 - 429 when the view throttles requests.
 - 304 for a GET whose view method is marked `answers_not_modified`: it sends an ETag and
   answers a repeat carrying it with 304 Not Modified (league/club/caching.py).
+- The `Idempotency-Key` header, and its 409 (the same key still being processed) and 422
+  (the same key with another body), on every operation whose view method is
+  `idempotent` (league/club/idempotency.py).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from drf_spectacular.utils import OpenApiResponse
 from rest_framework.permissions import AllowAny
 
 from league.club.api_common import error_responses
+from league.club.idempotency import IDEMPOTENCY_KEY_PARAMETER
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -53,6 +57,12 @@ class ClubAutoSchema(AutoSchema):
     """drf-spectacular's AutoSchema, adding the error answers every endpoint can give
     (see the module) to the responses the operation documents itself."""
 
+    def get_override_parameters(self) -> list[Any]:
+        parameters = list(super().get_override_parameters())
+        if self._idempotent():
+            parameters.append(IDEMPOTENCY_KEY_PARAMETER)
+        return parameters
+
     def _get_response_bodies(self, direction: Any = "response") -> dict[str, Any]:
         responses = super()._get_response_bodies(direction)
         if direction != "response":
@@ -69,8 +79,10 @@ class ClubAutoSchema(AutoSchema):
             statuses += [401, 403]
         if "{" in self.path:
             statuses.append(404)
-        if self._writes_books():
+        if self._writes_books() or self._idempotent():
             statuses.append(409)
+        if self._idempotent():
+            statuses.append(422)
         if self.view.get_throttles():
             statuses.append(429)
         implied = error_responses(*statuses) if statuses else {}
@@ -91,6 +103,9 @@ class ClubAutoSchema(AutoSchema):
             return False
         action = getattr(self.view, "action", None)
         return action not in getattr(self.view, "read_actions", ())
+
+    def _idempotent(self) -> bool:
+        return bool(getattr(self._handler(), "idempotent", False))
 
     def _answers_not_modified(self) -> bool:
         return bool(getattr(self._handler(), "answers_not_modified", False))

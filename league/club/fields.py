@@ -20,16 +20,30 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxLengthValidator
 from django.utils import formats, timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
+from games.rules.ruleset import DICE, MAX_ATTEMPTS
+
 __all__ = [
+    "DICE",
     "FIRST_YEAR",
     "INTEGER_MAX",
+    "MAX_ATTEMPTS",
+    "MAX_NEW_GUESTS",
+    "MAX_PEOPLE",
+    "MAX_ROUNDS",
+    "MAX_SCHOCK_AUS",
+    "MAX_THROWS",
+    "BoundedDictField",
+    "BoundedListField",
+    "BoundedListSerializer",
     "DateFormField",
     "StrictDateField",
+    "bounded_many",
     "MoneyField",
     "MoneyFormField",
     "StrictIntegerField",
@@ -38,6 +52,7 @@ __all__ = [
     "last_year",
     "parse_iso_date",
     "parse_whole_number",
+    "too_many_items",
 ]
 
 INTEGER_MAX = 2**63 - 1
@@ -228,3 +243,123 @@ class DateFormField(forms.DateField):
             code, message = date_refusal(text)
             raise ValidationError(message, code=code)
         return date
+
+
+# --------------------------------------------------------------------------- list bounds
+#
+# Every list a request body carries has a length bound, checked before its first element
+# is looked at: a list of 200,000 people took a worker 11 to 30 seconds to refuse item by
+# item (DRF's ListField runs its `max_length` validator only after every element was
+# validated). The bounds are the largest the rules allow; where the rules set no number
+# the bound is a decision, named here. Refusal: 400 `too_many_items` naming the list.
+
+MAX_PEOPLE = 200
+"""People one list of an evening names at most: present members, guests, absent members,
+and so the players of a game, the throws of a round and the players who did not throw.
+The rules set no number of players (RULES.md 4: everyone present plays); a club register
+of 200 is far above any Schocken table (the club's evenings seat 6 to 15)."""
+
+MAX_SCHOCK_AUS = 3 * MAX_PEOPLE
+"""Schock-Aus throwers of one game at most: a round with a Schock-Aus ends the game or a
+half (RULES.md 4), so at most three parts (first half, second half, final) end with one,
+and in such a round every player may have thrown 1-1-1 (RULES.md 2)."""
+
+MAX_ROUNDS = 500
+"""Entries (rounds, Ausscheidung steps, actions) of one game at most. The rules set no
+number (Deckel may go back and forth in the Ablegen); a game of the club's book has at
+most a few dozen rounds."""
+
+MAX_THROWS = 1_000
+"""Throws of one game at most, over all its rounds (players who did not throw counted
+too): 125 rounds of 8 players, 50 of 20. The rules set no number; with MAX_ROUNDS rounds
+of MAX_PEOPLE throws a body was read throw by throw for half a minute
+(bench/bench_body_bounds.py)."""
+
+MAX_NEW_GUESTS = 50
+"""Names of first-time guests one evening write brings at most."""
+
+_TOO_MANY_MESSAGE = _("Send at most %(max)s items in this list.")
+
+
+def too_many_items(max_length: int) -> serializers.ValidationError:
+    """The refusal of a list longer than `max_length`: 400 `too_many_items`."""
+    return serializers.ValidationError(
+        _TOO_MANY_MESSAGE % {"max": max_length}, code="too_many_items"
+    )
+
+
+class BoundedListField(serializers.ListField):
+    """DRF's ListField with a required `max_length`, checked before any element is
+    validated: a longer list is refused at once as 400 `too_many_items` (the schema shows
+    `maxItems`). The elements are validated until the first bad one, which alone is
+    reported (DRF goes on through all of them, and a list of bad elements cost a message
+    each). `min_length` is DRF's as before."""
+
+    def __init__(self, *, max_length: int, **kwargs: Any) -> None:
+        super().__init__(max_length=max_length, **kwargs)
+
+    def to_internal_value(self, data: Any) -> list:
+        if isinstance(data, list) and len(data) > self.max_length:  # type: ignore[operator]
+            raise too_many_items(self.max_length)  # type: ignore[arg-type]
+        return super().to_internal_value(data)
+
+    def run_child_validation(self, data: Any) -> list:
+        result = []
+        for index, item in enumerate(data):
+            try:
+                result.append(self.child.run_validation(item))
+            except serializers.ValidationError as exc:
+                # Keyed by the index, as DRF's own ListField reports it.
+                detail: Any = {index: exc.detail}
+                raise serializers.ValidationError(detail) from exc
+        return result
+
+
+class BoundedListSerializer(serializers.ListSerializer):
+    """A nested serializer's list (`many=True`) whose `max_length` is required and refused
+    as `too_many_items` before any item is validated (DRF's own check gives `max_length`
+    and no bound at all when none is named). Use it through `bounded_many`."""
+
+    def __init__(self, *args: Any, max_length: int, **kwargs: Any) -> None:
+        kwargs["max_length"] = max_length
+        super().__init__(*args, **kwargs)
+        self.bound = max_length
+        # Never reached at run time (to_internal_value refuses first); gives the schema
+        # its `maxItems`, as DRF's ListField's own validator does.
+        self.validators.append(MaxLengthValidator(max_length))
+
+    def to_internal_value(self, data: Any) -> list:
+        at_least = getattr(self, "min_length", None) or 0
+        if not isinstance(data, list) or not data or len(data) < at_least:
+            return super().to_internal_value(data)  # DRF's refusals
+        if len(data) > self.bound:
+            raise too_many_items(self.bound)
+        # Until the first bad item, which alone is reported (as BoundedListField does).
+        result = []
+        for index, item in enumerate(data):
+            try:
+                result.append(self.run_child_validation(item))
+            except serializers.ValidationError as exc:
+                raise serializers.ValidationError([{}] * index + [exc.detail]) from exc
+        return result
+
+
+def bounded_many(child: serializers.Serializer, *, max_length: int, **kwargs: Any):
+    """`child` as a list of at most `max_length` items (a BoundedListSerializer), e.g.
+    ``throws = bounded_many(ThrowEntrySerializer(), max_length=MAX_PEOPLE, required=False)``."""
+    return BoundedListSerializer(child=child, max_length=max_length, **kwargs)
+
+
+class BoundedDictField(serializers.DictField):
+    """DRF's DictField with at most `max_length` keys, checked before any value: more is
+    400 `too_many_items` (the schema shows `maxProperties`)."""
+
+    def __init__(self, *, max_length: int, **kwargs: Any) -> None:
+        self.max_length = max_length
+        super().__init__(**kwargs)
+        self.validators.append(MaxLengthValidator(max_length))  # the schema's maxProperties
+
+    def to_internal_value(self, data: Any) -> dict:
+        if isinstance(data, dict) and len(data) > self.max_length:
+            raise too_many_items(self.max_length)
+        return super().to_internal_value(data)

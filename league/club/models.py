@@ -185,3 +185,36 @@ class Member(models.Model):
     @property
     def is_guest(self) -> bool:
         return self.kind == self.Kind.GUEST
+
+
+class IdempotencyKey(models.Model):
+    """A write sent with an `Idempotency-Key` (the API's header, the IETF httpapi draft
+    "The Idempotency-Key HTTP Header Field"; a page form's hidden key), kept so that the
+    same write sent again books nothing (league/club/idempotency.py).
+
+    One row per login and key (`user`, `key` unique); `club` is the login's club when the
+    write came. `fingerprint` is the sha256 (hex) of the request's method, path and body;
+    `status` is None while the first request is being processed, then the HTTP status of
+    its answer, kept with the answer's `body` (text) and `headers` (ETag, Location).
+    Rows older than a day are deleted when a new key is written."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    key = models.CharField(max_length=255)
+    fingerprint = models.CharField(max_length=64)
+    status = models.PositiveSmallIntegerField(null=True, blank=True)
+    body = models.TextField(blank=True, default="")
+    headers = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        verbose_name = _("idempotency key")
+        verbose_name_plural = _("idempotency keys")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="idempotency_key_unique_per_user")
+        ]
+
+    def __str__(self) -> str:
+        return self.key

@@ -11,11 +11,11 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.rules import preset_name
-from league.club.fields import StrictDateField, StrictIntegerField
+from games.rules import FLAGS, preset_name
+from league.club.fields import BoundedDictField, StrictDateField, StrictIntegerField
 from league.club.models import RULE_PRESET_CHOICES, Club, Member, Season
 from league.club.names import NameField
-from league.club.statutes import season_rules
+from league.club.statutes import CLUB_STATUTES, season_rules
 
 # Money the API answers (sums: balances, totals, running balances): a decimal with cents
 # (Decimal, never float) and no digit limit. A sum has no bound of its own (101 payments
@@ -86,7 +86,8 @@ class SeasonCreateSerializer(serializers.Serializer):
 
     year = StrictIntegerField(min_value=1900, max_value=2200)
     rule_preset = serializers.ChoiceField(choices=RULE_PRESET_CHOICES, required=False)
-    rules = serializers.DictField(
+    rules = BoundedDictField(
+        max_length=len(FLAGS),
         required=False,
         help_text='Flags laid over the preset (RULES.md 6), e.g. {"jule": true}; '
         "bad flags: 400 `invalid_rule_set`.",
@@ -108,7 +109,8 @@ class SeasonRulesSerializer(serializers.Serializer):
     `rule_preset` when one is named (a new Grundlage)."""
 
     rule_preset = serializers.ChoiceField(choices=RULE_PRESET_CHOICES, required=False)
-    rules = serializers.DictField(
+    rules = BoundedDictField(
+        max_length=len(FLAGS),
         required=False,
         help_text='Flags to change (RULES.md 6), e.g. {"deckel_total": 15}; bad flags: '
         "400 `invalid_rule_set`.",
@@ -140,9 +142,10 @@ class SeasonStatutesUpdateSerializer(serializers.Serializer):
     """Input of a season's statutes change (PUT): the statutes (keys left out keep the
     season's figures) and `confirm` for a season that has evenings."""
 
-    statutes = serializers.DictField(
+    statutes = BoundedDictField(
+        max_length=len(CLUB_STATUTES.to_data()),
         help_text="The statutes in the shape GET answers; a bad figure is a 400 with a "
-        "`statutes_*` code."
+        "`statutes_*` code.",
     )
     confirm = serializers.BooleanField(
         default=False,

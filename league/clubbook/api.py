@@ -16,8 +16,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from league.club.api_common import club_of, require_secretary
+from league.club.idempotency import idempotent
 from league.clubbook import schema
 from league.clubbook.serializers import (
+    MAX_UPLOAD_BODY_BYTES,
     ClubBookUploadSerializer,
     ImportResultSerializer,
     bad_rows_body,
@@ -31,8 +33,10 @@ class ClubBookImportView(APIView):
 
     permission_classes = [IsAuthenticated]
     parser_classes = [MultiPartParser]
+    max_body_bytes = MAX_UPLOAD_BODY_BYTES  # league/club/body_limits.py
 
     @schema.IMPORT_POST
+    @idempotent
     def post(self, request):
         require_secretary(request)
         data = ClubBookUploadSerializer(data=request.data)

@@ -15,6 +15,10 @@ from league.club.serializers import MONEY
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024
 """The largest club-book file the import takes, on the page and through the API."""
 
+MAX_UPLOAD_BODY_BYTES = 2 * MAX_UPLOAD_BYTES + 1024 * 1024
+"""The largest request of an import (league/club/body_limits.py): both files at their
+largest and the form around them; a larger one is refused before it is read."""
+
 
 class ClubBookUploadSerializer(serializers.Serializer):
     """The two club-book files (multipart) and whether it is a dry run."""

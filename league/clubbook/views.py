@@ -21,8 +21,9 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from league.club.access import ClubRequest, secretary_required
+from league.club.body_limits import body_limit
 from league.club.errors import BooksError
-from league.clubbook.serializers import MAX_UPLOAD_BYTES
+from league.clubbook.serializers import MAX_UPLOAD_BODY_BYTES, MAX_UPLOAD_BYTES
 from league.clubbook.services import club_book_export, club_book_import
 
 
@@ -97,6 +98,7 @@ def _kept_upload(token: str) -> tuple[bytes, bytes, list[str]] | None:
     return (folder / "attendance.csv").read_bytes(), (folder / "games.csv").read_bytes(), names
 
 
+@body_limit(MAX_UPLOAD_BODY_BYTES)
 @secretary_required
 def club_book_upload(request: ClubRequest) -> HttpResponse:
     """Upload the two files; a dry run shows what would be created and the recomputed

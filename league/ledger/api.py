@@ -48,6 +48,7 @@ from league.club.caching import (
 )
 from league.club.errors import BooksError
 from league.club.filters import DateFilter, IntFilter
+from league.club.idempotency import idempotent
 from league.club.selectors import club_current_season, club_member_by_id, whole_number
 from league.ledger import schema
 from league.ledger.models import Payment
@@ -103,6 +104,7 @@ class PaymentViewSet(ClubScopedMixin, mixins.CreateModelMixin, viewsets.ReadOnly
             queryset = queryset.filter(member_id=me.pk if me else None)
         return queryset
 
+    @idempotent
     def create(self, request, *args, **kwargs):
         data = PaymentCreateSerializer(data=request.data, context={"club": request_club(request)})
         data.is_valid(raise_exception=True)
@@ -111,6 +113,7 @@ class PaymentViewSet(ClubScopedMixin, mixins.CreateModelMixin, viewsets.ReadOnly
         return Response(PaymentSerializer(payment).data, status=status.HTTP_201_CREATED)
 
     @action(detail=True, methods=["post"], filterset_class=None, pagination_class=None)
+    @idempotent
     def cancel(self, request, pk=None):
         payment = self.get_object()
         payment_cancel(payment=payment)

@@ -13,6 +13,7 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -23,6 +24,7 @@ from league.club.caching import books_fragment, books_page
 from league.club.errors import BooksError
 from league.club.fields import DateFormField, MoneyFormField
 from league.club.forms import PeopleSelect
+from league.club.idempotency import Kept, idempotency_new_key, idempotent_form_post
 from league.club.models import Member, Season
 from league.club.selectors import club_seasons, query_year, season_from_query
 from league.ledger.models import PAYMENT_MAX, PAYMENT_MIN, Payment
@@ -179,6 +181,11 @@ class PaymentForm(forms.Form):
         label=gettext_lazy("How"), choices=Payment.Method.choices, widget=PeopleSelect
     )
     note = forms.CharField(label=gettext_lazy("Note"), max_length=200, required=False)
+    # A new key for every form rendered (league/club/idempotency.py): the same form sent
+    # twice (a double tap, a reload that posts again) books once.
+    idempotency_key = forms.CharField(
+        widget=forms.HiddenInput, max_length=255, required=False, initial=idempotency_new_key
+    )
 
     def __init__(self, *args, club, **kwargs):
         super().__init__(*args, **kwargs)
@@ -197,15 +204,22 @@ def payment_create(request: ClubRequest) -> HttpResponse:
     initial = {"paid_on": timezone.localdate(), "member": request.GET.get("person")}
     form = PaymentForm(request.POST or None, club=request.club, initial=initial)
     if request.method == "POST" and form.is_valid():
+        data = dict(form.cleaned_data)
+        key = data.pop("idempotency_key")
+
+        def record() -> tuple[None, Kept]:
+            payment = payment_record(created_by=request.user, **data)
+            message = _("Payment of %(name)s recorded.") % {"name": payment.member.name}
+            location = reverse("ledger_statement", kwargs={"member_id": payment.member_id})
+            return None, Kept(status=302, body=message, headers={"Location": location})
+
         try:
-            payment = payment_record(created_by=request.user, **form.cleaned_data)
+            done = idempotent_form_post(request, key=key, run=record)
         except BooksError as exc:
             form.add_error(exc.field if exc.field in form.fields else None, exc.message)
         else:
-            messages.success(
-                request, _("Payment of %(name)s recorded.") % {"name": payment.member.name}
-            )
-            return redirect("ledger_statement", member_id=payment.member_id)
+            messages.success(request, done.body)
+            return redirect(done.headers["Location"])
     return render(request, "league/ledger/payment_form.html", {"form": form})
 
 

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0011_season_dates_no_overlap'),
+        ('league', '0012_idempotency_key'),
     ]
 
     operations = [

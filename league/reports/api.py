@@ -20,6 +20,7 @@ from rest_framework.views import APIView
 
 from league.club.api_common import request_club
 from league.club.errors import BooksError
+from league.club.idempotency import idempotent
 from league.club.models import Season
 from league.reports import schema
 from league.reports.builds import (
@@ -64,6 +65,7 @@ class SeasonReportView(APIView):
         return Response(_state_body(request, season, report_state(season=season)))
 
     @schema.STATE_POST
+    @idempotent
     def post(self, request, season_id: int):
         season = _season(request, season_id)
         report_build_request(season=season, user=request.user)

@@ -19,6 +19,7 @@ from games.evenings.models import SchockAus
 from league.club.api_common import ClubScopedMixin, kept_api_list, request_club
 from league.club.api_schema import answers_not_modified
 from league.club.caching import books_cached_many, season_part_version
+from league.club.idempotency import idempotent
 from league.club.models import Club, Member, Season
 from league.runden import schema
 from league.runden.serializers import (
@@ -63,6 +64,7 @@ class RundeViewSet(ClubScopedMixin, viewsets.GenericViewSet):
         return dict(self.get_paginated_response(page).data)
 
     @action(detail=True, methods=["post", "delete"], pagination_class=None)
+    @idempotent
     def given(self, request, pk=None):
         schock_aus = self.get_object()
         if request.method == "DELETE":

@@ -10,6 +10,7 @@ import pytest
 from django.db import connection
 
 from games.evenings.models import Game
+from league.ledger.models import Payment
 from tests.api.conftest import client_for
 
 pytestmark = [
@@ -78,3 +79,16 @@ def test_same_version_sent_at_once_leaves_exactly_one_change(cast):
 
     responses = _at_once(cast, [change(f"Telefon {i}") for i in range(PHONES)])
     assert sorted(r.status_code for r in responses) == [200] + [412] * (PHONES - 1)
+
+
+def test_one_payment_sent_at_once_with_one_key_is_booked_once(cast):
+    body = {"member": cast.member.pk, "amount": "5.00", "paid_on": cast.evening.date.isoformat()}
+
+    def pay(client):
+        return client.post(
+            "/api/v1/payments/", body, format="json", HTTP_IDEMPOTENCY_KEY="one-payment"
+        )
+
+    responses = _at_once(cast, [pay] * PHONES)
+    assert Payment.objects.filter(member=cast.member).count() == 1
+    assert {r.status_code for r in responses} <= {201, 409}

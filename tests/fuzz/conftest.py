@@ -28,11 +28,12 @@ EVENINGS_PER_SEASON = 4
 
 @dataclass(frozen=True)
 class Demo:
-    """The demo club, its secretary's and member's logins (user objects)."""
+    """The demo club, its secretary, a member and a guest (each with a login)."""
 
     club: Club
     secretary: Member
     member: Member
+    guest: Member
 
 
 @pytest.fixture(scope="package")
@@ -55,6 +56,7 @@ def demo_club(django_db_setup, django_db_blocker) -> Iterator[Demo]:
                 club=club,
                 secretary=Member.objects.get(club=club, name=demo.SECRETARY),
                 member=Member.objects.get(club=club, name="Anna Becker"),
+                guest=Member.objects.get(club=club, name="Gustav Meier"),
             )
         finally:
             transaction.set_rollback(True)
@@ -97,5 +99,17 @@ def secretary_headers(demo_club, db) -> Callable[[], dict[str, str]]:
 
     def headers() -> dict[str, str]:
         return {"Authorization": f"Token {api_token_create(user=demo_club.secretary.user)[1]}"}
+
+    return headers
+
+
+@pytest.fixture
+def role_headers(demo_club, db) -> Callable[[str], dict[str, str]]:
+    """role_headers("member") -> the Authorization header of a fresh API token of the demo
+    club's member ("secretary", "member" or "guest"), one per request as above."""
+
+    def headers(role: str) -> dict[str, str]:
+        user = getattr(demo_club, role).user
+        return {"Authorization": f"Token {api_token_create(user=user)[1]}"}
 
     return headers

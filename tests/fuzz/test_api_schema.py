@@ -1,11 +1,15 @@
 """Property-based run of the whole API against its own OpenAPI schema (issue 4, Tests;
 issue 13 item 1): schemathesis (4.x) generates requests for every operation, valid and
-invalid ones, sent in-process through Django's WSGI app as the demo club's secretary
-(token); no response may be a 5xx, and every response must conform to the schema. Half the
-generated object ids are replaced by ids of the demo's real objects, so that detail
-endpoints are exercised beyond 404."""
+invalid ones, sent in-process through Django's WSGI app as the demo club's secretary, and
+with fewer examples as a member or a guest (each operation as one of them; token); no
+response may be a 5xx, and every response must conform to the schema. Half the generated
+object ids are replaced by ids of the demo's real objects, so that detail endpoints are
+exercised beyond 404. Every write
+that takes an `Idempotency-Key` is also sent twice with one key: the second answer must be
+the first one again when that succeeded, and neither may be a 5xx."""
 
 import os
+import uuid
 import zlib
 
 import pytest
@@ -24,6 +28,9 @@ pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("fuzz")]
 # CI runs a fixed, derandomised set (reproducible); explore more with e.g.
 #   FUZZ_MAX_EXAMPLES=200 FUZZ_RANDOM=1 .venv/bin/python -m pytest tests/fuzz
 MAX_EXAMPLES = int(os.environ.get("FUZZ_MAX_EXAMPLES", "4"))
+# The member's and guest's runs and the key replays: fewer, they add to CI's time.
+ROLE_EXAMPLES = int(os.environ.get("FUZZ_ROLE_EXAMPLES", "1"))
+REPLAY_EXAMPLES = int(os.environ.get("FUZZ_REPLAY_EXAMPLES", "1"))
 DERANDOMIZE = not os.environ.get("FUZZ_RANDOM")
 
 
@@ -34,7 +41,28 @@ def api_schema(raw_api_schema, wsgi_app):
     return schema
 
 
+@pytest.fixture
+def idempotent_api_schema(raw_api_schema, wsgi_app):
+    """The schema's writes that document the Idempotency-Key header, and nothing else."""
+    paths = {}
+    for path, item in raw_api_schema["paths"].items():
+        kept = {
+            method: operation
+            for method, operation in item.items()
+            if isinstance(operation, dict)
+            and any(p.get("name") == IDEMPOTENCY_KEY for p in operation.get("parameters", []))
+        }
+        if kept:
+            paths[path] = kept
+    assert len(paths) >= 8  # the API's creating writes take a key
+    schema = schemathesis.openapi.from_dict({**raw_api_schema, "paths": paths})
+    schema.app = wsgi_app
+    return schema
+
+
+IDEMPOTENCY_KEY = "Idempotency-Key"
 schema = schemathesis.pytest.from_fixture("api_schema")
+idempotent_schema = schemathesis.pytest.from_fixture("idempotent_api_schema")
 
 
 def _real_id(demo, path: str) -> int | None:
@@ -58,6 +86,21 @@ def _real_id(demo, path: str) -> int | None:
     return None
 
 
+def _with_real_id(case, demo) -> None:
+    if case.path_parameters and "id" in case.path_parameters:
+        real = _real_id(demo, case.path)
+        if real is not None and zlib.crc32(str(case.path_parameters["id"]).encode()) % 2 == 0:
+            case.path_parameters["id"] = real
+
+
+def _call_and_check(case, headers: dict[str, str]):
+    response = case.call(headers=headers)
+    # Raises with schemathesis's own report on a 5xx or a response the schema does not allow.
+    case.validate_response(response, checks=[not_a_server_error, response_schema_conformance])
+    assert response.status_code < 500, f"{case.method} {case.formatted_path}: {response.text}"
+    return response
+
+
 @schema.parametrize()
 @settings(
     max_examples=MAX_EXAMPLES,
@@ -66,11 +109,36 @@ def _real_id(demo, path: str) -> int | None:
     suppress_health_check=list(HealthCheck),
 )
 def test_api_conforms_to_its_schema_and_never_fails(case, demo_club, secretary_headers):
-    if case.path_parameters and "id" in case.path_parameters:
-        real = _real_id(demo_club, case.path)
-        if real is not None and zlib.crc32(str(case.path_parameters["id"]).encode()) % 2 == 0:
-            case.path_parameters["id"] = real
-    response = case.call(headers=secretary_headers())
-    # Raises with schemathesis's own report on a 5xx or a response the schema does not allow.
-    case.validate_response(response, checks=[not_a_server_error, response_schema_conformance])
-    assert response.status_code < 500, f"{case.method} {case.formatted_path}: {response.text}"
+    _with_real_id(case, demo_club)
+    _call_and_check(case, secretary_headers())
+
+
+@schema.parametrize()
+@settings(
+    max_examples=ROLE_EXAMPLES,
+    derandomize=DERANDOMIZE,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+)
+def test_api_as_a_member_or_a_guest_never_fails(case, demo_club, role_headers):
+    # Each operation as one of the two, by turns (fixed by its path): both roles cover half
+    # the operations each for the cost of one run.
+    role = ("member", "guest")[zlib.crc32(f"{case.method} {case.path}".encode()) % 2]
+    _with_real_id(case, demo_club)
+    _call_and_check(case, role_headers(role))
+
+
+@idempotent_schema.parametrize()
+@settings(
+    max_examples=REPLAY_EXAMPLES,
+    derandomize=DERANDOMIZE,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+)
+def test_a_write_sent_twice_with_one_key_answers_the_same(case, demo_club, secretary_headers):
+    _with_real_id(case, demo_club)
+    key = {IDEMPOTENCY_KEY: str(uuid.uuid4())}
+    first = _call_and_check(case, {**secretary_headers(), **key})
+    again = _call_and_check(case, {**secretary_headers(), **key})
+    if 200 <= first.status_code < 300:
+        assert (again.status_code, again.content) == (first.status_code, first.content)
