@@ -309,4 +309,3 @@ IDEMPOTENCY_KEY_PARAMETER = OpenApiParameter(
     "`idempotency_key_in_use`. Keys are kept per login for at least 24 hours; a failed "
     "request keeps nothing.",
 )
-
