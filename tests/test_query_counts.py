@@ -111,6 +111,7 @@ ROUTES: dict[str, Callable[[dict], str] | None] = {
     "api-season-close": lambda c: f"/api/v1/seasons/{c['season']}/close/",
     "season-statutes": lambda c: f"/api/v1/seasons/{c['season']}/statutes/",
     "api-member-girocode": lambda c: f"/api/v1/members/{c['member']}/girocode.png",
+    "api-member-payment": lambda c: f"/api/v1/members/{c['member']}/payment/",
     "member-list": lambda c: "/api/v1/members/",
     "member-detail": lambda c: f"/api/v1/members/{c['member']}/",
     "member-dues": lambda c: f"/api/v1/members/{c['member']}/dues/",
@@ -188,6 +189,7 @@ ROUTES: dict[str, Callable[[dict], str] | None] = {
     "api-evening-share": NOT_COUNTED,
     "api-season-reopen": NOT_COUNTED,
     "api-season-sign-off": NOT_COUNTED,
+    "api-bank-statements": NOT_COUNTED,
 }
 _ANY_CAST: dict = defaultdict(int)
 PAGES = {n: b for n, b in ROUTES.items() if b and not b(_ANY_CAST).startswith("/api/")}
