@@ -243,3 +243,13 @@ def test_the_import_page_books_a_camt_line_with_the_reference_at_once(client, bo
     page = client.post("/verein/bankimport/", {"file": SimpleUploadedFile("auszug.xml", data)})
     assert page.status_code == 200
     assert member_balance(member=books["bernd"], season=books["season"]) == 0
+
+
+def test_a_file_above_the_line_bound_is_refused_and_nothing_booked(books, monkeypatch):
+    from league.banking import statement_files
+
+    monkeypatch.setattr(statement_files, "MAX_LINES", 1)  # the fixture has two entries
+    reference = _payment_details(books)["reference"]
+    response = _post(books, _file("camt053_v08.xml", reference, Decimal("2.50")))
+    assert (response.status_code, response.json()["code"]) == (400, "bad_bank_file")
+    assert not Payment.objects.exists()
