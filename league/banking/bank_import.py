@@ -39,6 +39,9 @@ from league.ledger.services import member_balance, payment_record
 #: The largest statement accepted (a year of a club account is far below).
 MAX_BYTES = 2 * 1024 * 1024
 MAX_LINES = 20_000
+#: A bank line of this amount or more is never a payment to the kitty (and would not fit
+#: the books' amount columns): it is ignored, never booked.
+MAX_AMOUNT = Decimal("10000000")
 
 COLUMNS = {
     "booked_on": ("buchungstag", "buchungsdatum"),

@@ -13,8 +13,8 @@ Every credit line (amount > 0) is, in this order:
   with the books-changed call;
 - to review: a name-and-amount guess (``bank_lines_match``), booked only when the
   secretary confirms its key (``confirmed``) through ``bank_lines_book``;
-- ignored otherwise (``reason``: "debit", "unknown", "currency", or the code of a refusal
-  by the books, e.g. "season_closed").
+- ignored otherwise (``reason``: "debit", "unknown", "currency", "amount_too_large" (10
+  million or more), or the code of a refusal by the books, e.g. "season_closed").
 """
 
 from __future__ import annotations
@@ -26,7 +26,13 @@ from django.db import IntegrityError, transaction
 from django.db.models import Sum
 from django.utils.translation import gettext as _
 
-from league.banking.bank_import import BankLine, Proposal, bank_lines_book, bank_lines_match
+from league.banking.bank_import import (
+    MAX_AMOUNT,
+    BankLine,
+    Proposal,
+    bank_lines_book,
+    bank_lines_match,
+)
 from league.banking.models import BankStatementLine
 from league.banking.reference import ParsedReference, find_reference
 from league.club.errors import BooksError
@@ -180,6 +186,9 @@ def bank_statement_import(
         seen.add(line.line_hash)
         if line.amount <= 0:
             result.ignored.append(Ignored(line, "debit"))
+            continue
+        if line.amount >= MAX_AMOUNT:
+            result.ignored.append(Ignored(line, "amount_too_large"))
             continue
         found = find_reference(f"{line.reference} {line.bank_ref}")
         if found is None:

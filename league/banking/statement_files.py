@@ -33,6 +33,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from league.banking.bank_import import (
+    MAX_AMOUNT,
     MAX_BYTES,
     MAX_LINES,
     NO_REFERENCE,
@@ -139,7 +140,9 @@ def _camt_amount(element: Any, number: int) -> tuple[Decimal, str]:
         amount = Decimal((element.text or "").strip())
     except InvalidOperation as exc:
         raise _bad(_("Entry %(line)s: unreadable amount.") % {"line": number}) from exc
-    if not amount.is_finite() or amount < 0 or amount != amount.quantize(Decimal("0.01")):
+    if (
+        not amount.is_finite() or not 0 <= amount < MAX_AMOUNT or amount.as_tuple().exponent < -2  # type: ignore[operator]
+    ):
         raise _bad(_("Entry %(line)s: unreadable amount.") % {"line": number})
     return amount, element.get("Ccy", "")
 

@@ -253,3 +253,13 @@ def test_a_file_above_the_line_bound_is_refused_and_nothing_booked(books, monkey
     response = _post(books, _file("camt053_v08.xml", reference, Decimal("2.50")))
     assert (response.status_code, response.json()["code"]) == (400, "bad_bank_file")
     assert not Payment.objects.exists()
+
+
+def test_an_amount_beyond_the_books_is_refused_and_nothing_booked(books):
+    reference = _payment_details(books)["reference"]
+    data = _file("camt053_v08.xml", reference, Decimal("2.50")).replace(
+        b">2.50<", b">99999999999999999999999999999.00<"
+    )
+    response = _post(books, data)
+    assert (response.status_code, response.json()["code"]) == (400, "bad_bank_file")
+    assert not Payment.objects.exists()
