@@ -15,9 +15,9 @@ from decimal import Decimal
 from django.db.models import Sum
 
 from league.banking.models import ClubBankAccount
-from league.banking.reference import creditor_reference
 from league.club.models import Member, Season
 from league.club.money import round_money
+from league.club.reference import creditor_reference
 from league.ledger.services import member_balance
 
 
@@ -25,7 +25,7 @@ from league.ledger.services import member_balance
 class GiroCode:
     """What a GiroCode carries: the club account's ``holder``, ``iban``, ``bic`` (may be
     empty), the ``amount`` in EUR (Decimal, > 0) and the ISO 11649 creditor ``reference``
-    naming person and season, e.g. "RF71M12S3" (league/banking/reference.py)."""
+    naming person and season, e.g. "RF71M12S3" (league/club/reference.py)."""
 
     holder: str
     iban: str

@@ -4,7 +4,7 @@ rest for the secretary's review, never book a bank line twice.
 Every credit line (amount > 0) is, in this order:
 
 - a duplicate: its key (``line_hash``) was booked before, or came earlier in the file;
-- settled: its purpose holds one of our ISO 11649 references (league/banking/reference.py)
+- settled: its purpose holds one of our ISO 11649 references (league/club/reference.py)
   of a person of the club. The amount pays the person's open amounts in the line's
   currency oldest season first (a DM season is never paid by a EUR line), partial payments
   included; what is left over is a credit in the season the reference names (or the
@@ -34,10 +34,10 @@ from league.banking.bank_import import (
     bank_lines_match,
 )
 from league.banking.models import BankStatementLine
-from league.banking.reference import ParsedReference, find_reference
 from league.club.errors import BooksError
 from league.club.models import Club, Member, Season
 from league.club.money import round_money
+from league.club.reference import ParsedReference, find_reference
 from league.ledger.models import Payment
 from league.ledger.services import payment_record
 

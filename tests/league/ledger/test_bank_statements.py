@@ -11,8 +11,8 @@ from rest_framework.test import APIClient
 
 from games.evenings.services import evening_create, game_record
 from league.banking.models import BankStatementLine
-from league.banking.reference import creditor_reference, find_reference, parse_reference
 from league.banking.services import club_bank_account_set
+from league.club.reference import creditor_reference, find_reference, parse_reference
 from league.club.services import season_get_or_create
 from league.ledger.models import Payment
 from league.ledger.services import member_balance
@@ -263,3 +263,11 @@ def test_an_amount_beyond_the_books_is_refused_and_nothing_booked(books):
     response = _post(books, data)
     assert (response.status_code, response.json()["code"]) == (400, "bad_bank_file")
     assert not Payment.objects.exists()
+
+
+def test_the_statement_of_a_eur_season_carries_the_rf_reference(books):
+    bernd = books["bernd"]
+    response = _client(bernd).get(f"/api/v1/members/{bernd.pk}/statement/")
+    (account,) = response.json()["seasons"]
+    expected = creditor_reference(member_id=bernd.pk, season_id=books["season"].pk)
+    assert account["reference"] == expected

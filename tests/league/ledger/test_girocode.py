@@ -14,9 +14,9 @@ from league.banking.girocode import (
     member_open_seasons,
 )
 from league.banking.models import ClubBankAccount
-from league.banking.reference import ParsedReference, creditor_reference, parse_reference
 from league.banking.services import club_bank_account_set
 from league.club.errors import BooksError
+from league.club.reference import ParsedReference, creditor_reference, parse_reference
 from league.club.services import season_get_or_create
 from league.ledger.services import payment_record
 from tests.factories import ClubFactory, MemberFactory, UserFactory
