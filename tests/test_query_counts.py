@@ -162,6 +162,8 @@ ROUTES: dict[str, Callable[[dict], str] | None] = {
     # The season recap card, a PNG drawn by matplotlib (its reads are season_recap's).
     "season_recap_image": NOT_COUNTED,
     "club_book_export": NOT_COUNTED,
+    # The DATEV export of a year's payments (every payment of the year, by design).
+    "datev_export": NOT_COUNTED,
     # The odds page simulates 2,000 games (cached per rule set; reads no books).
     "odds": NOT_COUNTED,
     # Not pages of the books: the service's health, the app manifest and service worker,

@@ -4,7 +4,8 @@
 - ``verein/bankimport/`` a bank statement (CAMT.053, MT940, CSV): lines with a person's RF
   reference are booked at once, name-and-amount guesses confirmed by the secretary;
 - ``marken/girocode/``    the logged-in person's GiroCodes, one per EUR season with an open
-  amount (the images come from ``GET /api/v1/members/{id}/girocode.png``).
+  amount (the images come from ``GET /api/v1/members/{id}/girocode.png``);
+- ``verein/export/datev.csv`` the DATEV Buchungsstapel of the kitty's payments (secretary).
 """
 
 from __future__ import annotations
@@ -13,12 +14,14 @@ import datetime
 from decimal import Decimal
 
 from django.contrib import messages
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from league.banking.bank_import import MAX_BYTES, BankLine, bank_lines_book
+from league.banking.exports import datev_buchungsstapel
 from league.banking.forms import BankStatementUploadForm, ClubBankAccountForm
 from league.banking.girocode import girocode_reference, member_open_seasons
 from league.banking.models import ClubBankAccount
@@ -172,3 +175,19 @@ def bank_import(request: ClubRequest) -> HttpResponse:
                     )
     context = {"form": form, "proposals": proposals}
     return render(request, "league/banking/bank_import.html", context)
+
+
+@secretary_required
+def datev_export(request: ClubRequest) -> HttpResponse:
+    """The DATEV Buchungsstapel of the kitty's euro payments of ``?jahr=YYYY`` (default:
+    this year; anything but a year from 1950 to 2100: 400 with a German message)."""
+    raw = request.GET.get("jahr", "")
+    year = timezone.localdate().year
+    if raw:
+        if not (raw.isascii() and raw.isdigit() and 1950 <= int(raw) <= 2100):
+            return HttpResponseBadRequest(_("Give the year as four digits, e.g. 2026."))
+        year = int(raw)
+    data = datev_buchungsstapel(club=request.club, year=year)
+    response = HttpResponse(data, content_type="text/csv; charset=windows-1252")
+    response["Content-Disposition"] = f'attachment; filename="EXTF_Buchungsstapel_{year}.csv"'
+    return response
