@@ -10,7 +10,7 @@ from rest_framework.routers import DefaultRouter
 from games.evenings.api import EveningViewSet
 from games.rounds.api import GameViewSet, RulesEvaluateView
 from league.audit.api import HistoryView
-from league.banking.api import MemberGiroCodeView
+from league.banking.api import BankStatementView, MemberGiroCodeView, MemberPaymentView
 from league.closing.api import SeasonCloseView, SeasonReopenView, SeasonSignOffView
 from league.club.accounts.api import (
     ClubLoginInviteView,
@@ -71,6 +71,9 @@ urlpatterns: list = [
         name="api-member-statement",
     ),
     path("balances/", BalancesView.as_view(), name="api-balances"),
+    # Money in: transfer details and bank statements (league/banking/api.py).
+    path("members/<int:id>/payment/", MemberPaymentView.as_view(), name="api-member-payment"),
+    path("bank-statements/", BankStatementView.as_view(), name="api-bank-statements"),
     path("club-book/import/", ClubBookImportView.as_view(), name="api-club-book-import"),
     path(
         "club-book/export/attendance.csv",

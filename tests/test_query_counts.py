@@ -111,6 +111,7 @@ ROUTES: dict[str, Callable[[dict], str] | None] = {
     "api-season-close": lambda c: f"/api/v1/seasons/{c['season']}/close/",
     "season-statutes": lambda c: f"/api/v1/seasons/{c['season']}/statutes/",
     "api-member-girocode": lambda c: f"/api/v1/members/{c['member']}/girocode.png",
+    "api-member-payment": lambda c: f"/api/v1/members/{c['member']}/payment/",
     "member-list": lambda c: "/api/v1/members/",
     "member-detail": lambda c: f"/api/v1/members/{c['member']}/",
     "member-dues": lambda c: f"/api/v1/members/{c['member']}/dues/",
@@ -162,6 +163,8 @@ ROUTES: dict[str, Callable[[dict], str] | None] = {
     # The season recap card, a PNG drawn by matplotlib (its reads are season_recap's).
     "season_recap_image": NOT_COUNTED,
     "club_book_export": NOT_COUNTED,
+    # The DATEV export of a year's payments (every payment of the year, by design).
+    "datev_export": NOT_COUNTED,
     # The odds page simulates 2,000 games (cached per rule set; reads no books).
     "odds": NOT_COUNTED,
     # Not pages of the books: the service's health, the app manifest and service worker,
@@ -192,6 +195,7 @@ ROUTES: dict[str, Callable[[dict], str] | None] = {
     "api-login-invite": NOT_COUNTED,
     "api-login-lock": NOT_COUNTED,
     "api-login-unlock": NOT_COUNTED,
+    "api-bank-statements": NOT_COUNTED,
 }
 _ANY_CAST: dict = defaultdict(int)
 PAGES = {n: b for n, b in ROUTES.items() if b and not b(_ANY_CAST).startswith("/api/")}

@@ -1,22 +1,41 @@
-"""REST API of money in (issue 14 item 2):
+"""REST API of money in:
 
 - ``GET members/{id}/girocode.png[?season=<id>]``  the EPC GiroCode of the member's open
   amount: the member themself or the club's secretary. Without ``season``: the newest EUR
   season with an open amount. 404 ``no_girocode`` when there is none (nothing open, a DM
   season, or no club bank account).
+- ``GET members/{id}/payment/``  the transfer details of the person's open EUR amount: the
+  club account, amount, RF reference and EPC payload (the same roles; 404 ``no_girocode``).
+- ``POST bank-statements/``  the secretary imports a CAMT.053, MT940 or CSV statement
+  (league/banking/settlement.py).
 """
 
-from django.http import HttpResponse
+from decimal import Decimal
+
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers
+from rest_framework.parsers import MultiPartParser
 from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from league.banking.girocode import girocode_of, girocode_png, member_open_seasons
+from league.banking.bank_import import MAX_BYTES
+from league.banking.girocode import epc_payload, girocode_of, girocode_png, member_open_seasons
 from league.banking.models import ClubBankAccount
-from league.club.api_common import club_of, error_responses, is_secretary, request_member
+from league.banking.settlement import bank_statement_import
+from league.banking.statement_files import parse_statement
+from league.club.api_common import (
+    club_of,
+    error_responses,
+    is_secretary,
+    request_club,
+    request_member,
+    require_secretary,
+)
 from league.club.caching import books_cached, club_books_version
 from league.club.errors import BooksError
 from league.club.fields import StrictIntegerField
@@ -97,3 +116,176 @@ class MemberGiroCodeView(APIView):
         response = HttpResponse(png, content_type="image/png")
         response["Cache-Control"] = "private, no-store"
         return response
+
+
+class MemberPaymentSerializer(serializers.Serializer):
+    """How to pay a person's open amount to the club's account."""
+
+    iban = serializers.CharField(help_text="The club account's IBAN (compact).")
+    bic = serializers.CharField(allow_blank=True, help_text="The club account's BIC; may be empty.")
+    holder = serializers.CharField(help_text="The club account's holder.")
+    amount = serializers.DecimalField(
+        max_digits=12,
+        decimal_places=2,
+        coerce_to_string=True,
+        help_text="The open amount over every EUR season with one (EUR, two decimals).",
+    )
+    currency = serializers.CharField(help_text='Always "EUR": DM seasons cannot be paid by SEPA.')
+    reference = serializers.CharField(
+        help_text="The ISO 11649 creditor reference (RF, check digits, the club's code for "
+        "the person and the newest open season), the same on every reprint."
+    )
+    epc_payload = serializers.CharField(
+        help_text="The EPC069-12 (version 002) GiroCode text, lines joined by \\n; the RF "
+        "reference is in the structured remittance line (10), the text line (11) is empty."
+    )
+
+
+@extend_schema(tags=["Money in"])
+class MemberPaymentView(APIView):
+    """GET /api/v1/members/{id}/payment/: how to pay the person's open EUR amount."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        summary="Transfer details of a person's open amount",
+        description="The club's account, the open amount over every EUR season (oldest paid "
+        "first when the transfer arrives), the person's RF creditor reference and the EPC "
+        "GiroCode payload. The member themself or the club's secretary (403 "
+        "`not_own_statement` otherwise). 404 `no_girocode`: nothing open or no club bank "
+        "account.",
+        responses={200: MemberPaymentSerializer, **error_responses(403)},
+    )
+    def get(self, request, id: int):  # named like the path parameter of members/{id}/
+        club = request_club(request)
+        if club is None:  # a login without a club: no person exists for it
+            raise Http404
+        member = get_object_or_404(Member, pk=id, club=club)
+        me = request_member(request)
+        if not is_secretary(request) and (me is None or me.pk != member.pk):
+            raise BooksError(
+                "not_own_statement", _("Only the member themself or the secretary."), status=403
+            )
+        account = ClubBankAccount.objects.filter(club=club).first()
+        if account is None:
+            raise BooksError(
+                "no_girocode", _("The club has not entered its bank account yet."), status=404
+            )
+        open_seasons = member_open_seasons(member=member)
+        total = sum((amount for _season, amount in open_seasons), Decimal(0))
+        code = (
+            girocode_of(account=account, member=member, season=open_seasons[0][0], amount=total)
+            if open_seasons
+            else None
+        )
+        if code is None:
+            raise BooksError("no_girocode", _("There is nothing open to pay."), status=404)
+        body = {
+            "iban": code.iban,
+            "bic": code.bic,
+            "holder": code.holder,
+            "amount": code.amount,
+            "currency": "EUR",
+            "reference": code.reference,
+            "epc_payload": epc_payload(code),
+        }
+        response = Response(MemberPaymentSerializer(body).data)
+        response["Cache-Control"] = "private, no-store"
+        return response
+
+
+class BankStatementUploadSerializer(serializers.Serializer):
+    """The statement file and the keys of the guessed lines the secretary confirms."""
+
+    file = serializers.FileField(
+        help_text="CAMT.053 (.001.02 to .001.08), MT940 or a German bank CSV (including "
+        "Sparkasse CSV-CAMT V2); at most 2 MB and 20,000 lines."
+    )
+    confirm = serializers.ListField(
+        child=serializers.RegexField(r"^[0-9a-f]{64}$"),
+        required=False,
+        max_length=20_000,
+        help_text="Keys (`key` of `to_review`) of name-and-amount guesses to book.",
+    )
+
+
+class _LineSerializer(serializers.Serializer):
+    key = serializers.CharField(source="line_hash", help_text="The line's key (sha256 hex).")
+    line = serializers.IntegerField(help_text="The line's (entry's) number in the file.")
+    booked_on = serializers.DateField()
+    name = serializers.CharField()
+    purpose = serializers.CharField(source="reference")
+    amount = serializers.DecimalField(max_digits=12, decimal_places=2, coerce_to_string=True)
+    currency = serializers.CharField()
+    bank_ref = serializers.CharField(help_text="EndToEndId or the bank's reference; may be empty.")
+
+
+class _PartSerializer(serializers.Serializer):
+    season = serializers.IntegerField(source="season.pk")
+    year = serializers.IntegerField(source="season.year")
+    amount = serializers.DecimalField(max_digits=12, decimal_places=2, coerce_to_string=True)
+    payment = serializers.IntegerField(source="payment.pk")
+
+
+class _SettledSerializer(serializers.Serializer):
+    bank_line = _LineSerializer()
+    member = serializers.IntegerField(source="member.pk")
+    parts = _PartSerializer(many=True)
+
+
+class _ReviewSerializer(serializers.Serializer):
+    bank_line = _LineSerializer()
+    member = serializers.IntegerField(source="member.pk")
+    season = serializers.IntegerField(source="season.pk")
+
+
+class _IgnoredSerializer(serializers.Serializer):
+    bank_line = _LineSerializer()
+    reason = serializers.CharField(help_text='"debit", "unknown", "currency" or a refusal code.')
+
+
+class BankStatementResultSerializer(serializers.Serializer):
+    """What the import did with each line of the statement."""
+
+    settled = _SettledSerializer(many=True)
+    to_review = _ReviewSerializer(many=True)
+    ignored = _IgnoredSerializer(many=True)
+    duplicates = _LineSerializer(many=True)
+
+
+@extend_schema(tags=["Money in"])
+class BankStatementView(APIView):
+    """POST /api/v1/bank-statements/: import a bank statement."""
+
+    permission_classes = [IsAuthenticated]
+    parser_classes = [MultiPartParser]
+
+    @extend_schema(
+        summary="Import a bank statement",
+        description="The secretary uploads a statement (multipart `file`: CAMT.053, MT940 or "
+        "CSV). Every credit line carrying a person's RF reference is booked at once as "
+        "payments (oldest open season first, in the line's currency); name-and-amount "
+        "guesses are listed in `to_review` and booked when their `key` is sent again in "
+        "`confirm` with the same file; debits and unknown lines are `ignored`; a line "
+        "booked before is a `duplicate` and never booked again. Errors: 400 "
+        "`file_too_large`, `bad_bank_file`, `hostile_xml` (a DTD or entity in the XML); "
+        "403 `secretary_required`.",
+        request={"multipart/form-data": BankStatementUploadSerializer},
+        responses={200: BankStatementResultSerializer, **error_responses(400, 403)},
+    )
+    def post(self, request):
+        require_secretary(request)
+        club = club_of(request)
+        data = BankStatementUploadSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        upload = data.validated_data["file"]
+        if upload.size > MAX_BYTES:
+            raise BooksError("file_too_large", _("The file is larger than 2 MB."), field="file")
+        lines = parse_statement(club=club, data=upload.read(MAX_BYTES + 1))
+        result = bank_statement_import(
+            club=club,
+            lines=lines,
+            confirmed=set(data.validated_data.get("confirm", [])),
+            user=request.user,
+        )
+        return Response(BankStatementResultSerializer(result).data)

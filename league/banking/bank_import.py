@@ -39,6 +39,9 @@ from league.ledger.services import member_balance, payment_record
 #: The largest statement accepted (a year of a club account is far below).
 MAX_BYTES = 2 * 1024 * 1024
 MAX_LINES = 20_000
+#: A bank line of this amount or more is never a payment to the kitty (and would not fit
+#: the books' amount columns): it is ignored, never booked.
+MAX_AMOUNT = Decimal("10000000")
 
 COLUMNS = {
     "booked_on": ("buchungstag", "buchungsdatum"),
@@ -53,16 +56,36 @@ COLUMNS = {
     ),
     "reference": ("verwendungszweck",),
     "amount": ("betrag", "betrag (eur)", "umsatz", "betrag (€)"),
+    "bank_ref": ("kundenreferenz (end-to-end)", "end-to-end-referenz"),
+    "currency": ("waehrung", "währung"),
 }
 REQUIRED = ("booked_on", "name", "reference", "amount")
 _AMOUNT = re.compile(r"^[+-]?\d{1,3}(\.\d{3})*(,\d{1,2})?$|^[+-]?\d+(,\d{1,2})?$")
 _MEMBER_NUMBER = re.compile(r"\(Nr\. ?(\d{1,9})\)")
 
 
+#: EndToEndId / bank reference values that name nothing.
+NO_REFERENCE = {"", "NOTPROVIDED", "NONREF"}
+
+
+def line_key(
+    *, club: Club, booked_on: datetime.date, amount: Decimal, bank_ref: str, name: str, text: str
+) -> str:
+    """The line's key (sha256 hex, 64 characters): of the bank's reference, date and
+    amount when the bank gives a reference, else of date, amount, name and purpose."""
+    if bank_ref.upper() not in NO_REFERENCE:
+        parts = [str(club.pk), "ref", bank_ref, booked_on.isoformat(), str(amount)]
+    else:
+        parts = [str(club.pk), "line", booked_on.isoformat(), str(amount), name, text]
+    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
+
+
 @dataclass(frozen=True)
 class BankLine:
-    """One line of the statement: dates, name, reference, ``amount`` (Decimal EUR; credits
-    positive), its file ``line`` number and ``line_hash`` (see BankStatementLine)."""
+    """One line of the statement: dates, name, reference (the purpose), ``amount``
+    (Decimal in ``currency``; credits positive), its file ``line`` number, ``line_hash``
+    (see BankStatementLine) and the bank's own reference ``bank_ref`` (EndToEndId or the
+    bank's; empty when the statement gives none)."""
 
     line: int
     booked_on: datetime.date
@@ -71,6 +94,8 @@ class BankLine:
     reference: str
     amount: Decimal
     line_hash: str
+    currency: str = "EUR"
+    bank_ref: str = ""
 
 
 @dataclass(frozen=True)
@@ -174,8 +199,22 @@ def parse_bank_csv(*, club: Club, data: bytes) -> list[BankLine]:
             name = _text(row[columns["name"]], number)
             reference = _text(row[columns["reference"]], number)
             amount = _amount(row[columns["amount"]], number)
+            bank_ref = _text(row[columns["bank_ref"]], number) if "bank_ref" in columns else ""
+            currency = _text(row[columns["currency"]], number) if "currency" in columns else ""
             key = "\x1f".join(
                 [str(club.pk), booked_on.isoformat(), str(value_on), name, reference, str(amount)]
+            )
+            line_hash = (
+                hashlib.sha256(key.encode()).hexdigest()
+                if bank_ref.upper() in NO_REFERENCE
+                else line_key(
+                    club=club,
+                    booked_on=booked_on,
+                    amount=amount,
+                    bank_ref=bank_ref[:64],
+                    name=name,
+                    text=reference,
+                )
             )
             lines.append(
                 BankLine(
@@ -185,7 +224,9 @@ def parse_bank_csv(*, club: Club, data: bytes) -> list[BankLine]:
                     name=name[:200],
                     reference=reference[:400],
                     amount=amount,
-                    line_hash=hashlib.sha256(key.encode()).hexdigest(),
+                    line_hash=line_hash,
+                    currency=(currency or "EUR").upper()[:3],
+                    bank_ref="" if bank_ref.upper() in NO_REFERENCE else bank_ref[:64],
                 )
             )
     except csv.Error as exc:
@@ -214,7 +255,7 @@ def bank_lines_match(*, club: Club, lines: list[BankLine]) -> list[Proposal]:
     )
     proposals = []
     for line in lines:
-        if line.amount <= 0:
+        if line.amount <= 0 or line.currency != "EUR":
             continue
         member = _member_of(line, people)
         if member is None:

@@ -11,4 +11,4 @@ class ClubBankAccountForm(forms.Form):
 
 
 class BankStatementUploadForm(forms.Form):
-    file = forms.FileField(label=_("bank statement (CSV)"))
+    file = forms.FileField(label=_("bank statement (CAMT.053, MT940 or CSV)"))

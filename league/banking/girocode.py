@@ -1,5 +1,5 @@
 """The EPC GiroCode (SEPA credit transfer QR code, EPC069-12 version 002) of a member's
-open amount (issue 14 item 2), drawn by ``segno.helpers.make_epc_qr``.
+open amount, drawn by ``segno.helpers.make_epc_qr``.
 
 A code exists only when the club has a bank account, the season is kept in EUR (a DM season
 cannot be paid by SEPA) and the member owes money in it (the ledger's balance,
@@ -17,17 +17,15 @@ from django.db.models import Sum
 from league.banking.models import ClubBankAccount
 from league.club.models import Member, Season
 from league.club.money import round_money
+from league.club.reference import creditor_reference
 from league.ledger.services import member_balance
-
-#: The EPC limit of the unstructured remittance text.
-REFERENCE_MAX = 140
 
 
 @dataclass(frozen=True)
 class GiroCode:
     """What a GiroCode carries: the club account's ``holder``, ``iban``, ``bic`` (may be
-    empty), the ``amount`` in EUR (Decimal, > 0) and the remittance ``reference`` naming
-    member and season, e.g. "Kasse Anna Becker 2026 (Nr. 3)"."""
+    empty), the ``amount`` in EUR (Decimal, > 0) and the ISO 11649 creditor ``reference``
+    naming person and season, e.g. "RF71M12S3" (league/club/reference.py)."""
 
     holder: str
     iban: str
@@ -37,13 +35,9 @@ class GiroCode:
 
 
 def girocode_reference(*, member: Member, season: Season) -> str:
-    """The transfer's reference: club kitty, season year, member name and id (the id makes
-    a bank line found again even when the name is spelt otherwise). At most 140
-    characters: a long name is cut, the year and id are kept."""
-    tail = f" {season.year} (Nr. {member.pk})"
-    head = f"Kasse {member.name}"
-    room = REFERENCE_MAX - len(tail)
-    return " ".join((head[:room] + tail).split())
+    """The transfer's structured reference: the RF creditor reference of ``member`` and
+    ``season`` (ISO 11649, derived from their ids: the same on every reprint)."""
+    return creditor_reference(member_id=member.pk, season_id=season.pk)
 
 
 def member_girocode(*, member: Member, season: Season) -> GiroCode | None:
@@ -75,17 +69,36 @@ def girocode_of(
     )
 
 
+def epc_payload(code: GiroCode) -> str:
+    """The EPC069-12 (version 002) text of the code, as segno writes it into the QR code
+    (the same function ``make_epc_qr`` uses): BCD, 002, charset, SCT, BIC, holder, IBAN,
+    "EUR<amount>", purpose (empty), the structured RF reference (line 10); the
+    unstructured text is left off (EPC allows only one of the two). Lines joined by
+    "\\n"."""
+    from segno import helpers
+
+    # segno 1.6 names the function with a leading underscore; later versions drop it.
+    make_data = getattr(helpers, "make_epc_qr_data", None) or helpers._make_epc_qr_data  # type: ignore[attr-defined]
+    data = make_data(
+        name=code.holder,
+        iban=code.iban,
+        amount=code.amount,
+        reference=code.reference,
+        bic=code.bic or None,
+    )
+    return data.decode("iso-8859-1") if isinstance(data, bytes) else str(data)
+
+
 def girocode_png(code: GiroCode, *, scale: int = 6) -> bytes:
-    """The code as a PNG (black on white, quiet zone of 4 modules, ``scale`` px per module).
-    The payload is segno's EPC text: BCD, 002, charset, SCT, BIC, holder, IBAN, EUR amount,
-    purpose, reference (empty), text (our reference)."""
+    """The code as a PNG (black on white, quiet zone of 4 modules, ``scale`` px per module)
+    of ``epc_payload(code)``: the structured RF reference, no unstructured text."""
     from segno.helpers import make_epc_qr
 
     qr = make_epc_qr(
         name=code.holder,
         iban=code.iban,
         amount=code.amount,
-        text=code.reference,
+        reference=code.reference,
         bic=code.bic or None,
     )
     buf = io.BytesIO()

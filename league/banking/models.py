@@ -31,15 +31,21 @@ class ClubBankAccount(models.Model):
 
 
 class BankStatementLine(models.Model):
-    """A line of an uploaded bank statement booked as a payment (issue 14 item 2).
+    """A line of an uploaded bank statement booked as a payment, or one ``part`` of it.
 
-    ``line_hash`` (sha256 of the club and the line's normalised fields: date, value date,
-    name, reference, amount) is unique per club: the same bank line is never booked twice,
-    whether the statement is uploaded again or two secretaries confirm at once.
+    ``line_hash`` is the line's key: sha256 of the club and the bank's own reference
+    (EndToEndId, AcctSvcrRef) with date and amount, or, where the bank gives none, of the
+    line's normalised fields (date, name, reference, amount). A line that settles several
+    open amounts (oldest season first) is booked as several payments, parts 0, 1, ...;
+    (club, line_hash, part) is unique, and every booking writes part 0 first: the same bank
+    line is never booked twice, whether the statement is uploaded again or two
+    secretaries confirm at once. ``amount`` is the part's amount (Decimal, the season's
+    currency).
     """
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="bank_lines")
     line_hash = models.CharField(max_length=64)
+    part = models.PositiveSmallIntegerField(default=0)
     booked_on = models.DateField(_("booking date"))
     name = models.CharField(_("name"), max_length=200, blank=True)
     reference = models.CharField(_("reference"), max_length=400, blank=True)
@@ -55,7 +61,7 @@ class BankStatementLine(models.Model):
         verbose_name_plural = _("bank statement lines")
         constraints = [
             models.UniqueConstraint(
-                fields=["club", "line_hash"], name="bank_line_unique_hash_per_club"
+                fields=["club", "line_hash", "part"], name="bank_line_unique_part_per_club"
             ),
         ]
 

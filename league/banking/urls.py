@@ -8,4 +8,5 @@ urlpatterns = [
     path("verein/bankkonto/", views.club_bank_account, name="club_bank_account"),
     path("verein/bankimport/", views.bank_import, name="bank_import"),
     path("marken/girocode/", views.my_girocodes, name="my_girocodes"),
+    path("verein/export/datev.csv", views.datev_export, name="datev_export"),
 ]

@@ -1,9 +1,11 @@
 """Pages of money in (issue 14 item 2):
 
 - ``verein/bankkonto/``  the club's bank account (secretary; audited);
-- ``verein/bankimport/`` a bank statement CSV: proposed payments, confirmed by the secretary;
+- ``verein/bankimport/`` a bank statement (CAMT.053, MT940, CSV): lines with a person's RF
+  reference are booked at once, name-and-amount guesses confirmed by the secretary;
 - ``marken/girocode/``    the logged-in person's GiroCodes, one per EUR season with an open
-  amount (the images come from ``GET /api/v1/members/{id}/girocode.png``).
+  amount (the images come from ``GET /api/v1/members/{id}/girocode.png``);
+- ``verein/export/datev.csv`` the DATEV Buchungsstapel of the kitty's payments (secretary).
 """
 
 from __future__ import annotations
@@ -12,22 +14,20 @@ import datetime
 from decimal import Decimal
 
 from django.contrib import messages
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from league.banking.bank_import import (
-    MAX_BYTES,
-    BankLine,
-    bank_lines_book,
-    bank_lines_match,
-    parse_bank_csv,
-)
+from league.banking.bank_import import MAX_BYTES, BankLine, bank_lines_book
+from league.banking.exports import datev_buchungsstapel
 from league.banking.forms import BankStatementUploadForm, ClubBankAccountForm
 from league.banking.girocode import girocode_reference, member_open_seasons
 from league.banking.models import ClubBankAccount
 from league.banking.services import club_bank_account_set
+from league.banking.settlement import bank_statement_import
+from league.banking.statement_files import parse_statement
 from league.club.access import ClubRequest, member_required, secretary_required
 from league.club.body_limits import body_limit
 from league.club.caching import books_cached, club_books_version
@@ -100,6 +100,8 @@ def _to_session(lines: list[BankLine]) -> list[dict]:
             "reference": x.reference,
             "amount": str(x.amount),
             "line_hash": x.line_hash,
+            "currency": x.currency,
+            "bank_ref": x.bank_ref,
         }
         for x in lines
     ]
@@ -115,6 +117,8 @@ def _from_session(rows: list[dict]) -> list[BankLine]:
             reference=r["reference"],
             amount=Decimal(r["amount"]),
             line_hash=r["line_hash"],
+            currency=r.get("currency", "EUR"),
+            bank_ref=r.get("bank_ref", ""),
         )
         for r in rows
     ]
@@ -123,8 +127,9 @@ def _from_session(rows: list[dict]) -> list[BankLine]:
 @body_limit(MAX_BYTES + 1024 * 1024)  # the statement and the form around it
 @secretary_required
 def bank_import(request: ClubRequest) -> HttpResponse:
-    """Upload a bank statement CSV, see the proposed payments, confirm some: they are
-    booked (bank transfer) through the ledger's payment service, each bank line once."""
+    """Upload a bank statement (CAMT.053, MT940 or CSV): lines carrying a person's RF
+    reference are booked at once (league/banking/settlement.py); the proposed guesses
+    are booked when confirmed, through the ledger's payment service, each bank line once."""
     form = BankStatementUploadForm()
     proposals = None
     if request.method == "POST" and request.POST.get("action") == "confirm":
@@ -147,11 +152,44 @@ def bank_import(request: ClubRequest) -> HttpResponse:
             try:
                 if upload.size > MAX_BYTES:
                     raise BooksError("file_too_large", _("The file is larger than 2 MB."))
-                lines = parse_bank_csv(club=request.club, data=upload.read(MAX_BYTES + 1))
+                lines = parse_statement(club=request.club, data=upload.read(MAX_BYTES + 1))
             except BooksError as exc:
                 form.add_error("file", exc.message)
             else:
-                request.session[_SESSION_KEY] = _to_session(lines)
-                proposals = bank_lines_match(club=request.club, lines=lines)
+                # Lines with a person's RF reference are booked now; the guesses wait.
+                result = bank_statement_import(club=request.club, lines=lines, user=request.user)
+                proposals = result.to_review
+                request.session[_SESSION_KEY] = _to_session([p.bank_line for p in proposals])
+                if result.settled:
+                    messages.success(
+                        request,
+                        ngettext(
+                            "%(n)s payment booked by its RF reference.",
+                            "%(n)s payments booked by their RF reference.",
+                            len(result.settled),
+                        )
+                        % {"n": len(result.settled)},
+                    )
+                if result.duplicates:
+                    messages.info(
+                        request,
+                        _("Lines booked before (skipped): %(n)s") % {"n": len(result.duplicates)},
+                    )
     context = {"form": form, "proposals": proposals}
     return render(request, "league/banking/bank_import.html", context)
+
+
+@secretary_required
+def datev_export(request: ClubRequest) -> HttpResponse:
+    """The DATEV Buchungsstapel of the kitty's euro payments of ``?jahr=YYYY`` (default:
+    this year; anything but a year from 1950 to 2100: 400 with a German message)."""
+    raw = request.GET.get("jahr", "")
+    year = timezone.localdate().year
+    if raw:
+        if not (raw.isascii() and raw.isdigit() and 1950 <= int(raw) <= 2100):
+            return HttpResponseBadRequest(_("Give the year as four digits, e.g. 2026."))
+        year = int(raw)
+    data = datev_buchungsstapel(club=request.club, year=year)
+    response = HttpResponse(data, content_type="text/csv; charset=windows-1252")
+    response["Content-Disposition"] = f'attachment; filename="EXTF_Buchungsstapel_{year}.csv"'
+    return response

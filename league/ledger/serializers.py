@@ -119,6 +119,10 @@ class SeasonStatementSerializer(serializers.Serializer):
     paid = serializers.DecimalField(**MONEY)
     balance = serializers.DecimalField(**MONEY, help_text="Still owed; negative: credit.")
     balance_marks = serializers.DecimalField(**MONEY)
+    reference = serializers.CharField(
+        help_text="The ISO 11649 creditor reference (RF) a bank transfer for this season "
+        "carries; empty for a DM season."
+    )
 
 
 class CurrencyAmountSerializer(serializers.Serializer):

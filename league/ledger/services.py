@@ -35,6 +35,7 @@ from league.club.errors import BooksError
 from league.club.fields import date_refusal, parse_iso_date
 from league.club.models import Club, Member, Season
 from league.club.money import format_money, marks_to_money, round_money
+from league.club.reference import creditor_reference
 from league.club.statutes import Statutes, season_statutes
 from league.ledger.models import LedgerEntry, Payment
 
@@ -484,6 +485,9 @@ class SeasonStatement:
     season: Season
     lines: list[StatementLine] = field(default_factory=list)
     marks_charged: int = 0
+    #: The RF creditor reference (ISO 11649) a transfer for this account carries, for a
+    #: EUR season; empty for a DM season (no SEPA transfer).
+    reference: str = ""
     charged: Decimal = Decimal("0.00")
     paid: Decimal = Decimal("0.00")
 
@@ -595,7 +599,14 @@ def member_statement(
     accounts: dict[int, SeasonStatement] = {}
     balance: dict[int, Decimal] = defaultdict(lambda: Decimal("0.00"))
     for e in entries:
-        account = accounts.setdefault(e.season_id, SeasonStatement(season=e.season))
+        account = accounts.get(e.season_id)
+        if account is None:
+            account = accounts[e.season_id] = SeasonStatement(
+                season=e.season,
+                reference=creditor_reference(member_id=member.pk, season_id=e.season_id)
+                if e.season.currency == "EUR"
+                else "",
+            )
         balance[e.season_id] += e.amount
         if _is_payment_side(e):
             account.paid -= e.amount

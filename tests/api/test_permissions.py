@@ -12,6 +12,7 @@ from decimal import Decimal
 import pytest
 
 from games.evenings.services import evening_create
+from league.banking.services import club_bank_account_set
 from league.ledger.services import payment_record
 from league.runden.services import runde_mark_given
 from tests.api.conftest import ROLES, client_for
@@ -51,6 +52,11 @@ def _payment(c):
     return payment_record(
         member=c.member, amount=Decimal("15.50"), paid_on=datetime.date(2026, 10, 16)
     )
+
+
+def _with_bank_account(c):
+    club_bank_account_set(club=c.club, holder="Heimclub Kasse", iban="DE89370400440532013000")
+    return c
 
 
 def _ids(*people):
@@ -256,6 +262,20 @@ MATRIX = [
         "another member's statement",
         "get",
         lambda c: f"/api/v1/members/{c.carla.pk}/statement/?season={c.season.pk}",
+        None,
+        {"member": 403, "secretary": 200, "outsider": 404, "nobody": 404},
+    ),
+    (
+        "own payment details",
+        "get",
+        lambda c: f"/api/v1/members/{_with_bank_account(c).member.pk}/payment/",
+        None,
+        OWN_ONLY,
+    ),
+    (
+        "another member's payment details",
+        "get",
+        lambda c: f"/api/v1/members/{_with_bank_account(c).carla.pk}/payment/",
         None,
         {"member": 403, "secretary": 200, "outsider": 404, "nobody": 404},
     ),

@@ -7,10 +7,16 @@ import pytest
 import segno
 
 from games.evenings.services import evening_create, game_record
-from league.banking.girocode import girocode_png, member_girocode, member_open_seasons
+from league.banking.girocode import (
+    epc_payload,
+    girocode_png,
+    member_girocode,
+    member_open_seasons,
+)
 from league.banking.models import ClubBankAccount
 from league.banking.services import club_bank_account_set
 from league.club.errors import BooksError
+from league.club.reference import ParsedReference, creditor_reference, parse_reference
 from league.club.services import season_get_or_create
 from league.ledger.services import payment_record
 from tests.factories import ClubFactory, MemberFactory, UserFactory
@@ -37,11 +43,11 @@ def club_books():
     return {"club": club, "anna": anna, "bernd": bernd, "season": season}
 
 
-def _epc_payload(*, holder, iban, bic, amount_text, text) -> bytes:
+def _epc_payload(*, holder, iban, bic, amount_text, reference) -> bytes:
     """The EPC069-12 text, written out by hand: service tag, version, charset (2 =
     ISO-8859-1, segno's choice for Latin text), SCT, BIC, name, IBAN, amount, purpose,
-    structured reference (empty), unstructured text."""
-    lines = ["BCD", "002", "2", "SCT", bic, holder, iban, amount_text, "", "", text]
+    structured reference (the unstructured text after it is empty and left off)."""
+    lines = ["BCD", "002", "2", "SCT", bic, holder, iban, amount_text, "", reference]
     return "\n".join(lines).encode("iso-8859-1")
 
 
@@ -81,8 +87,8 @@ def test_girocode_carries_iban_amount_and_reference(club_books):
     )
     code = member_girocode(member=club_books["bernd"], season=club_books["season"])
     assert code.amount == Decimal("2.50")
-    bernd_id = club_books["bernd"].pk
-    assert code.reference == f"Kasse Bernd 2026 (Nr. {bernd_id})"
+    bernd_id, season_id = club_books["bernd"].pk, club_books["season"].pk
+    assert code.reference == creditor_reference(member_id=bernd_id, season_id=season_id)
     # Decode the EPC text: the code segno drew is exactly the QR code of this hand-written
     # payload (same modules), so the payload is what a banking app reads.
     payload = _epc_payload(
@@ -90,13 +96,14 @@ def test_girocode_carries_iban_amount_and_reference(club_books):
         iban=IBAN,
         bic="COBADEFFXXX",
         amount_text="EUR2.5",  # segno writes the amount without trailing zeros (EPC allows it)
-        text=code.reference,
+        reference=code.reference,
     )
     lines = payload.decode("iso-8859-1").split("\n")
     assert lines[:4] == ["BCD", "002", "2", "SCT"]
     assert lines[6] == IBAN
     assert Decimal(lines[7].removeprefix("EUR")) == Decimal("2.50")
-    assert lines[10] == f"Kasse Bernd 2026 (Nr. {bernd_id})"
+    assert parse_reference(lines[9]) == ParsedReference(member_id=bernd_id, season_id=season_id)
+    assert payload.decode("iso-8859-1") == epc_payload(code)
     expected = segno.make_qr(payload, error="m", boost_error=False)
     png = girocode_png(code, scale=1)
     assert png == _png(expected)
