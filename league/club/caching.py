@@ -18,10 +18,12 @@ version is a new key, so nothing is ever invalidated by hand and nothing stale i
 Modified when its `If-None-Match` carries the ETag of the same key.
 
 Decisions:
-- Nothing is cached inside a transaction (`connection.in_atomic_block`): a writer that
-  rolls back after `books_changed` would leave a value under a version number the next
-  commit reuses. Reads of the pages and the API run outside transactions
-  (ATOMIC_REQUESTS is off), so they are cached; a read inside a writer is computed.
+- Nothing is cached inside a writer's transaction (`in_writer_transaction`): a writer
+  that rolls back after `books_changed` would leave a value under a version number the
+  next commit reuses. Reads of the pages and the API run outside transactions
+  (ATOMIC_REQUESTS is off), so they are cached; a read inside a writer is computed. The
+  transaction a test case wraps around each test is no writer's: the tests read through
+  the cache as production does (tests/conftest.py empties it before each test).
 - The cache is an accelerator, never a dependency: when Redis cannot be reached the read
   is computed (and logged once per request), the page keeps working.
 - Page ETags vary by the session's user and its CSRF cookie (the page carries a CSRF
@@ -80,6 +82,7 @@ __all__ = [
     "books_page",
     "club_books_version",
     "code_version",
+    "in_writer_transaction",
     "season_and_books_version",
     "season_page_state",
     "season_page_state_connect",
@@ -233,13 +236,27 @@ def books_cache_forget() -> int:
     return removed
 
 
+def in_writer_transaction() -> bool:
+    """True inside a transaction a writer opened (`transaction.atomic`), where nothing may
+    be kept (see the module's decisions).
+
+    The atomic blocks Django's TestCase opens around a test class and each test (pytest-
+    django's `db` fixture) are marked `_from_testcase` (django/test/testcases.py,
+    `_enter_atomics`; django/db/transaction.py reads the same mark for durable blocks):
+    they stand for the autocommit of production and are not counted, so the tests read
+    through the cache as production does. Any other open block counts."""
+    if not connection.in_atomic_block:
+        return False
+    return any(not getattr(block, "_from_testcase", False) for block in connection.atomic_blocks)
+
+
 def books_cached(*parts: Any, build: Callable[[], T], seconds: int = BOOKS_CACHE_SECONDS) -> T:
     """`build()`'s value, from the cache when it holds one for `parts`, else computed and
     stored. `parts` must name everything the value depends on, a books version among them
-    (`club_books_version`, or a season's `data_version`). Inside a transaction the value is
-    computed and not stored (see the module's decisions); a cache that cannot be reached is
-    skipped."""
-    if connection.in_atomic_block:
+    (`club_books_version`, or a season's `data_version`). Inside a writer's transaction
+    (`in_writer_transaction`) the value is computed and not stored (see the module's
+    decisions); a cache that cannot be reached is skipped."""
+    if in_writer_transaction():
         return build()
     key = books_cache_key(*parts)
     try:
@@ -266,11 +283,12 @@ def books_cached_many(
     """`books_cached` for many reads at once, in one cache round trip: the value of each
     `parts` of `parts_list`, in order. `build(missing)` gets the positions of the reads the
     cache does not hold and returns their values in that order (one batch: e.g. the
-    per-season parts of the seasons that changed, read together). Inside a transaction
-    everything is built and nothing stored; a cache that cannot be reached is skipped."""
+    per-season parts of the seasons that changed, read together). Inside a writer's
+    transaction everything is built and nothing stored; a cache that cannot be reached is
+    skipped."""
     if not parts_list:
         return []
-    if connection.in_atomic_block:
+    if in_writer_transaction():
         return build(list(range(len(parts_list))))
     keys = [books_cache_key(*parts) for parts in parts_list]
     try:
