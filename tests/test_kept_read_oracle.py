@@ -508,7 +508,8 @@ WRITERS: dict[str, Writer] = {
         reason="Nachtrag",
     ),
     "league.closing.services.season_sign_off": lambda b: season_sign_off(
-        season=b.fresh(b.s25), auditor=b.fresh(b.member)
+        season=season_close(season=b.fresh(b.s25), by=b.secretary, confirm=True),
+        auditor=b.fresh(b.member),
     ),
     "league.banking.services.club_bank_account_set": lambda b: club_bank_account_set(
         club=b.club, holder="Schockclub Eintracht", iban="DE89370400440532013000"
@@ -915,12 +916,20 @@ _RENAMED = (
     "the club renamed in the admin moves no books version: the evening sheet (its kept "
     "evening books hold the club) and the stored report keep the old name"
 )
+_LOGIN_DELETED = (
+    "a login deleted in the admin: the history keeps naming it (kept), an empty cache "
+    "shows its number; its ETag is answered 304"
+)
 KNOWN_STALE: dict[tuple[str, str], str] = {
     ("clock:new_day_in_the_next_season", "ledger_home"): _NEW_DAY,
     ("clock:new_day_in_the_next_season", "ledger_statement"): _NEW_DAY,
     ("clock:new_day_in_the_next_season", "api-member-statement"): _NEW_DAY,
     ("league.club.services.season_create", "season_report_download"): _EARLIER_SEASON,
     ("admin:league.season:add", "season_report_download"): _EARLIER_SEASON,
+    ("admin:auth.user:delete", "audit_index"): _LOGIN_DELETED,
+    ("admin:auth.user:delete", "api-history"): _LOGIN_DELETED,
+    ("admin:auth.user:delete_selected", "audit_index"): _LOGIN_DELETED,
+    ("admin:auth.user:delete_selected", "api-history"): _LOGIN_DELETED,
     ("admin:league.club:change", "evening_sheet_pdf"): _RENAMED,
     ("admin:league.club:change", "season_report_download"): _RENAMED,
     ("admin:auth.user:change", "all_time_standings"): _STAFF,
