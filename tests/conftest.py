@@ -22,6 +22,21 @@ def _fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    """Each test starts with an empty cache.
+
+    The books cache is on in tests (league/club/caching.py `in_writer_transaction` does not
+    count the transaction a test runs in), and a rolled-back test leaves its kept reads
+    under keys the next test meets again: the same ids and data versions, other books.
+    With REDIS_URL each xdist worker has its own Redis database (tests/redis_per_worker.py),
+    so this empties only the worker's own."""
+    from django.core.cache import caches
+
+    for cache in caches.all():
+        cache.clear()
+
+
 BROWSER_TESTS = Path(__file__).resolve().parent / "browser"
 
 

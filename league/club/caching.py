@@ -22,10 +22,12 @@ read. `books_page` (Django's `condition`) and `api_conditional` answer a repeate
 304 Not Modified when its `If-None-Match` carries the read's ETag.
 
 Decisions:
-- Nothing is kept inside a writer's transaction (`in_writer_transaction`): a writer that
-  rolls back after moving a version would leave a value under a version number the next
-  commit reuses. Reads of the pages and the API run outside transactions
-  (ATOMIC_REQUESTS is off), so they are kept; a read inside a writer is computed.
+- Nothing is cached inside a writer's transaction (`in_writer_transaction`): a writer
+  that rolls back after `books_changed` would leave a value under a version number the
+  next commit reuses. Reads of the pages and the API run outside transactions
+  (ATOMIC_REQUESTS is off), so they are cached; a read inside a writer is computed. The
+  transaction a test case wraps around each test is no writer's: the tests read through
+  the cache as production does (tests/conftest.py empties it before each test).
 - The cache is an accelerator, never a dependency: when Redis cannot be reached the read
   is computed (and logged), the page keeps working.
 - Memory stays bounded: a key names its version's namespace ("c<club>:v" for the club's
@@ -98,6 +100,7 @@ __all__ = [
     "kept_reads_superseded",
     "season_part_version",
     "code_version",
+    "in_writer_transaction",
     "kept_cache",
     "season_and_books_version",
     "season_page_state",
@@ -276,13 +279,6 @@ class Version(str):
         return (Version, (str(self), self.namespace))
 
 
-def in_writer_transaction() -> bool:
-    """Whether this code runs inside a writer's transaction: nothing is kept then (a
-    writer that rolls back would leave a value under a version number the next commit
-    reuses). The one place that decides it."""
-    return connection.in_atomic_block
-
-
 def club_versions(*, club: Club | int) -> tuple[int, int]:
     """The club's (books version, register version): read from the instance (the request
     loaded it with the member: no query) or, for an id, in one query ((0, 0) for an
@@ -423,12 +419,26 @@ def books_cache_forget() -> int:
     return removed
 
 
+def in_writer_transaction() -> bool:
+    """True inside a transaction a writer opened (`transaction.atomic`), where nothing may
+    be kept (see the module's decisions).
+
+    The atomic blocks Django's TestCase opens around a test class and each test (pytest-
+    django's `db` fixture) are marked `_from_testcase` (django/test/testcases.py,
+    `_enter_atomics`; django/db/transaction.py reads the same mark for durable blocks):
+    they stand for the autocommit of production and are not counted, so the tests read
+    through the cache as production does. Any other open block counts."""
+    if not connection.in_atomic_block:
+        return False
+    return any(not getattr(block, "_from_testcase", False) for block in connection.atomic_blocks)
+
+
 def books_cached(*parts: Any, build: Callable[[], T], seconds: int = BOOKS_CACHE_SECONDS) -> T:
     """`build()`'s value, from the cache when it holds one for `parts`, else computed and
     stored. `parts` must name everything the value depends on, a books version among them
-    (`club_books_version`, or a season's `data_version`). Inside a transaction the value is
-    computed and not stored (see the module's decisions); a cache that cannot be reached is
-    skipped."""
+    (`club_books_version`, or a season's `data_version`). Inside a writer's transaction
+    (`in_writer_transaction`) the value is computed and not stored (see the module's
+    decisions); a cache that cannot be reached is skipped."""
     if in_writer_transaction():
         return build()
     key = books_cache_key(*parts)
@@ -449,8 +459,9 @@ def books_cached_many(
     """`books_cached` for many reads at once, in one cache round trip: the value of each
     `parts` of `parts_list`, in order. `build(missing)` gets the positions of the reads the
     cache does not hold and returns their values in that order (one batch: e.g. the
-    per-season parts of the seasons that changed, read together). Inside a transaction
-    everything is built and nothing stored; a cache that cannot be reached is skipped."""
+    per-season parts of the seasons that changed, read together). Inside a writer's
+    transaction everything is built and nothing stored; a cache that cannot be reached is
+    skipped."""
     if not parts_list:
         return []
     if in_writer_transaction():

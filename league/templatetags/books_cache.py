@@ -6,7 +6,8 @@ The fragment is kept under the club's books version the page's view left on the 
 (`league.club.caching.books_page` sets `request.books_version`), the active language, the
 name and the `vary` values (whatever else the fragment shows: the season, the role).
 Without a books version on the request the fragment is rendered as it is; inside a
-transaction it is rendered and not kept (`books_cached`).
+writer's transaction it is rendered and not kept (`books_cached`,
+`caching.in_writer_transaction`).
 
 Unlike Django's `{% cache %}`, the key moves with the books by itself (no timeout to wait
 for) and the fragment is never kept from a transaction that may roll back.
