@@ -31,7 +31,7 @@ ANNA, BERND, CARLA, DIETER = "Anna Becker", "Bernd Krause", "Carla Vogt", "Diete
 SEATING = [ANNA, BERND, CARLA, DIETER]
 
 
-def action_evening(sample: dict, preset: str, *, year: int = 2031):
+def action_evening(sample: dict, preset: str, *, year: int = 2024):
     """An evening of a ``preset`` season with Anna, Bernd, Carla, Dieter present."""
     club, people = sample_club(sample)
     season_create(club=club, year=year, rule_preset=preset)
