@@ -38,7 +38,7 @@ from league.club.api_common import (
 )
 from league.club.caching import books_cached, club_books_version
 from league.club.errors import BooksError
-from league.club.fields import StrictIntegerField
+from league.club.fields import BoundedListField, StrictIntegerField
 from league.club.models import Member, Season
 from league.ledger.services import member_balance
 
@@ -201,7 +201,7 @@ class BankStatementUploadSerializer(serializers.Serializer):
         help_text="CAMT.053 (.001.02 to .001.08), MT940 or a German bank CSV (including "
         "Sparkasse CSV-CAMT V2); at most 2 MB and 20,000 lines."
     )
-    confirm = serializers.ListField(
+    confirm = BoundedListField(
         child=serializers.RegexField(r"^[0-9a-f]{64}$"),
         required=False,
         max_length=20_000,
@@ -259,6 +259,9 @@ class BankStatementView(APIView):
 
     permission_classes = [IsAuthenticated]
     parser_classes = [MultiPartParser]
+    # The statement and the form around it (league/club/body_limits.py): a larger upload
+    # is refused unread; within it the file's own bound answers `file_too_large`.
+    max_body_bytes = MAX_BYTES + 1024 * 1024
 
     @extend_schema(
         summary="Import a bank statement",

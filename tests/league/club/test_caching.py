@@ -268,9 +268,16 @@ def test_a_page_with_a_message_pending_is_rendered_not_304(club_books):
     client = _client(bernd)
     client.get(f"/kasse/konto/{anna.pk}/")
     etag = client.get(f"/kasse/konto/{anna.pk}/")["ETag"]
+    form = client.get("/kasse/zahlung/").context["form"]
     client.post(
         "/kasse/zahlung/",
-        {"member": anna.pk, "amount": "1,00", "paid_on": "09.10.2026", "method": "cash"},
+        {
+            "member": anna.pk,
+            "amount": "1,00",
+            "paid_on": "2026-10-09",
+            "method": "cash",
+            "idempotency_key": form["idempotency_key"].value(),
+        },
     )
     page = client.get(f"/kasse/konto/{anna.pk}/", headers={"If-None-Match": etag})
     assert page.status_code == 200
