@@ -1,4 +1,4 @@
-"""API latency and query counts over a 48-season history (issue 4 item 7).
+"""API latency and query counts over a 48-season history.
 
 Generates a deterministic club history straight into the database with bulk_create: 48
 seasons (1979 to 2026), 40 evenings a season, five to eight club members present (the

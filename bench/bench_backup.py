@@ -1,4 +1,4 @@
-"""Backup and restore of the 48-season club of bench/bench_import.py (issue 13 item 6).
+"""Backup and restore of the 48-season club of bench/bench_import.py.
 
 Imports the generated club book (1979 to 2026, about 1,900 evenings and 47,700 games, every
 row with its history record) into a fresh test database, then prints the backup's seconds

@@ -1,8 +1,8 @@
 """Evaluations per second of games.rules.evaluate on one core, and validate_throw's.
 
 Pre-built Throw objects over all 216 triples x natural/collected, evaluated in a loop under
-the club rules, each preset, and composed rule sets with the variant flags on (issue 11:
-any flag combination). Target: >= 2,000,000 evaluations per second on one core.
+the club rules, each preset, and composed rule sets with the variant flags on (any flag
+combination). Target: >= 2,000,000 evaluations per second on one core.
 ``validate_throw`` (the check of a final throw entered without its attempts, run for every
 throw of a round entered on the page, the API and the engine's replays) is timed on the
 same throws, each with 1 to 3 attempts (refusals included), under the club rules with and

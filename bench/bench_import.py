@@ -3,7 +3,7 @@
 Generates a deterministic club book in the import format (about 1,900 evenings, 13,000
 attendance rows and 47,000 games), imports it with `club_book_import` into a fresh test
 database (`test_<name of DATABASE_URL's database>`, created and dropped here, so nothing
-else is touched), and prints: the import's seconds (target: under 5, issue 15) with each
+else is touched), and prints: the import's seconds (target: under 5) with each
 step's wall, CPU and PostgreSQL CPU seconds (on a shared machine the CPU says what the wall
 time cannot), a second import's seconds (idempotent: nothing created), the export's
 seconds, and the time of the standings selector and of the standings page for the last
@@ -25,7 +25,7 @@ from pathlib import Path
 
 from support import bench_database, is_postgresql
 
-TARGET_SECONDS = 5  # issue 15 item 2 (was 60)
+TARGET_SECONDS = 5  # the import's target (was 60)
 FIRST, LAST = 1979, 2026
 CLUB = "Schockclub Bench"
 

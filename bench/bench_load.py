@@ -1,5 +1,5 @@
 """Load benchmark: gunicorn on a fresh PostgreSQL database with the 48-season history, driven
-by `wrk` at 32 concurrent connections from 127.0.0.1 (issue 15 item 3).
+by `wrk` at 32 concurrent connections from 127.0.0.1.
 
 What it does, in one run:
 

@@ -9,7 +9,7 @@ one to warm up) and the queries of the first (cold) and of a repeated (warm) req
 the trivial endpoint, the standings page and API, the evenings page, the evening sheet (the
 last evening of 2026), the Kasse page, the balances API, a member's statement (page and
 API, one season and all seasons), a person's history page, the statistics pages and API
-(one season, all-time records) and "open Runden, all seasons" (issue 15); the standings
+(one season, all-time records) and "open Runden, all seasons"; the standings
 and the statistics page also cold (the cache emptied before each request). A last column
 shows a repeated request with the ETag it got (`If-None-Match`): 304 when the page
 supports it.

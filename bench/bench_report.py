@@ -1,4 +1,4 @@
-"""Benchmark: build the season report PDF of the last of 48 seasons (issues 5 and 15).
+"""Benchmark: build the season report PDF of the last of 48 seasons.
 
 By default the history is the 48-season club book of bench/bench_import.py (1979 to 2026,
 about 1,900 evenings and 47,000 games), imported with `club_book_import`; the report is
@@ -16,7 +16,7 @@ Then it times `build_season_report_pdf` and prints wall-clock and CPU seconds:
   Celery worker does when it starts (league/reports/tasks.py); `--fresh` leaves that to
   the first build;
 - cold: the first build of the process after that: empty chart and PDF caches (target:
-  under 2 s, issue 15 item 2); "fresh process" adds the libraries' loading;
+  under 2 s); "fresh process" adds the libraries' loading;
 - rebuilt: a later build after the cache was emptied (what a change of the season's
   data costs once the libraries are loaded);
 - warm: the same data again (the charts and the PDF come from the cache keyed by the

@@ -1,5 +1,5 @@
-"""Every page and API read of the route table at 48 seasons, one user at a time (issue 15
-item 2: "every page and API read at 48 seasons, one user: median under 100 ms and at most
+"""Every page and API read of the route table at 48 seasons, one user at a time ("every page and
+API read at 48 seasons, one user: median under 100 ms and at most
 2x the trivial endpoint").
 
 The reads are the ones `tests/test_query_counts.py` counts: its `ROUTES` table names every

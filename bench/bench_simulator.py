@@ -27,7 +27,7 @@ from games.rules.simulator import (
     strategy_tables,
 )
 
-#: Every seed flag and several variant flags on at once (issue 11).
+#: Every seed flag and several variant flags on at once.
 COMPOSED = dataclasses.replace(
     PRESETS["regelwerk2019"],
     einwuerfeln=True,

@@ -1,4 +1,4 @@
-"""Statistics and records of the 48-season club of bench/bench_import.py (issue 14 item 1).
+"""Statistics and records of the 48-season club of bench/bench_import.py.
 
 Imports the generated club book (1979 to 2026, about 1,900 evenings and 47,700 games) into a
 fresh test database (``test_<name of DATABASE_URL's database>``, created and dropped here),

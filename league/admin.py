@@ -5,10 +5,10 @@ read in the admin. The admin writes the books only through the services (STYLE.m
 every change ends in the one books-changed event:
 
 - A season is added through `season_create` (Mark value and currency follow from the
-  year, RULES.md 5) and changed through `season_update`: a new Mark value re-books the
+  year, docs/rules.md 5) and changed through `season_update`: a new Mark value re-books the
   season's charges by reversal. Club, year and currency stay.
 - A payment is added through `payment_record` and corrected by reversal, never edited or
-  deleted: the action "cancel" calls `payment_cancel` (RULES.md 5).
+  deleted: the action "cancel" calls `payment_cancel` (docs/rules.md 5).
 - The kitty ledger is append-only: its entries are read-only here.
 
 A refusal of a service (`BooksError`) rolls the change back and shows on the form, the
@@ -98,7 +98,7 @@ class SeasonAdmin(BooksAdmin):
         adopt(obj, saved)
 
     def has_delete_permission(self, request, obj=None):
-        # A season's books are kept for ever (RULES.md 5); the report's data version is
+        # A season's books are kept for ever (docs/rules.md 5); the report's data version is
         # summed over the club's seasons, so a deleted season would lower it.
         return False
 
@@ -138,7 +138,7 @@ class MemberAdmin(BooksAdmin):
         adopt(obj, saved)
 
     def has_delete_permission(self, request, obj=None):
-        # Every lost game and Schock-Aus of a person is kept for ever (RULES.md 5).
+        # Every lost game and Schock-Aus of a person is kept for ever (docs/rules.md 5).
         return False
 
 
@@ -197,7 +197,7 @@ class PaymentAddForm(forms.ModelForm):
 @admin.register(Payment)
 class PaymentAdmin(BooksAdmin):
     """Recorded through `payment_record`, corrected by reversal (`payment_cancel`, the
-    action "cancel"), never edited or deleted (RULES.md 5)."""
+    action "cancel"), never edited or deleted (docs/rules.md 5)."""
 
     list_display = (
         "paid_on",

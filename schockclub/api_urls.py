@@ -1,4 +1,4 @@
-"""The REST API under /api/v1/ (issue 4): one router for every area.
+"""The REST API under /api/v1/: one router for every area.
 
 Add a viewset with one `router.register(...)` line below; plain views go into
 `urlpatterns`. Schema at /api/schema/, Swagger UI at /api/docs/ (schockclub/urls.py).
@@ -46,7 +46,7 @@ urlpatterns: list = [
     path("me/", MeView.as_view(), name="api-me"),
     path("rules/evaluate/", RulesEvaluateView.as_view(), name="api-rules-evaluate"),
     path("auth/token/", TokenView.as_view(), name="api-token"),
-    # Logins (issue 13 item 3, league/club/accounts/api.py).
+    # Logins (league/club/accounts/api.py).
     path("auth/logout/", LogoutView.as_view(), name="api-logout"),
     path("auth/logout-all/", LogoutAllView.as_view(), name="api-logout-all"),
     path("auth/tokens/", TokenListView.as_view(), name="api-tokens"),
@@ -57,14 +57,14 @@ urlpatterns: list = [
     path("logins/<int:member_id>/invite/", ClubLoginInviteView.as_view(), name="api-login-invite"),
     path("logins/<int:member_id>/lock/", ClubLoginLockView.as_view(), name="api-login-lock"),
     path("logins/<int:member_id>/unlock/", ClubLoginUnlockView.as_view(), name="api-login-unlock"),
-    # Season report (issue 5, league/report_api.py).
+    # Season report (league/report_api.py).
     path("seasons/<int:season_id>/report/", SeasonReportView.as_view(), name="api-season-report"),
     path(
         "seasons/<int:season_id>/report/pdf/",
         SeasonReportPdfView.as_view(),
         name="api-season-report-pdf",
     ),
-    # Kitty, club book and audit trail (issue 6, league/ledger_api.py).
+    # Kitty, club book and audit trail (league/ledger_api.py).
     path(
         "members/<int:id>/statement/",
         MemberStatementView.as_view(),
@@ -86,18 +86,18 @@ urlpatterns: list = [
         name="api-club-book-export-games",
     ),
     path("history/", HistoryView.as_view(), name="api-history"),
-    # The evening's share: text for the club's chat and the card (issue 12 item 6).
+    # The evening's share: text for the club's chat and the card.
     path("evenings/<int:evening_id>/share/", EveningShareView.as_view(), name="api-evening-share"),
-    # Statistics and records (issue 14 item 1, league/statistics/api.py).
+    # Statistics and records (league/statistics/api.py).
     path(
         "seasons/<int:season_id>/statistics/",
         SeasonStatisticsView.as_view(),
         name="api-season-statistics",
     ),
     path("statistics/records/", RecordsView.as_view(), name="api-statistics-records"),
-    # The all-time standings from per-season parts (issue 15 item 1).
+    # The all-time standings from per-season parts.
     path("standings/all-time/", AllTimeStandingsView.as_view(), name="api-standings-all-time"),
-    # Season close with the Kassenprüfer sign-off (issue 14 item 3, league/closing/api.py).
+    # Season close with the Kassenprüfer sign-off (league/closing/api.py).
     path("seasons/<int:season_id>/close/", SeasonCloseView.as_view(), name="api-season-close"),
     path("seasons/<int:season_id>/reopen/", SeasonReopenView.as_view(), name="api-season-reopen"),
     path(
@@ -105,7 +105,7 @@ urlpatterns: list = [
         SeasonSignOffView.as_view(),
         name="api-season-sign-off",
     ),
-    # Money in: the GiroCode of a member's open amount (issue 14 item 2).
+    # Money in: the GiroCode of a member's open amount.
     path(
         "members/<int:id>/girocode.png",
         MemberGiroCodeView.as_view(),

@@ -1,4 +1,4 @@
-"""`GET /health/`: is the site able to serve and build (issue 13 item 4).
+"""`GET /health/`: is the site able to serve and build.
 
 Anonymous, JSON, never cached, 200 when every check passes and 503 when one fails, for a
 load balancer or a monitor. The checks are django-health-check's (database, cache, Redis,

@@ -70,10 +70,10 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "rest_framework",
-    "knox",  # API tokens that expire, several per login (issue 13 item 3)
-    "axes",  # lockout after repeated failed logins (issue 13 item 3)
+    "knox",  # API tokens that expire, several per login
+    "axes",  # lockout after repeated failed logins
     "drf_spectacular",
-    "drf_spectacular_sidecar",  # Swagger UI's files served by us, no CDN (issue 4)
+    "drf_spectacular_sidecar",  # Swagger UI's files served by us, no CDN
     "django_filters",
     "simple_history",
     "league",
@@ -152,7 +152,7 @@ if env_bool("DATABASE_PGBOUNCER", False):
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Django's four validators (issue 12 item 2); scripts and factories that call set_password
+# Django's four validators; scripts and factories that call set_password
 # are not checked, the password forms (change, reset) and the API's password change are.
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -168,7 +168,7 @@ AUTHENTICATION_BACKENDS = [
 ]
 
 # Lockout after repeated failed logins on the login page, the admin and the API's token
-# endpoint (issue 13 item 3): per login name AND address, so a wrong guess from one pub's
+# endpoint: per login name AND address, so a wrong guess from one pub's
 # Wi-Fi does not lock the whole club out. Attempts live in the database (axes' access log
 # in the admin); the answer is league.club.accounts.lockout (429, German).
 AXES_ENABLED = env_bool("AXES_ENABLED", True)
@@ -204,7 +204,7 @@ REST_KNOX = {
     "AUTH_HEADER_PREFIX": "Token",
 }
 
-# E-mail (the password reset, issue 12 item 2): printed to the console unless EMAIL_HOST
+# E-mail (the password reset): printed to the console unless EMAIL_HOST
 # names an SMTP server.
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
 EMAIL_BACKEND = os.environ.get(
@@ -307,7 +307,7 @@ CELERY_TASK_EAGER_PROPAGATES = False
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ACKS_LATE = True
-# Payment reminders (issue 14 item 2, league/banking/tasks.py), run daily by
+# Payment reminders (league/banking/tasks.py), run daily by
 # `celery -A schockclub beat`: each member is mailed at most once per month (a unique row),
 # however often the task runs.
 CELERY_IMPORTS = ["league.banking.tasks"]
@@ -317,7 +317,7 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 60 * 60 * 24,  # daily: the task itself sends once per month
     },
 }
-# Worker faults (issue 13 item 5). A task is acknowledged only when it has finished; a worker
+# Worker faults. A task is acknowledged only when it has finished; a worker
 # process that dies (kill -9, out of memory) gives its task back instead of dropping it, and
 # a worker reserves one task at a time, so a dying worker holds no others hostage.
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -344,7 +344,7 @@ CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "celery"
 API_MAX_BODY_BYTES = int(os.environ.get("API_MAX_BODY_BYTES", str(256 * 1024)))
 DATA_UPLOAD_MAX_MEMORY_SIZE = API_MAX_BODY_BYTES
 
-# REST API (issue 4, owner: API). Token first, so that an anonymous request is a 401 with
+# REST API (owner: API). Token first, so that an anonymous request is a 401 with
 # `WWW-Authenticate: Token`; every refusal is `{code, message, field}` (league.club.api_common).
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -368,20 +368,20 @@ REST_FRAMEWORK = {
 SPECTACULAR_SETTINGS = {
     "TITLE": "Schockclub API",
     "DESCRIPTION": "The books of a Schocken club: evenings, games, Schock-Aus, standings, "
-    "dues and Runden. Rules: RULES.md. Log in with a session or send "
+    "dues and Runden. Rules: docs/rules.md. Log in with a session or send "
     "`Authorization: Token <key>` (POST /api/v1/auth/token/). A member reads the own club; "
     "the club's secretary also writes it; another club's data answers 404. Every refusal "
     "is `{code, message, field}`; changes of evenings and games need the version last read "
     "(412 when stale, 428 when missing).",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
-    # Anonymous visitors see nothing but the login (issue 2): the docs need a login too.
+    # Anonymous visitors see nothing but the login: the docs need a login too.
     "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAuthenticated"],
     "COMPONENT_SPLIT_REQUEST": True,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    # One name per choice set (check --deploy runs drf-spectacular's schema check, issue 13).
+    # One name per choice set (check --deploy runs drf-spectacular's schema check).
     "ENUM_NAME_OVERRIDES": {
         "RulePresetEnum": "league.club.models.RULE_PRESET_CHOICES",
         "MemberKindEnum": "league.club.models.Member.Kind",
@@ -397,7 +397,7 @@ CSRF_COOKIE_SECURE = not DEBUG
 # A failed CSRF check: a German page that passes the CSP (Django's is English, inline style).
 CSRF_FAILURE_VIEW = "league.club.views.csrf_failure"
 
-# Production security (issue 13 item 4): with DEBUG off, `manage.py check --deploy` is clean
+# Production security: with DEBUG off, `manage.py check --deploy` is clean
 # (tests/test_deploy.py). The app runs behind a proxy that ends TLS and says so in
 # X-Forwarded-Proto; each value can be changed from the environment (.env.example).
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)

@@ -13,14 +13,14 @@ from schockclub.health import HealthView
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("login/", auth_views.LoginView.as_view(), name="login"),
-    # Logging out revokes the login's API tokens too (issue 13 item 3).
+    # Logging out revokes the login's API tokens too.
     path("logout/", account_views.LogoutView.as_view(), name="logout"),
     path("api/v1/", include("schockclub.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    # The split view loads its start-up script as a file: no inline script (CSP, issue 13).
+    # The split view loads its start-up script as a file: no inline script (CSP).
     path("api/docs/", club_views.api_docs, name="swagger-ui"),
     path("health/", HealthView.as_view(), name="health"),
-    # The installable app: manifest and service worker from the site root (issue 12 item 7).
+    # The installable app: manifest and service worker from the site root.
     path("manifest.webmanifest", webapp.manifest, name="web_manifest"),
     path("sw.js", webapp.service_worker, name="service_worker"),
     path("", include("league.urls")),

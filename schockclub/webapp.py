@@ -1,4 +1,4 @@
-"""The installable web app's shell (issue 12 item 7): the web app manifest and the service
+"""The installable web app's shell: the web app manifest and the service
 worker, both served from the site root.
 
 The service worker's code lives in static/js/sw.js; it is served here at /sw.js because a

@@ -12,8 +12,9 @@ def recorded_natural(turn: dict) -> bool:
     """The `natural` flag of a final throw the sample records without its attempts, as it
     can have come about under the club rules.
 
-    **Decision** (closing note of issue 11): the sample records Anna's 6-5-5 of game 20 as
-    collected in three attempts. Under `keep_only_ones` (RULES.md 3) only ones are laid
+    **Decision** (taken when the rule sets became data): the sample records Anna's 6-5-5 of game 20
+    as
+    collected in three attempts. Under `keep_only_ones` (docs/rules.md 3) only ones are laid
     out, so a collected throw always shows a one: a 6-5-5 can only have come from one
     attempt, i.e. natural. validate_throw refuses the literal record
     (`collected_without_one`; tests/games/rounds/test_services.py); a Hausnummer ranks the

@@ -1,4 +1,4 @@
-"""Production settings (issue 13 item 4): `check --deploy` is clean with DEBUG off and the
+"""Production settings: `check --deploy` is clean with DEBUG off and the
 production environment, every page carries the Content-Security-Policy and no inline
 script, and Gunicorn's config file loads the app."""
 

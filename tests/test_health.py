@@ -1,4 +1,4 @@
-"""`GET /health/` (issue 13 item 4): anonymous JSON from django-health-check; 200 when the
+"""`GET /health/`: anonymous JSON from django-health-check; 200 when the
 database, cache, Redis, media storage and disk and the worker heartbeat are fine, 503 when
 one is not."""
 

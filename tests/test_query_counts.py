@@ -1,5 +1,5 @@
 """Every page and every API read makes as many queries for a club with six seasons as for
-one with two (issue 15 items 2 and 5): the work per request is bounded by what it shows,
+one with two: the work per request is bounded by what it shows,
 not by the history.
 
 The club's history is built through the services (evenings, games, Schock-Aus, a payment

@@ -1,4 +1,4 @@
-"""The secretary's forms: an evening with its attendance, and a game (issue 2 item 6).
+"""The secretary's forms: an evening with its attendance, and a game.
 
 Each form parses input, calls exactly one service in `save()`, and turns a refused change
 (`BooksError`) into an error on the field the service names, so the German message appears
@@ -57,7 +57,7 @@ class OrderedSelectsWidget(forms.Widget):
 class ThrowersField(forms.Field):
     """The Schock-Aus throwers of a game in throwing order: a list of club persons (empty
     slots skipped). Nobody can throw two Schock-Aus in one game: a Schock-Aus ends the game
-    once its round is complete, and everyone throws once per round (RULES.md 4.4)."""
+    once its round is complete, and everyone throws once per round (docs/rules.md 4.4)."""
 
     widget = OrderedSelectsWidget
     default_error_messages = {
@@ -130,7 +130,7 @@ class GameForm(BooksErrorMixin, forms.Form):
         return [{"index": i, "value": v} for i, v in enumerate(chosen, start=1)]
 
     def clean_number(self) -> int:
-        """A new game's number must be the evening's next one (issue 12 item 3: a typo'd 99
+        """A new game's number must be the evening's next one (a typo'd 99
         is not saved without a question) unless `confirm_number` is set; a taken number is
         the service's refusal (`duplicate_game_number`)."""
         number = self.cleaned_data["number"]
@@ -291,7 +291,7 @@ class EveningForm(BooksErrorMixin, forms.Form):
         """The attendance list as the page shows it: per club member (name order) its
         `label`, `errors` and `seg`, the three radio buttons written in one pass (the HTML
         the page wrote from the radio widget's choices: input name, value, checked state
-        and label), not through a widget template per choice (issue 15)."""
+        and label), not through a widget template per choice."""
         # Per choice its escaped value and label, once; per line only the field's name
         # (role_<id>, digits) and the checked state vary.
         choices = [(str(escape(value)), str(escape(str(label)))) for value, label in ROLE_CHOICES]

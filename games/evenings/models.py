@@ -3,7 +3,7 @@
 What must never happen is refused by the database itself (constraints here, triggers in
 migration 0002): two games with one number in an evening, a loser, Vorleger or thrower who
 was not present that evening, an evening outside its season's dates or of another club,
-a person of another club. Source: issue 2, RULES.md sections 4 and 5.
+a person of another club. Source: docs/rules.md sections 4 and 5.
 """
 
 from django.db import models
@@ -18,7 +18,7 @@ class Evening(models.Model):
     """One club night (Schockabend): its date, season, secretary (Buchführer) and attendance.
 
     `version` rises with every change to the evening, its attendance or its games; a
-    client that sends a stale version is refused (optimistic locking, issue 4).
+    client that sends a stale version is refused (optimistic locking).
     """
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="evenings")
@@ -48,7 +48,7 @@ class Evening(models.Model):
 
 class Attendance(models.Model):
     """Who was at an evening and as what: a present club member, a guest, or an absent
-    club member (who pays 6 Mark, RULES.md section 5)."""
+    club member (who pays 6 Mark, docs/rules.md section 5)."""
 
     class Role(models.TextChoices):
         MEMBER = "member", _("present member")
@@ -104,7 +104,7 @@ class Game(models.Model):
         Member, on_delete=models.PROTECT, related_name="games_lost", verbose_name=_("loser")
     )
     entry_mode = models.CharField(max_length=10, choices=EntryMode.choices, default="short")
-    # The key a phone gives a game it queued offline (issue 12 item 7): a game sent twice
+    # The key a phone gives a game it queued offline: a game sent twice
     # (the answer to the first sending was lost) is recorded once.
     client_key = models.UUIDField(null=True, blank=True, unique=True, editable=False)
     version = models.PositiveIntegerField(default=1)

@@ -196,7 +196,7 @@ EVENING_VIEWSET = extend_schema_view(
     ),
     summary=extend_schema(
         summary="An evening's books",
-        description="Computed from the records (RULES.md 5): games expected (5 per present "
+        description="Computed from the records (docs/rules.md 5): games expected (5 per present "
         "club member) and entered, the Schock-Aus in throwing order, the Runden owed with "
         "their reasons, per person lost games, Schock-Aus, points, Marks and money (absent "
         "club members 6 Marks), totals and warnings. A fixed number of queries.",

@@ -1,4 +1,4 @@
-"""Reads of evenings (RULES.md section 5): an evening's books, a season's evenings, the
+"""Reads of evenings (docs/rules.md section 5): an evening's books, a season's evenings, the
 people present and the number of the next game.
 
 Everything here is computed from the records (attendance, games, Schock-Aus) in a fixed
@@ -258,8 +258,7 @@ def _count_of(queryset, field: str = "evening_id"):
 
 def evening_list(*, season) -> list[dict]:
     """The season's evenings, newest first, with counts: games, Schock-Aus, present people.
-    One query (a counting subquery per figure instead of a join of games and attendance,
-    issue 15)."""
+    One query (a counting subquery per figure instead of a join of games and attendance)."""
     evenings = Evening.objects.filter(season=season).annotate(
         n_games=_count_of(Game.objects.all()),
         n_present=_count_of(Attendance.objects.exclude(role=Attendance.Role.ABSENT)),
@@ -290,10 +289,10 @@ def next_game_number(*, evening: Evening) -> int:
 
 def club_seasons_played(*, club: Club) -> list[Season]:
     """The club's seasons with at least one game entered, newest first (one query): where
-    a page of figures opens when the newest season is still empty (issue 12 item 5).
+    a page of figures opens when the newest season is still empty.
 
     An EXISTS per season, not a join of every game with DISTINCT: at 48 seasons (47,700
     games) the join took about half a second on PostgreSQL, the EXISTS stops at a season's
-    first game (issue 15)."""
+    first game."""
     has_games = Game.objects.filter(evening__season=OuterRef("pk"))
     return list(Season.objects.filter(Exists(has_games), club=club).order_by("-year"))

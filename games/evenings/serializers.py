@@ -1,5 +1,5 @@
 """REST API shapes of evenings, attendance, games, Schock-Aus, rounds, an evening's summary
-and the rules' live check (issue 4).
+and the rules' live check.
 
 Serializers translate only (STYLE.md 3): a person is named by id or by exact name and
 becomes a Member of the requesting user's club (anything else: 400 `unknown_person`); then

@@ -1,4 +1,4 @@
-"""Writing evenings, attendance and games (issue 2; RULES.md sections 4 and 5).
+"""Writing evenings, attendance and games (docs/rules.md sections 4 and 5).
 
 Every service runs in one transaction and refuses bad input with a BooksError (nothing is
 saved half). The database refuses the same things again (constraints and triggers), so a
@@ -303,7 +303,7 @@ def evening_update(
 def evening_delete(
     *, evening: Evening, expected_version: int | None = None, with_games: bool = False
 ) -> None:
-    """Delete an evening with its attendance (RULES.md 5: its absences' charges are
+    """Delete an evening with its attendance (docs/rules.md 5: its absences' charges are
     reversed, booked today, reason "evening_deleted"), raising the books-changed event.
 
     An evening with games is refused (`evening_has_games`, 409) unless `with_games`: then
@@ -359,7 +359,7 @@ def _check_people(
             _("%(name)s was not present at this evening.") % {"name": vorleger.name},
             field="vorleger",
         )
-    # RULES.md 4: a Schock-Aus ends the game (single format) or its half or final (halves)
+    # docs/rules.md 4: a Schock-Aus ends the game (single format) or its half or final (halves)
     # once its round is complete, and everyone throws once per round: so a person throws
     # at most one Schock-Aus per game, or one per half and final.
     parts = 1 if season_rules(evening.season).format == "single" else 3
@@ -378,7 +378,7 @@ def _check_people(
 
 
 def next_vorleger(*, evening: Evening, number: int) -> Member:
-    """The Vorleger of game `number` (RULES.md 4.5): the secretary opens game 1, the loser
+    """The Vorleger of game `number` (docs/rules.md 4.5): the secretary opens game 1, the loser
     of the previous game opens the next (the secretary when that game is missing)."""
     if number > 1:
         previous = evening.games.filter(number=number - 1).select_related("loser").first()
@@ -414,7 +414,7 @@ def game_record(
     game's loser (the secretary for game 1). The evening's row is locked, so two clients
     adding games at once get distinct numbers.
 
-    `client_key` (a UUID the client made for this game, issue 12 item 7: a phone's offline
+    `client_key` (a UUID the client made for this game: a phone's offline
     queue) is applied once: a game with the same key is refused (`duplicate_client_key`,
     409), checked before the version, so a repeated sending never records a second game.
 
@@ -500,8 +500,8 @@ def _check_new_number(evening: Evening, game: Game, number: int) -> None:
 
 def _replace_schock_aus(game: Game, throwers: Sequence[Member]) -> None:
     """Replace the game's Schock-Aus rows when the throwers (in order) changed; the old rows'
-    deletion stays in the audit trail. A Runde marked as given protects its Schock-Aus row
-    (issue 6.2): `runde_given` (409)."""
+    deletion stays in the audit trail. A Runde marked as given protects its Schock-Aus row:
+    `runde_given` (409)."""
     old = [sa.thrower_id for sa in game.schock_aus.order_by("position")]
     if old == [t.pk for t in throwers]:
         return
@@ -580,10 +580,10 @@ def game_delete(*, game: Game, expected_version: int | None = None) -> None:
 def evening_people_merge(
     *, source: Member, target: Member, reason: str
 ) -> set[tuple[int, int | None]]:
-    """Play's part of merging a person entered twice (league.club.services.member_merge,
-    issue 12 item 1): `source`'s attendance, games lost, Vorleger places, Schock-Aus and
+    """Play's part of merging a person entered twice (league.club.services.member_merge):
+    `source`'s attendance, games lost, Vorleger places, Schock-Aus and
     evenings kept as secretary move to `target`; each evening touched gets a new version
-    and the books-changed event (the ledger rebooks its charges, RULES.md 5). Every row
+    and the books-changed event (the ledger rebooks its charges, docs/rules.md 5). Every row
     moved leaves an audit record with `reason`.
 
     Where both people are on one evening's list, the one present stays and the absent

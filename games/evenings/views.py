@@ -69,7 +69,7 @@ def evening_index(request: ClubRequest) -> HttpResponse:
 
     The page's books part (templates/games/_evening_index_body.html: heading, switcher,
     the list) is kept per club books version, asked year (the day without one) and role
-    (league/club/caching.py, issue 15): a repeated read renders only the page's frame."""
+    (league/club/caching.py): a repeated read renders only the page's frame."""
     year = query_year(request)
     version = request.books_version  # type: ignore[attr-defined]
     is_secretary = request.member.is_secretary
@@ -108,7 +108,7 @@ def evening_detail(request: ClubRequest, pk: int) -> HttpResponse:
     """The evening sheet; for the secretary with the next game's entry form on top.
 
     The sheet (templates/games/_evening_body.html, the entry form included) is kept per
-    club books version, evening and role (issue 15): every change of an evening's records
+    club books version, evening and role: every change of an evening's records
     raises `books_changed` (games/evenings/services.py `evening_changed`), names and
     statutes do too. The form's CSRF token is the request's own on every use
     (`books_fragment`); a form sent back with errors is rendered by `game_entry`, never
@@ -141,7 +141,7 @@ def game_entry(request: ClubRequest, pk: int) -> HttpResponse:
     """Record the next game; on success back to the evening, ready for the one after.
 
     The GET's sheet with the next game's form (templates/games/_evening_body.html) is kept
-    per club books version and evening (`books_fragment`, issue 15): the next number, the
+    per club books version and evening (`books_fragment`): the next number, the
     Vorleger and the people present are the evening's books, and every change of them
     raises `books_changed`. A form sent back with its errors is rendered, never kept. An
     evening of another club (or one deleted, which moves the version) is a 404."""
@@ -201,7 +201,7 @@ def game_edit(request: ClubRequest, pk: int, game_pk: int) -> HttpResponse:
     """Correct a game: number, Vorleger, loser, Schock-Aus.
 
     The GET's form shows only the game and the evening's people present: it is kept per
-    club books version, evening and game (`books_fragment`, issue 15; a change of the game
+    club books version, evening and game (`books_fragment`; a change of the game
     or its evening raises `books_changed`). A form sent back with its errors is rendered,
     never kept."""
     if request.method != "POST":
@@ -275,7 +275,7 @@ def evening_edit(request: ClubRequest, pk: int) -> HttpResponse:
 @secretary_required
 def evening_delete(request: ClubRequest, pk: int) -> HttpResponse:
     """Ask, naming what goes (games, Schock-Aus, Runden, the Marks charged), then delete the
-    evening with its games in one step (issue 12 item 3; the service reverses every charge,
+    evening with its games in one step (the service reverses every charge,
     audited). The page's version guards against games entered meanwhile elsewhere."""
     evening = get_object_or_404(Evening, pk=pk, club=request.club)
     if request.method != "POST":

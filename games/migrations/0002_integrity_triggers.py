@@ -1,4 +1,4 @@
-"""Database triggers for what constraints alone cannot say (issue 2, item 4).
+"""Database triggers for what constraints alone cannot say.
 
 The database refuses, with an integrity error whose message starts with the stable code:
 - evening_outside_season: an evening whose date lies outside its season, or whose season

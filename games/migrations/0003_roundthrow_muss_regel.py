@@ -13,6 +13,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='roundthrow',
             name='muss_regel',
-            field=models.BooleanField(default=False, help_text='The Muss-Regel applied to this turn (RULES.md 3).'),
+            field=models.BooleanField(default=False, help_text='The Muss-Regel applied to this turn (docs/rules.md 3).'),
         ),
     ]

@@ -50,7 +50,7 @@ class Migration(migrations.Migration):
                 ('attempts', models.PositiveSmallIntegerField()),
                 ('natural', models.BooleanField()),
                 ('turn', models.JSONField(blank=True, null=True)),
-                ('muss_regel', models.BooleanField(default=False, help_text='The Muss-Regel applied to this turn (RULES.md 3).')),
+                ('muss_regel', models.BooleanField(default=False, help_text='The Muss-Regel applied to this turn (docs/rules.md 3).')),
                 ('history_id', models.AutoField(primary_key=True, serialize=False)),
                 ('history_date', models.DateTimeField(db_index=True)),
                 ('history_change_reason', models.CharField(max_length=100, null=True)),

@@ -1,4 +1,4 @@
-"""Game.client_key (issue 12 item 7): the key a phone gives a game it queued offline, so a
+"""Game.client_key: the key a phone gives a game it queued offline, so a
 game sent twice is recorded once.
 
 SQLite would remake games_game to add a UNIQUE column, and a remade table breaks the

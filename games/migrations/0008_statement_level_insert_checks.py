@@ -1,5 +1,5 @@
 """PostgreSQL: the integrity checks of new rows (games migration 0002) per statement, not
-per row (issue 15 item 2).
+per row.
 
 The checks of 0002 ran as BEFORE ... FOR EACH ROW triggers: one PL/pgSQL call and one to
 three queries per inserted row. The club-book import writes 47,700 games, 10,500

@@ -76,7 +76,7 @@ class GameViewSet(evenings_api.GameViewSet):
 
     @action(detail=True, methods=["get"], filterset_class=None, pagination_class=None)
     def rounds(self, request, pk=None):
-        """The game's rounds, kept by the club's books version (issue 15)."""
+        """The game's rounds, kept by the club's books version."""
         data = kept_api_object(
             request,
             "game_rounds",

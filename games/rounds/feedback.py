@@ -32,7 +32,7 @@ from games.rules.engine import ABLEGEN, AUFNAHME, RoundOutcome
 if TYPE_CHECKING:
     from games.rounds.services import RoundsPlay
 
-# Schocken terms stay German (RULES.md glossary).
+# Schocken terms stay German (docs/rules.md glossary).
 CATEGORY_LABELS = {
     Category.SCHOCK_AUS: "Schock-Aus",
     Category.SCHOCK: "Schock",
@@ -52,7 +52,7 @@ def throw_feedback(
     max_attempts: int = 3,
     muss_regel: bool = False,
 ) -> dict:
-    """What a throw is, or why it is impossible (RULES.md 1 and 3).
+    """What a throw is, or why it is impossible (docs/rules.md 1 and 3).
 
     Args:
         rules: the season's rule set.
@@ -140,7 +140,7 @@ def throw_evaluation(
 ) -> dict:
     """What a final throw (``dice``, ``attempts`` a number, ``natural``) or a turn
     (``attempts`` a list of ``{"rolled", "keep", "umwandlung"}``) is under
-    ``PRESETS[preset]``, the Vorleger's cap and the Muss-Regel (RULES.md 1 and 3).
+    ``PRESETS[preset]``, the Vorleger's cap and the Muss-Regel (docs/rules.md 1 and 3).
 
     Returns ``{"preset", "category", "value", "deckel", "label", "dice", "attempts",
     "natural"}`` (the final throw's dice high to low). Raises RuleViolation for a throw or
@@ -176,7 +176,7 @@ def round_summary(outcome: RoundOutcome, person) -> dict:
     ("stock" | "winner" | "schock_aus"), "stock", "went_out" [Members], "deckel"
     [(Member, n)] (players holding Deckel), "phase_loser", "finished", "kind" ("round" |
     "ausscheidung" | "deckel_nehmen"), "taken_by" (Member or None), "covered" ("6-4-1" or
-    "")}`` (RULES.md 4).
+    "")}`` (docs/rules.md 4).
     """
     return {
         "number": outcome.number,
@@ -199,7 +199,7 @@ def round_summary(outcome: RoundOutcome, person) -> dict:
 
 @dataclass
 class PlayedRound:
-    """What the round entry page shows beside an entry the rules played (RULES.md 4): the
+    """What the round entry page shows beside an entry the rules played (docs/rules.md 4): the
     evening's Schock-Aus before it, what it did (``round_summary`` for a settled round; for
     a tied Ausscheidung step ``{"kind": "ausscheidung", "tied": [Members]}``; for an action
     ``{"kind", "player", "after"}``) and each throw's ``describe_throw`` answer by the

@@ -122,13 +122,13 @@ class Row:
         return not (self.dice.strip() or self.turn.strip() or self.attempts)
 
 
-#: Entries without throws: they name a player (RULES.md 4).
+#: Entries without throws: they name a player (docs/rules.md 4).
 PLAYER_KINDS = ("choose_opener", "join", "leave")
 
 
 @dataclass
 class RoundBlock:
-    """One entry of the form (RULES.md 4): ``kind`` (services.KINDS), its throw rows, and
+    """One entry of the form (docs/rules.md 4): ``kind`` (services.KINDS), its throw rows, and
     for the seed actions ``who`` (member id: taker, opener, who joins or leaves),
     ``after`` (member id a joining player sits after) and ``covered`` (the covered dice of
     Deckel nehmen, as typed)."""
@@ -254,7 +254,7 @@ class RoundsEntry:
     ) -> None:
         """Show each played entry's result beside its rows; with ``next_order`` (the game
         goes on) add the next round's empty rows in that throwing order, or with ``tied``
-        the re-throw of the Ausscheidung's tied players (RULES.md 4)."""
+        the re-throw of the Ausscheidung's tied players (docs/rules.md 4)."""
         for block, shown in zip(self.rounds, played, strict=True):
             block.schock_aus_before = shown.schock_aus_before
             block.summary = shown.summary
@@ -270,7 +270,7 @@ class RoundsEntry:
 
 
 def offered_kinds(rules: RuleSet) -> list[tuple[str, str]]:
-    """The kinds of entry the page offers under ``rules`` (RULES.md 4: each seed action
+    """The kinds of entry the page offers under ``rules`` (docs/rules.md 4: each seed action
     only where its flag is on), as (kind, label); empty when there is only the round."""
     kinds = [("round", _("Round"))]
     if rules.ausscheidung:
@@ -300,7 +300,7 @@ def _block_input(
     people: dict[int, Member],
     seated: list[Member],
 ) -> RoundInput | None:
-    """The block as the service's RoundInput (RULES.md 4); ``seated``: the players of a
+    """The block as the service's RoundInput (docs/rules.md 4); ``seated``: the players of a
     Deckel-nehmen block's empty rows (those after the taker, and the taker). None when its
     player cannot be read (``block.error`` set). The rules decide whether it may happen."""
     if block.kind in ("round", "ausscheidung"):

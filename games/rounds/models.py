@@ -3,7 +3,7 @@
 What must never happen is refused by the database itself (constraints here, triggers in
 migration 0002): two games with one number in an evening, a loser, Vorleger or thrower who
 was not present that evening, an evening outside its season's dates or of another club,
-a person of another club. Source: issue 2, RULES.md sections 4 and 5.
+a person of another club. Source: docs/rules.md sections 4 and 5.
 """
 
 from django.db import models
@@ -15,9 +15,9 @@ from league.club.models import Member
 
 
 class Round(models.Model):
-    """One entry of a game entered round by round (RULES.md section 4), in the order it
+    """One entry of a game entered round by round (docs/rules.md section 4), in the order it
     happened: ``number`` is the entry's 1-based place in the game (for a game without the
-    seed actions of RULES.md 4 the same as the round's number).
+    seed actions of docs/rules.md 4 the same as the round's number).
 
     ``kind`` says what the entry is: an ordinary round; a step of the Ausscheidung (its
     throws; ``loser`` None while players are tied); a round ended by Deckel nehmen (the
@@ -99,7 +99,7 @@ class RoundThrow(models.Model):
     natural = models.BooleanField()
     turn = models.JSONField(null=True, blank=True)
     muss_regel = models.BooleanField(
-        default=False, help_text="The Muss-Regel applied to this turn (RULES.md 3)."
+        default=False, help_text="The Muss-Regel applied to this turn (docs/rules.md 3)."
     )
     history = HistoricalRecords()
 

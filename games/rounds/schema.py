@@ -122,7 +122,7 @@ RULES_EVALUATE_POST = extend_schema(
     "`attempts` as a number, `natural`) or a turn (`attempts` as a list of "
     "`{rolled, keep, umwandlung}`), with the `preset` (default `club`), the Vorleger's "
     "cap `max_attempts` and whether the Muss-Regel applies (`muss_regel`). Answers what "
-    "the final throw is (RULES.md 1). A throw or turn the rules refuse: 400 with the "
+    "the final throw is (docs/rules.md 1). A throw or turn the rules refuse: 400 with the "
     "rule's code, e.g. `collected_in_one_attempt`, `keep_not_one`, `muss_regel_broken`.",
     request=RulesEvaluateSerializer,
     responses={200: RulesEvaluationSerializer, **error_responses(400)},
@@ -261,7 +261,7 @@ GAME_VIEWSET = extend_schema_view(
         "`umwandlung`). The season's rule set decides everything (Deckel flow, attempt "
         "caps, Muss-Regel); loser and Schock-Aus follow from the rounds. A throw the rules "
         "refuse: 400 with its rule code and `field` `rounds[i].throws[j]`. Where the season's "
-        "rule set has the seed flags of RULES.md 4, an entry may instead be "
+        "rule set has the seed flags of docs/rules.md 4, an entry may instead be "
         "`kind` `ausscheidung` (one throw per player; the tied throw again in the next "
         "entry), `deckel_nehmen` (`throws` before the taker, `player` the taker, optional "
         "`covered` dice), `choose_opener`, `join` (`player`, optional `after`) or `leave` "

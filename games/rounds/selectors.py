@@ -53,7 +53,7 @@ class RoundsEntryStart:
 
 def rounds_entry_start(*, evening: Evening, people: list[Member]) -> RoundsEntryStart:
     """The start of the entry of the evening's next game; ``people``: those present
-    (``present_people``). The Vorleger is the loser of the game before (RULES.md 4.5)."""
+    (``present_people``). The Vorleger is the loser of the game before (docs/rules.md 4.5)."""
     number = next_game_number(evening=evening)
     vorleger = next_vorleger(evening=evening, number=number)
     order = [vorleger] + [m for m in people if m != vorleger]
@@ -145,7 +145,7 @@ def game_rounds_detail(*, game: Game) -> GameRounds:
 
 
 def _stored_inputs(detail: GameRounds) -> list[RoundInput]:
-    """The stored entries as the service's input (RULES.md 4): final throws, kind, player,
+    """The stored entries as the service's input (docs/rules.md 4): final throws, kind, player,
     after, covered dice."""
     return [
         RoundInput(
@@ -190,7 +190,7 @@ def _replay(detail: GameRounds, rules: RuleSet) -> None:
     detail.mismatch = loser != detail.game.loser_id or replayed != recorded
 
 
-# -- exact odds (issue 3 item 5) ---------------------------------------------------------------
+# -- exact odds ---------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -335,7 +335,7 @@ class OddsOverview:
 def odds_overview(
     *, preset: str | None = None, rules: RuleSet | None = None, season: Season | None = None
 ) -> OddsOverview:
-    """Exact odds (RULES.md 1, 3; games.rules.odds) for a rule set: ``rules`` when given,
+    """Exact odds (docs/rules.md 1, 3; games.rules.odds) for a rule set: ``rules`` when given,
     else the season's (``season_rules``), else ``PRESETS[preset]`` (KeyError for an
     unknown preset). One attempt (three dice once) and a full turn of up to three attempts
     by the plain strategy (the Vorleger's turn); every flag of the rule set counts."""

@@ -47,7 +47,7 @@ class RoundThrowSerializer(serializers.ModelSerializer):
 
 
 class RoundSerializer(serializers.ModelSerializer):
-    """One entry of a game entered round by round (RULES.md 4): `kind` `round`,
+    """One entry of a game entered round by round (docs/rules.md 4): `kind` `round`,
     `ausscheidung` (a step; `loser` null while tied), `deckel_nehmen` (`player` the taker,
     `covered` its covered dice), `choose_opener`, `join` (seated `after`) or `leave`
     (`player`, no throws)."""
@@ -120,7 +120,7 @@ PRESET_CHOICES = sorted(PRESETS)
 
 class AttemptSerializer(serializers.Serializer):
     """One attempt (Versuch): dice rolled, dice laid out after it, ones made by
-    Umwandlung. The rules check the values (RULES.md 3)."""
+    Umwandlung. The rules check the values (docs/rules.md 3)."""
 
     rolled = BoundedListField(child=StrictIntegerField(), max_length=DICE)
     keep = BoundedListField(child=StrictIntegerField(), default=list, max_length=DICE)
@@ -197,7 +197,7 @@ class RulesEvaluateSerializer(serializers.Serializer):
 
 
 class RulesEvaluationSerializer(serializers.Serializer):
-    """What the throw is (RULES.md 1): category, value, Deckel it is worth, German label,
+    """What the throw is (docs/rules.md 1): category, value, Deckel it is worth, German label,
     and the final throw (dice high to low, attempts, natural)."""
 
     preset = serializers.ChoiceField(choices=PRESET_CHOICES)
@@ -222,7 +222,7 @@ class ThrowEntrySerializer(serializers.Serializer):
 
 
 class RoundEntrySerializer(serializers.Serializer):
-    """One entry of the game, in the order it happened (RULES.md 4): `kind` `round` (the
+    """One entry of the game, in the order it happened (docs/rules.md 4): `kind` `round` (the
     default; `throws` in throwing order, the Vorleger first), `ausscheidung` (one throw of
     one attempt per player: everyone, then the tied), `deckel_nehmen` (`throws` of the
     players before the taker, `player` the taker, optional `covered` dice),

@@ -1,4 +1,4 @@
-"""Games entered round by round (issue 3 item 3; RULES.md sections 2, 3 and 4).
+"""Games entered round by round (docs/rules.md sections 2, 3 and 4).
 
 The secretary enters each round's throws in throwing order, every throw either as a final
 throw (dice, attempts, natural) or attempt by attempt. The rules module decides everything:
@@ -14,7 +14,7 @@ The game's players and their seating order (clockwise) are the throwing order of
 first entry with throws (less anyone who joined before it); its first thrower is the
 game's Vorleger.
 
-Seed actions (RULES.md 4, issue 11 item 2): where the season's rule set has the flag, an
+Seed actions (docs/rules.md 4): where the season's rule set has the flag, an
 entry may instead be a step of the Ausscheidung (``ausscheidung``), a round ended by Deckel
 nehmen (``deckel_nehmen``), the opener of the second half (``choose_opener``) or a player
 joining or leaving (``join``, ``leave``). Entries are replayed in order through the
@@ -70,7 +70,7 @@ class ThrowInput:
 
     Either a final throw: ``dice`` (three ints 1..6), ``attempts`` (1..3) and ``natural``
     ("aus der Hand"); or the turn in detail: ``turn``, a list of attempts
-    ``{"rolled": [...], "keep": [...], "umwandlung": 0|1|2}`` (RULES.md 3). When ``turn`` is
+    ``{"rolled": [...], "keep": [...], "umwandlung": 0|1|2}`` (docs/rules.md 3). When ``turn`` is
     given, ``dice``/``attempts``/``natural`` are ignored.
     """
 
@@ -85,7 +85,7 @@ class ThrowInput:
         return self.turn is not None
 
 
-#: The kinds of entry (RULES.md 4); all but "round" need their rule-set flag.
+#: The kinds of entry (docs/rules.md 4); all but "round" need their rule-set flag.
 KINDS = ("round", "ausscheidung", "deckel_nehmen", "choose_opener", "join", "leave")
 #: Entries that carry throws.
 THROWN_KINDS = ("round", "ausscheidung", "deckel_nehmen")
@@ -93,7 +93,7 @@ THROWN_KINDS = ("round", "ausscheidung", "deckel_nehmen")
 
 @dataclass(frozen=True)
 class RoundInput:
-    """One entry of the game, in the order it happened (RULES.md 4).
+    """One entry of the game, in the order it happened (docs/rules.md 4).
 
     ``kind``: ``"round"`` (``throws`` in throwing order, the Vorleger first);
     ``"ausscheidung"`` (one throw of one attempt, natural, per player: everyone at first,
@@ -177,7 +177,7 @@ class RoundsPlay:
 
 
 def evening_game_context(*, evening: Evening, number: int) -> tuple[int, bool]:
-    """What the Muss-Regel needs to know about game ``number`` of ``evening`` (RULES.md 3/5):
+    """What the Muss-Regel needs to know about game ``number`` of ``evening`` (docs/rules.md 3/5):
     the evening's Schock-Aus thrown in games numbered below it, and whether it is the
     evening's last game (number >= five games per present club member)."""
     before = SchockAus.objects.filter(game__evening=evening, game__number__lt=number).count()
@@ -313,7 +313,7 @@ def _check_players(evening: Evening, rounds: Sequence[RoundInput], play: RoundsP
 def _start_game(
     rounds: Sequence[RoundInput], rules: RuleSet, before: int, last_game: bool
 ) -> EngineGame:
-    """The engine's game at its start (RULES.md 4): the seating is the throwing order of
+    """The engine's game at its start (docs/rules.md 4): the seating is the throwing order of
     the first full entry (a round or the Ausscheidung), less the players who join before
     it; it opens with the first thrower of the first entry with throws (a Deckel-nehmen
     round lists only the players before the taker, so the seating turns to start there;
@@ -347,7 +347,7 @@ def _start_game(
 def _engine_item(
     round_input: RoundInput, pairs: list[tuple[str, Entry]]
 ) -> Ausscheidung | TakeDeckel | ChooseOpener | Join | Leave | list[tuple[str, Entry]]:
-    """One entry as ``Game.apply`` takes it (RULES.md 4): the round's pairs, or an action."""
+    """One entry as ``Game.apply`` takes it (docs/rules.md 4): the round's pairs, or an action."""
     kind = round_input.kind
     who = _key(round_input.player) if round_input.player is not None else ""
     if kind == "ausscheidung":
@@ -408,7 +408,7 @@ def _replay(play: RoundsPlay, rounds: Sequence[RoundInput]) -> EngineGame:
 def rounds_replay(*, rounds: Sequence[RoundInput], rules: RuleSet) -> RoundsPlay:
     """Replay stored entries (``RoundInput``s built from ``Round`` rows) with ``rules``, no
     evening context (number 0, no Schock-Aus before, not the last game), for the stored
-    rounds page (RULES.md 4). Raises BooksError when the engine refuses them."""
+    rounds page (docs/rules.md 4). Raises BooksError when the engine refuses them."""
     play = RoundsPlay(rules=rules, number=0, schock_aus_before=0, last_game=False)
     for round_input in rounds:
         for member in [t.player for t in round_input.throws] + [
@@ -450,7 +450,7 @@ def game_rounds_play(
     """Play the entered rounds and actions of game ``number`` (default: the evening's next)
     through the engine with the season's rule set (``season_rules``), without writing.
 
-    ``rounds``: the entries in the order they happened (``RoundInput``; RULES.md 4). With
+    ``rounds``: the entries in the order they happened (``RoundInput``; docs/rules.md 4). With
     ``require_finished=False`` they may stop before the game is over (the entry page uses
     this to show the state and pre-fill the next round).
 
@@ -489,7 +489,7 @@ def game_record_rounds(
     number: int | None = None,
     expected_evening_version: int | None = None,
 ) -> Game:
-    """Record a game entered round by round (issue 3 item 3).
+    """Record a game entered round by round.
 
     ``rounds``: every round of the game in order, each with its throws in throwing order
     (see ``RoundInput``/``ThrowInput``). The rounds are played through the engine with the
@@ -498,7 +498,7 @@ def game_record_rounds(
     round's first thrower as Vorleger, and the ``Round``/``RoundThrow`` rows (with the turn
     in detail where entered so, and whether the Muss-Regel applied) in the same transaction.
 
-    The books-changed event (RULES.md 5: the season's data version moves, the loser's
+    The books-changed event (docs/rules.md 5: the season's data version moves, the loser's
     charge is booked) is raised by ``game_record`` through ``evening_changed``, inside this
     one transaction; the rounds are written after it in the same transaction.
 
@@ -537,7 +537,7 @@ def game_record_rounds(
 
 def _write_rounds(game: Game, rounds: Sequence[RoundInput], play: RoundsPlay) -> None:
     """One ``Round`` row per entry (``number`` its 1-based place, ``kind`` its kind) and its
-    ``RoundThrow`` rows in the engine's throwing order (RULES.md 4)."""
+    ``RoundThrow`` rows in the engine's throwing order (docs/rules.md 4)."""
     throws = []
     for number, (round_input, played) in enumerate(zip(rounds, play.entries, strict=True), start=1):
         outcome, step = played.outcome, played.step
@@ -596,8 +596,8 @@ def _turn_json(entry: ThrowInput) -> list[dict[str, Any]]:
 def rounds_people_merge(
     *, source: Member, target: Member, reason: str
 ) -> set[tuple[int, int | None]]:
-    """The rounds' part of merging a person entered twice (league.club.services.member_merge,
-    issue 12 item 1): every round's Vorleger, loser, player and seat neighbour, and every
+    """The rounds' part of merging a person entered twice (league.club.services.member_merge):
+    every round's Vorleger, loser, player and seat neighbour, and every
     throw of `source`, become `target`'s, each with an audit record carrying `reason`. Runs
     after play's part (games.evenings.services.evening_people_merge), which refused an
     evening both played and raised the books-changed event of every evening touched.

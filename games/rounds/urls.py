@@ -1,4 +1,4 @@
-"""URLs of issue 3: round-by-round entry, stored rounds, throw feedback, odds, statistics."""
+"""URLs of the round-by-round entry, stored rounds, throw feedback, odds, statistics."""
 
 from django.urls import path
 

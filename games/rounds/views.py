@@ -121,7 +121,7 @@ def _save(request: HttpRequest, entry: RoundsEntry, evening: Evening, people: di
 
 def _initial(evening: Evening, people: list[Member]) -> RoundsEntry:
     """The form of the evening's next game: its number, the first round's rows (the
-    Ausscheidung everyone throws where the season's rule set has it, RULES.md 4)."""
+    Ausscheidung everyone throws where the season's rule set has it, docs/rules.md 4)."""
     start = rounds_entry_start(evening=evening, people=people)
     entry = RoundsEntry.initial(number=start.number, order=start.order, version=evening.version)
     entry.rounds[0].schock_aus_before = start.schock_aus_before
@@ -131,7 +131,7 @@ def _initial(evening: Evening, people: list[Member]) -> RoundsEntry:
 
 
 def _change_kind(entry: RoundsEntry, evening: Evening, people_list: list[Member], kind: str):
-    """The last entry becomes ``kind`` (RULES.md 4): an untyped last round is replaced,
+    """The last entry becomes ``kind`` (docs/rules.md 4): an untyped last round is replaced,
     a typed one kept and the new entry added after it; the entries before are checked.
     Returns the engine's play of the entries before, or None."""
     people = {m.pk: m for m in people_list}
@@ -199,7 +199,7 @@ def game_rounds_entry(request: ClubRequest, evening_id: int) -> HttpResponse:
 
     The GET's empty form for the evening's next game (number, seating order, the season's
     rule set, the Schock-Aus so far) shows only the evening's books: it is kept per club
-    books version and evening (`books_fragment`, issue 15; every change of an evening or
+    books version and evening (`books_fragment`; every change of an evening or
     a season's statutes raises `books_changed`). A POST's form (checked rounds, errors) is
     rendered each time, never kept. An evening of another club, or one deleted (which
     moves the version), is a 404."""
@@ -232,7 +232,7 @@ def game_rounds_entry(request: ClubRequest, evening_id: int) -> HttpResponse:
 def game_rounds(request: ClubRequest, game_id: int) -> HttpResponse:
     """A stored game's rounds (members of the club). The rounds read is kept by the club's
     books version (a game's rounds change only through `game_record_rounds` and
-    `game_delete`, which move it; issue 15), with ETag/304; another club's game or an
+    `game_delete`, which move it), with ETag/304; another club's game or an
     unknown one is a 404 and nothing is kept."""
 
     def detail():
@@ -316,7 +316,7 @@ def schock_aus_stats(request: ClubRequest) -> HttpResponse:
     unknown year shows the default). 404 for a club without seasons.
 
     The page's books part (templates/games/_schock_aus_stats_body.html: switcher, table) is
-    kept per club books version and asked year (league/club/caching.py, issue 15): it shows
+    kept per club books version and asked year (league/club/caching.py): it shows
     the season's games, round throws, rule set and people's names, each of which moves the
     books version when it changes (their writers raise `books_changed`). With the
     `books_page` ETag a repeated read is a 304."""

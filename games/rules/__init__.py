@@ -1,7 +1,7 @@
-"""The rules of Schocken as the club plays them, and as other tables do (RULES.md).
+"""The rules of Schocken as the club plays them, and as other tables do (docs/rules.md).
 
 Pure Python, standard library only: the web forms, the API, the import and the simulator
-all validate with this package. The public names below are the contract of RULES.md
+all validate with this package. The public names below are the contract of docs/rules.md
 section 7.
 """
 
@@ -38,7 +38,7 @@ __all__ = [
     "validate_turn",
 ]
 
-# Game engine, simulator and exact odds (RULES.md 4 and 7; engine.py, simulator.py, odds.py).
+# Game engine, simulator and exact odds (docs/rules.md 4 and 7; engine.py, simulator.py, odds.py).
 from . import odds  # noqa: E402
 from .engine import (  # noqa: E402
     Ausscheidung,

@@ -1,9 +1,9 @@
-"""The game engine: rounds through the Deckel flow of RULES.md section 4, both formats.
+"""The game engine: rounds through the Deckel flow of docs/rules.md section 4, both formats.
 
 A ``Game`` holds one game of Schocken: the players in seating order (clockwise), the stock,
 the Deckel each player holds, who is out, who opens the next round (the Vorleger) and, once
 it is over, the loser. ``Game.play_round`` takes the throws of one round, checks that the
-round could have been played at the table, resolves it with ``resolve_round`` (RULES.md
+round could have been played at the table, resolves it with ``resolve_round`` (docs/rules.md
 section 2) and moves the Deckel:
 
 - Aufnahme: while the stock holds Deckel, the round's loser takes as many as the winner's
@@ -21,7 +21,7 @@ two half losers play a final, opened by the first half's loser; a player who los
 halves has lost at once (Blattschuss). **Decision** (seed 000 "Vorlegen", seed 004): the
 second half is opened by the first half's loser, as any round's loser opens the next round.
 
-The seed flags of RULES.md section 4, each a method that refuses with a ``RuleViolation``
+The seed flags of docs/rules.md section 4, each a method that refuses with a ``RuleViolation``
 when the rule set does not play it (code ``<flag>_off``) or the moment is wrong:
 
 - ``ausscheidung``: ``Game.play_ausscheidung(throws)``, everyone's one throw before the
@@ -37,7 +37,7 @@ when the rule set does not play it (code ``<flag>_off``) or the moment is wrong:
 and the Schock-Aus throwers in throwing order: the app derives both from a game entered
 round by round.
 
-Decisions where RULES.md is silent (each **Decision** is repeated where it is coded):
+Decisions where docs/rules.md is silent (each **Decision** is repeated where it is coded):
 
 - The Ausscheidung is played before the game's first round (single format) or the first
   half's, never before the second half or the final: seeds 000 and 002 hold it "um den
@@ -59,7 +59,7 @@ Decisions where RULES.md is silent (each **Decision** is repeated where it is co
   the final included, and does not join again; a leaving Vorleger passes the opening to
   the next player clockwise.
 
-Standard library only (RULES.md section 7).
+Standard library only (docs/rules.md section 7).
 """
 
 from __future__ import annotations
@@ -130,11 +130,11 @@ DECKEL_NEHMEN = "deckel_nehmen"
 TurnEntry: TypeAlias = Throw | Sequence[Attempt]
 RoundEntries: TypeAlias = Mapping[str, TurnEntry] | Iterable[tuple[str, TurnEntry]]
 
-_R_GAME = "RULES.md 4"
-_R_AUSSCHEIDUNG = "RULES.md 4, ausscheidung (Seeds 000, 002)"
-_R_DECKEL_NEHMEN = "RULES.md 4, deckel_nehmen (Seed 000)"
-_R_OPENER = "RULES.md 4, opener_choice (Seed 000)"
-_R_EINWUERFELN = "RULES.md 4, einwuerfeln (Seed 001)"
+_R_GAME = "docs/rules.md 4"
+_R_AUSSCHEIDUNG = "docs/rules.md 4, ausscheidung (Seeds 000, 002)"
+_R_DECKEL_NEHMEN = "docs/rules.md 4, deckel_nehmen (Seed 000)"
+_R_OPENER = "docs/rules.md 4, opener_choice (Seed 000)"
+_R_EINWUERFELN = "docs/rules.md 4, einwuerfeln (Seed 001)"
 
 
 def _refuse(code: str, message: str, player: object = None, rule: str = _R_GAME) -> RuleViolation:
@@ -145,7 +145,7 @@ def _refuse(code: str, message: str, player: object = None, rule: str = _R_GAME)
 
 @dataclass(frozen=True)
 class RoundOutcome:
-    """What one round did to the game (RULES.md sections 2 and 4).
+    """What one round did to the game (docs/rules.md sections 2 and 4).
 
     Attributes:
         number: 1-based number of the round in the game (counted across halves and final;
@@ -264,7 +264,7 @@ _ACTIONS = (Ausscheidung, TakeDeckel, ChooseOpener, Join, Leave)
 
 
 class Game:
-    """One game of Schocken, played round by round (RULES.md section 4).
+    """One game of Schocken, played round by round (docs/rules.md section 4).
 
     Args:
         players: the players in seating order; clockwise is this order. At least two,
@@ -452,7 +452,7 @@ class Game:
         return self.play_round(action)
 
     def play_round(self, throws: RoundEntries) -> RoundOutcome:
-        """Play one round and move the Deckel (RULES.md sections 2 and 4).
+        """Play one round and move the Deckel (docs/rules.md sections 2 and 4).
 
         Args:
             throws: every active player's entry, either a mapping player -> entry (the
@@ -496,7 +496,7 @@ class Game:
         )
 
     def play_ausscheidung(self, throws: RoundEntries) -> AusscheidungStep:
-        """Play one step of the Ausscheidung um den Spielbeginn (RULES.md 4, ``ausscheidung``;
+        """Play one step of the Ausscheidung um den Spielbeginn (docs/rules.md 4, ``ausscheidung``;
         seed 000, seed 002 item 1).
 
         Args:
@@ -547,7 +547,7 @@ class Game:
         return step
 
     def _check_ausscheidung_open(self) -> None:
-        """Refuse ``play_ausscheidung`` now (RULES.md 4, ``ausscheidung``; seeds 000, 002).
+        """Refuse ``play_ausscheidung`` now (docs/rules.md 4, ``ausscheidung``; seeds 000, 002).
 
         Raises:
             RuleViolation, in this order: ``ausscheidung_off``, ``game_finished``,
@@ -570,7 +570,7 @@ class Game:
             )
 
     def _check_only_tied_throw(self, throws: RoundEntries) -> None:
-        """In a re-throw of the Ausscheidung, only the tied players throw (RULES.md 4).
+        """In a re-throw of the Ausscheidung, only the tied players throw (docs/rules.md 4).
 
         ``throws`` as ``play_ausscheidung`` takes them; names that are no player of the
         game are left to ``_arrange``.
@@ -592,7 +592,7 @@ class Game:
                 )
 
     def _validate_ausscheidung(self, names: list[str], entries: list[TurnEntry]) -> list[Throw]:
-        """Each player's one throw of an Ausscheidung step, checked (RULES.md 4,
+        """Each player's one throw of an Ausscheidung step, checked (docs/rules.md 4,
         ``ausscheidung``: one attempt, natural), in the order of ``names``.
 
         ``names`` and ``entries`` as ``_arrange`` returns them. Returns the final throws.
@@ -621,7 +621,7 @@ class Game:
         return final_throws
 
     def _settle_ausscheidung(self, names: list[str], final_throws: list[Throw]) -> RoundOutcome:
-        """Settle the deciding step of the Ausscheidung (one worst throw; RULES.md 4).
+        """Settle the deciding step of the Ausscheidung (one worst throw; docs/rules.md 4).
 
         The step's best throw sets the Deckel its worst thrower takes; the Schock-Aus of
         every step so far go with it (all Deckel, the part is lost). Returns the
@@ -649,7 +649,7 @@ class Game:
         *,
         covered: Sequence[int] | None = None,
     ) -> RoundOutcome:
-        """Deckel nehmen (RULES.md 4, ``deckel_nehmen``; seed 000, "Aufnehmen der Deckel").
+        """Deckel nehmen (docs/rules.md 4, ``deckel_nehmen``; seed 000, "Aufnehmen der Deckel").
 
         A player whose turn is still covered takes, instead of throwing, as many Deckel as
         the round's best throw so far is worth; the round ends with that player as its
@@ -687,7 +687,7 @@ class Game:
         return outcome
 
     def _check_taker(self, taker: str) -> tuple[tuple[str, ...], int]:
-        """Whether ``taker`` may take the Deckel now (RULES.md 4, ``deckel_nehmen``).
+        """Whether ``taker`` may take the Deckel now (docs/rules.md 4, ``deckel_nehmen``).
 
         Returns ``(order, position)``: the round's throwing order and the taker's place in
         it (>= 1).
@@ -723,7 +723,7 @@ class Game:
         self, taker: str, throws: RoundEntries, after: tuple[str, ...]
     ) -> None:
         """No entry for a player from ``taker`` on (``after``, the taker first): the round
-        ends when the taker takes the Deckel (RULES.md 4, ``deckel_nehmen``).
+        ends when the taker takes the Deckel (docs/rules.md 4, ``deckel_nehmen``).
 
         Raises:
             RuleViolation ``thrown_after_taker`` (``player`` set) for the first such entry
@@ -746,7 +746,7 @@ class Game:
         muss: tuple[bool, ...],
         covered_dice: tuple[int, ...] | None,
     ) -> RoundOutcome:
-        """Settle a round ended by Deckel nehmen (RULES.md 4, ``deckel_nehmen``).
+        """Settle a round ended by Deckel nehmen (docs/rules.md 4, ``deckel_nehmen``).
 
         ``names`` and ``final_throws``: the checked throws before ``taker``, in throwing
         order; ``muss`` whether the Muss-Regel applied to each. The best of them (by
@@ -774,7 +774,7 @@ class Game:
         )
 
     def choose_opener(self, player: str) -> None:
-        """The first half's loser names who opens the second half (RULES.md 4,
+        """The first half's loser names who opens the second half (docs/rules.md 4,
         ``opener_choice``; seed 000, "Vorlegen"). Without a call the first half's loser
         opens it (the default). Allowed before the second half's first round only.
 
@@ -805,7 +805,7 @@ class Game:
         self.second_half_opener = player
 
     def join(self, player: str, *, after: str | None = None) -> None:
-        """A player joins the running game or half with no Deckel (RULES.md 4,
+        """A player joins the running game or half with no Deckel (docs/rules.md 4,
         ``einwuerfeln``; seed 001: "man kann sich jederzeit in ein bestehendes Spiel
         einwürfeln").
 
@@ -820,7 +820,7 @@ class Game:
         Raises:
             RuleViolation: ``einwuerfeln_off``, ``game_finished``, ``join_not_now`` (final,
             or tied Ausscheidung), ``join_stock_empty``, ``duplicate_player`` (already
-            playing), ``join_after_leave`` (left this game: out for the rest of it, RULES.md
+            playing), ``join_after_leave`` (left this game: out for the rest of it, docs/rules.md
             4), ``unknown_player`` (``after`` does not play).
         """
         self._check_einwuerfeln()
@@ -870,7 +870,7 @@ class Game:
         self._out.discard(player)
 
     def leave(self, player: str) -> None:
-        """A player who has received no Deckel in this game leaves it (RULES.md 4,
+        """A player who has received no Deckel in this game leaves it (docs/rules.md 4,
         ``einwuerfeln``; seed 001: "Man darf nur wieder aussteigen, wenn man keine Pappen
         erhalten hat").
 
@@ -1094,7 +1094,7 @@ class Game:
             else:
                 used = None
             if position > 0 and isinstance(used, int) and used > cap:
-                # RULES.md 3: the Vorleger's attempts cap every later player's.
+                # docs/rules.md 3: the Vorleger's attempts cap every later player's.
                 raise _refuse(
                     "more_attempts_than_vorleger",
                     f"{name} hat {used} Versuche gebraucht, der Vorleger {order0} nur {cap}.",
@@ -1126,7 +1126,7 @@ class Game:
         taken_by: str | None = None,
         covered: tuple[int, ...] | None = None,
     ) -> RoundOutcome:
-        """Move the Deckel of a round (RULES.md 4) and record its outcome."""
+        """Move the Deckel of a round (docs/rules.md 4) and record its outcome."""
         total = self.rules.deckel_total
         deckel = self._deckel
         worth, moved, source, went_out = self._move_deckel(winner, loser, worth, schock_aus)
@@ -1171,11 +1171,11 @@ class Game:
     def _move_deckel(
         self, winner: str, loser: str, worth: int, schock_aus: tuple[str, ...]
     ) -> tuple[int, int, str, list[str]]:
-        """Move a round's Deckel between the stock and the players (RULES.md 4); part of
+        """Move a round's Deckel between the stock and the players (docs/rules.md 4); part of
         ``_settle``.
 
         A Schock-Aus in the round: all Deckel, from the stock and from everyone, go to
-        ``loser`` (RULES.md 4.4). Else Aufnahme while the stock holds Deckel (``loser``
+        ``loser`` (docs/rules.md 4.4). Else Aufnahme while the stock holds Deckel (``loser``
         takes ``worth``, at most the stock), then Ablegen (``winner`` gives ``worth``, at
         most all it holds).
 
@@ -1189,7 +1189,7 @@ class Game:
         active = self.active_players()
         went_out: list[str] = []
         if schock_aus:
-            # RULES.md 4.4: all 13, from the stock and from everyone, to the round's loser.
+            # docs/rules.md 4.4: all 13, from the stock and from everyone, to the round's loser.
             worth = total
             moved = total - deckel[loser]
             source = SCHOCK_AUS_MOVE

@@ -1,6 +1,6 @@
 """The one error the rules raise for entries that could not have happened at the table.
 
-Source: RULES.md section 7 (``RuleViolation(ValueError)`` with a stable ``.code`` and a
+Source: docs/rules.md section 7 (``RuleViolation(ValueError)`` with a stable ``.code`` and a
 readable message). Standard library only.
 """
 
@@ -10,7 +10,7 @@ __all__ = ["RuleViolation"]
 
 
 class RuleViolation(ValueError):
-    """An entry that the rules of Schocken (RULES.md) do not allow.
+    """An entry that the rules of Schocken (docs/rules.md) do not allow.
 
     Attributes:
         code: stable snake_case name of the broken rule, e.g. ``"keep_not_one"``; forms, the
@@ -18,7 +18,7 @@ class RuleViolation(ValueError):
         message: the German explanation without the attempt prefix.
         attempt: 1-based number of the attempt (Versuch) the entry broke, or ``None`` when
             the violation is not about one attempt.
-        rule: where the rule is written down, e.g. ``"RULES.md 3, keep_only_ones"``.
+        rule: where the rule is written down, e.g. ``"docs/rules.md 3, keep_only_ones"``.
         player: whose entry the game engine refused (for a form to mark), else None.
 
     ``str(exc)`` is the German message, prefixed with ``"Versuch n: "`` when ``attempt`` is

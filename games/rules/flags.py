@@ -1,7 +1,7 @@
-"""Every rule-set flag in German, for the rules page (RULES.md 4 and 6, VARIANTS.md).
+"""Every rule-set flag in German, for the rules page (docs/rules.md 4 and 6, VARIANTS.md).
 
 ``FLAGS`` holds one ``FlagInfo`` per ``RuleSet`` field (``name`` excepted), in the order a
-page shows them: the switches of RULES.md section 6, the seed flags of section 4, then the
+page shows them: the switches of docs/rules.md section 6, the seed flags of section 4, then the
 variant flags clubs compose. Each entry has a German label, a one-sentence explanation, an
 example throw or situation, and where the rule comes from, named in the words club members
 use: the presets' German names (as the pages show them; each preset's origin in
@@ -25,7 +25,7 @@ SECTION_6 = "section_6"
 SEED = "seed"
 VARIANT = "variant"
 
-#: Where each preset's rules come from, one German sentence for the rules page (RULES.md 6
+#: Where each preset's rules come from, one German sentence for the rules page (docs/rules.md 6
 #: names the presets after these rule texts).
 PRESET_SOURCES: dict[str, str] = {
     "club": "Nach unseren eigenen Schockerregeln, wie der Verein sie spielt und seit 1979 "
@@ -50,7 +50,7 @@ class FlagInfo:
 
     Attributes:
         name: the ``RuleSet`` field.
-        group: ``"section_6"`` (RULES.md 6), ``"seed"`` (RULES.md 4) or ``"variant"``.
+        group: ``"section_6"`` (docs/rules.md 6), ``"seed"`` (docs/rules.md 4) or ``"variant"``.
         label: German name of the rule.
         explanation: German: what the rule does when on (or what the number means), for
             the rule set the entry was made for (``describe``).

@@ -20,7 +20,7 @@ How: the turn is a Markov chain over (attempt, ones laid out); the distribution 
 of its at most nine states is computed once and combined, so a full turn costs a few
 thousand table look-ups. Results are cached per rule set and arguments.
 
-Standard library only (RULES.md section 7).
+Standard library only (docs/rules.md section 7).
 """
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ def attempt_odds(rules: RuleSet = _CLUB) -> dict[str, Fraction]:
 
     Returns ``{label: Fraction}`` ordered best to worst, summing to 1; e.g.
     ``attempt_odds()["Schock-Aus"] == Fraction(1, 216)``. Every throw is natural, so
-    Generals and Straßen count (RULES.md section 1).
+    Generals and Straßen count (docs/rules.md section 1).
     """
     return _by_label(_attempt_dist(rules), rules)
 
@@ -205,7 +205,7 @@ def turn_schock_aus_probability(
 ) -> Fraction:
     """Exact probability of at least one Schock-Aus in a turn of the plain strategy.
 
-    Three ones end the turn at once (RULES.md section 3), so a turn holds at most one
+    Three ones end the turn at once (docs/rules.md section 3), so a turn holds at most one
     Schock-Aus and this is the probability that the final throw is 1-1-1.
     """
     return turn_category_odds(rules, muss_regel=muss_regel, max_attempts=max_attempts)[

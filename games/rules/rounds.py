@@ -1,4 +1,4 @@
-"""Resolving a round: who won, who lost, how many Deckel move (RULES.md section 2).
+"""Resolving a round: who won, who lost, how many Deckel move (docs/rules.md section 2).
 
 Standard library only.
 """
@@ -20,7 +20,7 @@ _SCHOCK_AUS_DICE = (1, 1, 1)
 
 @dataclass(frozen=True, slots=True)
 class RoundResult:
-    """The outcome of one round (RULES.md sections 2 and 7).
+    """The outcome of one round (docs/rules.md sections 2 and 7).
 
     All indices refer to the ``throws`` passed to ``resolve_round`` (throwing order, 0-based).
 
@@ -41,7 +41,7 @@ class RoundResult:
 
 
 def resolve_round(throws: Sequence[Throw], rules: RuleSet = _CLUB) -> RoundResult:
-    """Rank the throws of one round, given in throwing order (RULES.md section 2).
+    """Rank the throws of one round, given in throwing order (docs/rules.md section 2).
 
     Throws that rank equal by section 1 are decided by: the Königswurf (``koenigswurf``: a
     natural Schock-Aus beats a collected one), then (variant ``natural_wins_ties``) a
@@ -74,7 +74,7 @@ def resolve_round(throws: Sequence[Throw], rules: RuleSet = _CLUB) -> RoundResul
 
 
 def _check_round(throws: tuple[Throw, ...]) -> None:
-    """What a round as a whole must satisfy (RULES.md 2 and 3); part of ``resolve_round``.
+    """What a round as a whole must satisfy (docs/rules.md 2 and 3); part of ``resolve_round``.
 
     ``throws`` in throwing order, the Vorleger's first.
 
@@ -89,7 +89,7 @@ def _check_round(throws: tuple[Throw, ...]) -> None:
             "too_few_throws",
             f"Eine Runde braucht mindestens zwei Würfe, eingegeben: {len(throws)}.",
             None,
-            "RULES.md 2",
+            "docs/rules.md 2",
         )
     for throw in throws:
         if not isinstance(throw, Throw):
@@ -102,14 +102,14 @@ def _check_round(throws: tuple[Throw, ...]) -> None:
                 f"Wurf {index + 1} braucht {throw.attempts} Versuche, der Vorleger nur "
                 f"{cap}; niemand darf mehr Versuche brauchen als der Vorleger.",
                 None,
-                "RULES.md 3",
+                "docs/rules.md 3",
             )
 
 
 def _round_keys(
     throws: tuple[Throw, ...], ranks: list[int], rules: RuleSet
 ) -> tuple[list[tuple[int, int, int, int, int]], list[int]]:
-    """Sort keys of a round's throws, higher is better (RULES.md 2), and its Schock-Aus.
+    """Sort keys of a round's throws, higher is better (docs/rules.md 2), and its Schock-Aus.
 
     ``ranks`` is the rule set's rank table (``throws._tables``), indexed by
     ``Throw._key``. Each key is ``(rank, Königswurf, natural beats collected, -attempts,

@@ -1,4 +1,4 @@
-"""Rule sets: the switches in which Schocken tables differ (RULES.md section 6).
+"""Rule sets: the switches in which Schocken tables differ (docs/rules.md section 6).
 
 A club changes its rules through a ``RuleSet``, never through code edits. ``PRESETS`` holds
 the five rule sets named after their seeds; ``PRESETS["club"]`` (seed 003) is the default
@@ -18,15 +18,15 @@ __all__ = ["DICE", "FORMATS", "MAX_ATTEMPTS", "MAX_DECKEL", "PRESETS", "RuleSet"
 FORMATS = ("single", "halves")
 #: Most Deckel a rule set may play with (sources play 13 to 17; a cap keeps input sane).
 MAX_DECKEL = 99
-#: Dice of a throw (RULES.md 1); an attempt rolls at most these.
+#: Dice of a throw (docs/rules.md 1); an attempt rolls at most these.
 DICE = 3
-#: Attempts of a turn at most (RULES.md 3); a rule set's `max_attempts` is 1 to 3.
+#: Attempts of a turn at most (docs/rules.md 3); a rule set's `max_attempts` is 1 to 3.
 MAX_ATTEMPTS = 3
 
 
 @dataclass(frozen=True)
 class RuleSet:
-    """One table's rules (RULES.md section 6). Immutable and hashable.
+    """One table's rules (docs/rules.md section 6). Immutable and hashable.
 
     Section 6 fields (defaults are the club's rules, seed 003):
         general_beats_schock_doof: every General ranks above Schock Doof (1-1-2); when off,
@@ -43,7 +43,7 @@ class RuleSet:
             13-17 in the encyclopedia's description; VARIANTS.md "Deckel").
         max_attempts: attempts a Vorleger may use, 1..3.
 
-    Seed flags of RULES.md section 4 (the game engine plays them, ``engine.Game``):
+    Seed flags of docs/rules.md section 4 (the game engine plays them, ``engine.Game``):
         ausscheidung: before the first round every player throws once; the worst throw
             takes Deckel and opens (seeds 000 "Ausscheidung um den Spielbeginn", 002 item 1).
         deckel_nehmen: a player whose turn is still covered may take the Deckel the best
@@ -94,7 +94,7 @@ class RuleSet:
     format: str = "single"
     deckel_total: int = 13
     max_attempts: int = 3
-    # Seed flags (RULES.md section 4).
+    # Seed flags (docs/rules.md section 4).
     ausscheidung: bool = False
     deckel_nehmen: bool = False
     opener_choice: bool = False
@@ -192,11 +192,11 @@ def _is_int(value: object) -> bool:
 
 
 def _invalid(message: str) -> RuleViolation:
-    return RuleViolation("invalid_rule_set", message, rule="RULES.md 6")
+    return RuleViolation("invalid_rule_set", message, rule="docs/rules.md 6")
 
 
-# RULES.md section 6, table of presets. Every preset: 13 Deckel, up to 3 attempts,
-# Umwandlung allowed, no variant flag; the seed flags of section 4 where RULES.md names them.
+# docs/rules.md section 6, table of presets. Every preset: 13 Deckel, up to 3 attempts,
+# Umwandlung allowed, no variant flag; the seed flags of section 4 where docs/rules.md names them.
 PRESETS: dict[str, RuleSet] = {
     "club": RuleSet(
         general_beats_schock_doof=True,

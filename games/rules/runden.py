@@ -1,4 +1,4 @@
-"""Runden owed for an evening's Schock-Aus (RULES.md section 5, seed 003).
+"""Runden owed for an evening's Schock-Aus (docs/rules.md section 5, seed 003).
 
 Standard library only.
 """
@@ -33,12 +33,12 @@ class RundeOwed:
 
 
 def runden_owed(schock_aus_throwers: Sequence[Any]) -> list[RundeOwed]:
-    """Return the Runden owed for an evening, sorted by ordinal (RULES.md section 5).
+    """Return the Runden owed for an evening, sorted by ordinal (docs/rules.md section 5).
 
     ``schock_aus_throwers`` lists who threw each of the evening's Schock-Aus, in throwing
     order (a thrower appears once per Schock-Aus). The throwers of the first, of every
     fifth and of the last Schock-Aus owe one round each. When the last already owes one (as
-    a fifth), its round falls to the Schock-Aus before it. **Decision** (RULES.md 5): a single
+    a fifth), its round falls to the Schock-Aus before it. **Decision** (docs/rules.md 5): a single
     Schock-Aus owes one round. So no Schock-Aus owes two rounds, and n >= 2 Schock-Aus owe
     ``2 + n // 5`` rounds; none owe none.
     """

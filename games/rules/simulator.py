@@ -4,7 +4,7 @@ The app's demo data comes from ``simulate_evening``; the odds page checks its ex
 against ``simulate_turns``. Everything is driven by one ``random.Random``, so a seed always
 plays the same evening, with or without ``record``.
 
-The plain strategy (the same for every rule set; RULES.md sections 3 and 4). Its
+The plain strategy (the same for every rule set; docs/rules.md sections 3 and 4). Its
 parameters live in ONE place, the frozen dataclass ``Strategy`` (``DEFAULT_STRATEGY``):
 
 - Keep ones: after an attempt that is not the last, every one just rolled is laid out.
@@ -52,7 +52,7 @@ same games either way.
 beside the exact odds: the Vorleger's loss rate, the game opener's loss rate, rounds and
 Schock-Aus per game, and the same with the Muss-Regel off.
 
-Standard library only (RULES.md section 7).
+Standard library only (docs/rules.md section 7).
 """
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ __all__ = [
     "vorleger_goes_on",
 ]
 
-#: Games per present club member and evening (RULES.md section 5, seed 003).
+#: Games per present club member and evening (docs/rules.md section 5, seed 003).
 GAMES_PER_MEMBER = 5
 
 
@@ -234,7 +234,7 @@ class _TableRow(NamedTuple):
 
 def _table_row(rules: RuleSet, strategy: Strategy, kept: int, r: int) -> _TableRow:
     """The plain strategy's entry for roll ``r`` (base 6, see ``_BASE``) after ``kept`` ones
-    laid out (0..2), under ``rules`` (RULES.md 1 for the throw, 3 for Umwandlung and the
+    laid out (0..2), under ``rules`` (docs/rules.md 1 for the throw, 3 for Umwandlung and the
     Muss-Regel; module docstring for the strategy)."""
     n = 3 - kept
     rolled = _decode(r, n)
@@ -268,7 +268,7 @@ def _table_row(rules: RuleSet, strategy: Strategy, kept: int, r: int) -> _TableR
 
 def _take_deckel_key(rules: RuleSet, strategy: Strategy) -> int:
     """``StrategyTables.take_deckel_key``: the least worst key, one attempt used, against
-    which a later player takes the Deckel (RULES.md 4, ``deckel_nehmen``); ``_NO_WORST``
+    which a later player takes the Deckel (docs/rules.md 4, ``deckel_nehmen``); ``_NO_WORST``
     when the rule set does not play it or the strategy never takes."""
     if not (rules.deckel_nehmen and strategy.take_deckel_against <= 6):
         return _NO_WORST
@@ -419,7 +419,7 @@ class SimulatedGame:
 
 @dataclass(frozen=True)
 class SimulatedEvening:
-    """One simulated club evening (RULES.md section 5).
+    """One simulated club evening (docs/rules.md section 5).
 
     Attributes:
         seed: the seed it was played with.
@@ -516,7 +516,7 @@ def _ausscheidung(
     tables: StrategyTables, part: _Part, order: list[int]
 ) -> tuple[int, int, int, bool]:
     """Play the Ausscheidung over ``order``: returns (loser, best seat, worth, Schock-Aus
-    thrown in it). Ties for the worst throw again, only they (RULES.md 4)."""
+    thrown in it). Ties for the worst throw again, only they (docs/rules.md 4)."""
     strength = tables.strength
     rng_random = part.rng_random
     recorder = part.recorder
@@ -569,7 +569,7 @@ _TURN_KEYS: dict[int, tuple[StrategyTables, tuple[tuple[int, ...], ...]]] = {}
 def _turn_keys(tables: StrategyTables) -> tuple[tuple[int, ...], ...]:
     """A turn's key by attempts used ``k`` (1..3) and roll ``index`` (see ``_BASE``):
     ``keys[k][index] = strength[index] * 4 + bonus[k]``, ``bonus = (0, 2, 1, 0)`` where
-    fewer attempts win ties, else zeros (RULES.md 2). Keys compare like ``round_key``
+    fewer attempts win ties, else zeros (docs/rules.md 2). Keys compare like ``round_key``
     without the position: the later thrower loses a full tie. Built once per tables: the
     hot path reads a key on nearly every attempt, and a precomputed one allocates nothing.
     """
@@ -609,7 +609,7 @@ def _hot_path(tables: StrategyTables, part: _Part) -> tuple[_Columns, _Constants
 
 
 def _muss_now(part: _Part) -> bool:
-    """Whether the Muss-Regel applies to the next turn (``muss_regel_applies``, RULES.md 3
+    """Whether the Muss-Regel applies to the next turn (``muss_regel_applies``, docs/rules.md 3
     and 5), counting the evening's Schock-Aus before the game and the game's so far."""
     return muss_regel_applies(
         schock_aus_so_far=part.schock_aus_before + len(part.schock_aus),
@@ -629,7 +629,7 @@ def _play_part(
 
     ``seats`` are seat indices in seating order, ``vorleger`` one of them. Appends the
     Schock-Aus throwers' seats to ``part.schock_aus``. Returns ``(loser seat, rounds)``.
-    Each round is ``_play_round``; the Deckel flow (RULES.md 4) is inline, on the hot path.
+    Each round is ``_play_round``; the Deckel flow (docs/rules.md 4) is inline, on the hot path.
     """
     columns, constants = _hot_path(tables, part)
     total = part.rules.deckel_total
@@ -657,7 +657,7 @@ def _play_part(
         if loser == order[0]:
             vorleger_lost += 1
         if schock_aus:
-            # RULES.md 4.4: all 13 Deckel go to the round's loser; the part is over.
+            # docs/rules.md 4.4: all 13 Deckel go to the round's loser; the part is over.
             break
         if stock:  # Aufnahme
             moved = worth if worth < stock else stock
@@ -682,7 +682,7 @@ def _play_part(
 def _open_with_ausscheidung(
     tables: StrategyTables, part: _Part, deckel: dict[int, int], active: list[int], vorleger: int
 ) -> tuple[int, int, list[int], bool]:
-    """The Ausscheidung before a part's first round (RULES.md 4, ``ausscheidung``), from
+    """The Ausscheidung before a part's first round (docs/rules.md 4, ``ausscheidung``), from
     ``vorleger`` clockwise over ``active``, and its Aufnahme from the full stock.
 
     ``deckel`` (seat -> Deckel) changes in place. Returns ``(loser, stock, active, over)``:
@@ -706,7 +706,7 @@ def _open_with_ausscheidung(
 
 def _join_late(part: _Part, active: list[int]) -> list[int]:
     """``einwuerfeln``: the late player ``part.joiner`` takes its seat with no Deckel
-    (RULES.md 4; module docstring). Returns the new active seats, in seating order."""
+    (docs/rules.md 4; module docstring). Returns the new active seats, in seating order."""
     joiner = _mark_joined(part)
     return sorted(active + [joiner])
 
@@ -726,7 +726,7 @@ def _mark_joined(part: _Part) -> int:
 def _play_round(
     columns: _Columns, constants: _Constants, part: _Part, order: list[int], muss: bool
 ) -> tuple[int, int, int, int, bool]:
-    """One round over ``order`` (seats, Vorleger first) by the plain strategy (RULES.md 2, 3;
+    """One round over ``order`` (seats, Vorleger first) by the plain strategy (docs/rules.md 2, 3;
     module docstring), the simulator's hot path; ``muss``: the Muss-Regel applies now.
 
     Returns ``(winner, loser, worth, schock_aus, muss)``: best and worst seat (a taker of
@@ -810,7 +810,7 @@ def simulate_game(
             same dice.
         strategy: the strategy's parameters (``DEFAULT_STRATEGY``).
 
-    Returns a ``SimulatedGame``. The Deckel flow is that of ``engine.Game`` (RULES.md 4);
+    Returns a ``SimulatedGame``. The Deckel flow is that of ``engine.Game`` (docs/rules.md 4);
     replaying ``replay_items()`` through ``replay_game`` gives the same loser and Schock-Aus.
 
     Raises:
@@ -834,7 +834,7 @@ def simulate_game(
 
 
 def _check_table(names: tuple[str, ...], vorleger: str | None) -> str:
-    """Check a game's players and Vorleger (RULES.md 4) and return the Vorleger (default:
+    """Check a game's players and Vorleger (docs/rules.md 4) and return the Vorleger (default:
     the first player); part of ``simulate_game``.
 
     Raises:
@@ -857,7 +857,7 @@ def _check_table(names: tuple[str, ...], vorleger: str | None) -> str:
 def _seat_late_joiner(
     part: _Part, strategy: Strategy, seats: tuple[int, ...], first: int
 ) -> int | None:
-    """``einwuerfeln`` (RULES.md 4; module docstring): the seat that joins late, set on
+    """``einwuerfeln`` (docs/rules.md 4; module docstring): the seat that joins late, set on
     ``part`` with the rounds it waits, or None (the rule set does not play it, the strategy
     joins nobody late, or fewer than three players).
 
@@ -879,7 +879,7 @@ def _play_phase(
 ) -> tuple[int, int]:
     """Play the game or a half or the final (``phase``, as ``engine.Game.phase``) over
     ``seats`` from ``opener``, with the Ausscheidung first where the rule set plays it
-    (the game's or first half's only; RULES.md 4). Returns ``(loser seat, rounds)``."""
+    (the game's or first half's only; docs/rules.md 4). Returns ``(loser seat, rounds)``."""
     if part.recorder is not None:
         part.recorder.phase = phase
     ausscheidung = part.rules.ausscheidung and phase in (GAME, FIRST_HALF)
@@ -894,7 +894,7 @@ def _play_halves(
     starting: tuple[int, ...],
     first: int,
 ) -> tuple[int, int, tuple[int | None, int | None, bool]]:
-    """Play a game of the halves format (RULES.md 4): first half from ``first`` over
+    """Play a game of the halves format (docs/rules.md 4): first half from ``first`` over
     ``starting``, second half over every seat (a late joiner sits down now at the latest),
     and the final of the two half losers unless one lost both (Blattschuss).
 
@@ -970,7 +970,7 @@ def simulate_evening(
     seating: Sequence[str] | None = None,
     strategy: Strategy = DEFAULT_STRATEGY,
 ) -> SimulatedEvening:
-    """Play a whole club evening (RULES.md section 5) with the plain strategy.
+    """Play a whole club evening (docs/rules.md section 5) with the plain strategy.
 
     Args:
         members_present: club members at the table; each adds ``GAMES_PER_MEMBER`` games.
@@ -1022,7 +1022,7 @@ def _evening_seating(
     secretary: str,
     seating: Sequence[str] | None,
 ) -> tuple[str, ...]:
-    """The evening's seating order (RULES.md 5), checked; part of ``simulate_evening``.
+    """The evening's seating order (docs/rules.md 5), checked; part of ``simulate_evening``.
 
     ``seating`` must hold exactly the members and guests; None seats the members, then
     the guests, in the order given.
@@ -1196,7 +1196,7 @@ def simulate_statistics(
     players: int = 6,
     strategy: Strategy = DEFAULT_STRATEGY,
 ) -> SimulationStatistics:
-    """Simulate ``games`` games of ``rules`` and measure them (issue 11, the odds page).
+    """Simulate ``games`` games of ``rules`` and measure them (the odds page).
 
     The games are played as club evenings of ``players`` members: ``GAMES_PER_MEMBER`` x
     ``players`` games each, the first opened by the secretary (the first seat), every later

@@ -1,4 +1,4 @@
-"""Throws and what they are worth (RULES.md section 1).
+"""Throws and what they are worth (docs/rules.md section 1).
 
 ``Throw`` is the three dice a player ends a turn with; ``evaluate`` reads it as Schock-Aus,
 Schock, General, Straße or Hausnummer; ``rank`` orders throws by section 1 and
@@ -33,7 +33,7 @@ _CLUB = PRESETS["club"]
 
 
 class Category(enum.Enum):
-    """The five kinds of throw, best first (RULES.md section 1, glossary)."""
+    """The five kinds of throw, best first (docs/rules.md section 1, glossary)."""
 
     SCHOCK_AUS = "schock_aus"
     SCHOCK = "schock"
@@ -58,7 +58,7 @@ def check_dice(dice: object, count: int = 3, *, attempt: int | None = None) -> t
             "wrong_number_of_dice",
             f"Erwartet {count} Würfel, eingegeben wurde {dice!r}.",
             attempt,
-            "RULES.md 1/3",
+            "docs/rules.md 1/3",
         )
     values = tuple(dice)
     if len(values) != count:
@@ -66,7 +66,7 @@ def check_dice(dice: object, count: int = 3, *, attempt: int | None = None) -> t
             "wrong_number_of_dice",
             f"Erwartet {count} Würfel, eingegeben {len(values)}: {list(values)}.",
             attempt,
-            "RULES.md 1/3",
+            "docs/rules.md 1/3",
         )
     for value in values:
         if not _is_int(value) or not 1 <= value <= 6:
@@ -74,13 +74,13 @@ def check_dice(dice: object, count: int = 3, *, attempt: int | None = None) -> t
                 "die_out_of_range",
                 f"Ein Würfel zeigt 1 bis 6 Augen, eingegeben wurde {value!r}.",
                 attempt,
-                "RULES.md 1",
+                "docs/rules.md 1",
             )
     return values
 
 
 class Throw:
-    """The three dice a player ends a turn with (RULES.md section 1). Immutable, hashable.
+    """The three dice a player ends a turn with (docs/rules.md section 1). Immutable, hashable.
 
     Args:
         dice: three ints 1..6 in any order; stored as ``dice``, a tuple sorted high to low.
@@ -122,14 +122,14 @@ class Throw:
                 "attempts_out_of_range",
                 f"Ein Wurf braucht 1 bis 3 Versuche, eingegeben wurde {attempts!r}.",
                 None,
-                "RULES.md 1",
+                "docs/rules.md 1",
             )
         if natural is not True and natural is not False:
             raise RuleViolation(
                 "natural_not_bool",
                 f"'natural' ist wahr oder falsch, eingegeben wurde {natural!r}.",
                 None,
-                "RULES.md 1",
+                "docs/rules.md 1",
             )
         if a < b:
             a, b = b, a
@@ -174,7 +174,7 @@ _TABLE_SIZE = _key_of(6, 6, 6, True) + 1
 
 @dataclass(frozen=True, slots=True)
 class Evaluation:
-    """What a throw is (RULES.md section 1 and section 7).
+    """What a throw is (docs/rules.md section 1 and section 7).
 
     Fields:
         category: a ``Category``.
@@ -198,7 +198,7 @@ JULE_DICE = (4, 2, 1)
 
 
 def _classify(a: int, b: int, c: int, natural: bool, rules: RuleSet) -> Evaluation:
-    """Evaluate dice sorted high to low (RULES.md section 1 and the variant flags).
+    """Evaluate dice sorted high to low (docs/rules.md section 1 and the variant flags).
 
     A collected General or Straße is a Hausnummer unless ``collected_general_counts`` /
     ``collected_strasse_counts``. **Decision** (section 7 keeps five categories): a Jule
@@ -221,7 +221,7 @@ def _classify(a: int, b: int, c: int, natural: bool, rules: RuleSet) -> Evaluati
     return Evaluation(Category.HAUSNUMMER, number, 1, str(number))
 
 
-# Rank bands, larger is better (RULES.md section 1). Hausnummern use their number (<= 666).
+# Rank bands, larger is better (docs/rules.md section 1). Hausnummern use their number (<= 666).
 _BAND_STRASSE = 1000
 _BAND_SCHOCK_DOOF_LOW = 1500  # below every General: general_beats_schock_doof on
 _BAND_GENERAL = 2000
@@ -282,7 +282,7 @@ def _check_throw(throw: object) -> None:
 
 
 def evaluate(throw: Throw, rules: RuleSet = _CLUB) -> Evaluation:
-    """Return the ``Evaluation`` of ``throw`` (RULES.md section 1).
+    """Return the ``Evaluation`` of ``throw`` (docs/rules.md section 1).
 
     The result is a shared, pre-built object: one table lookup per call.
 
@@ -318,7 +318,7 @@ def rank(throw: Throw, rules: RuleSet = _CLUB) -> int:
 def round_key(
     throw: Throw, position: int, rules: RuleSet = _CLUB
 ) -> tuple[int, int, int, int, int]:
-    """Return the sort key of ``throw`` within a round; larger is better (RULES.md 2).
+    """Return the sort key of ``throw`` within a round; larger is better (docs/rules.md 2).
 
     ``position`` is the 0-based place in the throwing order. The key orders by section-1
     rank, then (``koenigswurf``) a natural Schock-Aus before a collected one, then

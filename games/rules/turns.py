@@ -1,6 +1,6 @@
 """A turn, attempt by attempt, and final throws entered without their attempts.
 
-RULES.md section 3 (attempts, laying out, Umwandlung, Schock-Aus ends the turn, Muss-Regel)
+docs/rules.md section 3 (attempts, laying out, Umwandlung, Schock-Aus ends the turn, Muss-Regel)
 and section 5 (when the Muss-Regel applies). Every entry that could not have happened at
 the table raises ``RuleViolation`` naming the attempt and the rule. Standard library only.
 """
@@ -22,13 +22,13 @@ __all__ = ["Attempt", "muss_regel_applies", "validate_throw", "validate_turn"]
 
 _CLUB = PRESETS["club"]
 
-_R_ATTEMPTS = "RULES.md 3, Versuche"
-_R_KEEP = "RULES.md 3, Rauslegen"
-_R_KEEP_ONLY_ONES = "RULES.md 3, keep_only_ones (Seed 003)"
-_R_UMWANDLUNG = "RULES.md 3, Umwandlung"
-_R_SCHOCK_AUS = "RULES.md 3, Schock-Aus beendet den Zug"
-_R_MUSS = "RULES.md 3, Muss-Regel (Seed 003)"
-_R_NATURAL = "RULES.md 1, Natur"
+_R_ATTEMPTS = "docs/rules.md 3, Versuche"
+_R_KEEP = "docs/rules.md 3, Rauslegen"
+_R_KEEP_ONLY_ONES = "docs/rules.md 3, keep_only_ones (Seed 003)"
+_R_UMWANDLUNG = "docs/rules.md 3, Umwandlung"
+_R_SCHOCK_AUS = "docs/rules.md 3, Schock-Aus beendet den Zug"
+_R_MUSS = "docs/rules.md 3, Muss-Regel (Seed 003)"
+_R_NATURAL = "docs/rules.md 1, Natur"
 
 
 def _as_tuple(value: object) -> object:
@@ -39,7 +39,7 @@ def _as_tuple(value: object) -> object:
 
 @dataclass(frozen=True, slots=True)
 class Attempt:
-    """One attempt (Versuch) of a turn as the secretary enters it (RULES.md section 3).
+    """One attempt (Versuch) of a turn as the secretary enters it (docs/rules.md section 3).
 
     Fields:
         rolled: the dice rolled in this attempt: 3 in the first, then 3 minus the dice laid
@@ -100,7 +100,7 @@ def validate_turn(
     """Check a turn entered attempt by attempt and return its final ``Throw``.
 
     Args:
-        attempts: the player's ``Attempt`` s in order (RULES.md section 3).
+        attempts: the player's ``Attempt`` s in order (docs/rules.md section 3).
         rules: the season's rule set.
         max_attempts: the cap the Vorleger set (the Vorleger himself: 3); the rule set's
             ``max_attempts`` caps it too.
@@ -112,7 +112,7 @@ def validate_turn(
         included) plus the last roll; attempts = attempts used; natural = nothing was laid
         out before the last attempt.
 
-    Semantics (RULES.md section 3): attempt n rolls ``3 - laid out so far`` dice. After an
+    Semantics (docs/rules.md section 3): attempt n rolls ``3 - laid out so far`` dice. After an
     attempt that is not the last, ``keep`` dice (from that roll) and ``umwandlung`` ones are
     laid out; they stay out. Umwandlung needs two sixes (one one) or three sixes (two ones)
     in that roll, and an attempt still to come. Three ones showing (laid out plus rolled)
@@ -151,7 +151,7 @@ def validate_turn(
 
 @dataclass(frozen=True, slots=True)
 class _TurnContext:
-    """What ``validate_turn`` knows of a turn before its first attempt (RULES.md 3).
+    """What ``validate_turn`` knows of a turn before its first attempt (docs/rules.md 3).
 
     Fields:
         rules: the season's rule set.
@@ -177,7 +177,7 @@ class _TurnContext:
         """The context of a turn of ``total`` attempts under ``cap`` (``validate_turn``'s
         arguments, ``cap`` already checked by ``_cap``)."""
         muss = bool(muss_regel) and rules.muss_regel
-        # Without Umwandlung two sixes oblige nobody to anything (RULES.md 3, Muss-Regel).
+        # Without Umwandlung two sixes oblige nobody to anything (docs/rules.md 3, Muss-Regel).
         muss_sixes = 2 if rules.umwandlung else 4
         keepable = _keepable(rules)
         keepable_text = "Einsen und Sechsen" if 6 in keepable else "Einsen"
@@ -187,7 +187,7 @@ class _TurnContext:
 def _check_attempt(
     turn: _TurnContext, attempt: Attempt, number: int, laid_out: list[int]
 ) -> tuple[list[int], tuple[int, ...]]:
-    """Check attempt ``number`` of a turn (RULES.md 3), ``laid_out`` being the dice laid
+    """Check attempt ``number`` of a turn (docs/rules.md 3), ``laid_out`` being the dice laid
     out before it (Umwandlung ones included).
 
     Checked in this order, the first violation raised: the roll (``_check_roll``), the
@@ -207,7 +207,7 @@ def _check_attempt(
 def _check_roll(
     turn: _TurnContext, attempt: Attempt, number: int, laid_out: list[int]
 ) -> tuple[tuple[int, ...], list[int]]:
-    """Check attempt ``number``'s roll (RULES.md 3, Versuche and Schock-Aus beendet den Zug).
+    """Check attempt ``number``'s roll (docs/rules.md 3, Versuche and Schock-Aus beendet den Zug).
 
     ``laid_out`` holds the dice laid out before it (Umwandlung ones included). Returns
     ``(rolled, showing)``: the dice rolled, and the dice showing (``laid_out`` plus
@@ -246,7 +246,7 @@ def _check_umwandlung(
     turn: _TurnContext, umwandlung: int, number: int, rolled: tuple[int, ...]
 ) -> None:
     """Check attempt ``number``'s Umwandlung of ``umwandlung`` ones after ``rolled``
-    (RULES.md 3, Umwandlung; seeds 000, 002, 003, 004).
+    (docs/rules.md 3, Umwandlung; seeds 000, 002, 003, 004).
 
     Raises:
         RuleViolation, checked in this order: ``umwandlung_out_of_range`` (not an int
@@ -299,7 +299,7 @@ def _check_umwandlung(
 
 
 def _keep_dice(keep_raw: object, number: int) -> tuple[int, ...]:
-    """Attempt ``number``'s ``keep`` as a tuple of ints (RULES.md 3, Rauslegen).
+    """Attempt ``number``'s ``keep`` as a tuple of ints (docs/rules.md 3, Rauslegen).
 
     Raises:
         RuleViolation ``keep_not_rolled``: ``keep_raw`` is a string, bytes or not
@@ -333,7 +333,7 @@ def _check_keep(
     laid_out: list[int],
 ) -> tuple[int, ...]:
     """Check the dice laid out after attempt ``number`` and return them as a tuple
-    (RULES.md 3, Rauslegen and keep_only_ones).
+    (docs/rules.md 3, Rauslegen and keep_only_ones).
 
     ``rolled`` is the attempt's roll, ``umwandlung`` its (checked) Umwandlung ones,
     ``laid_out`` the dice laid out before it.
@@ -392,7 +392,7 @@ def _check_muss_regel(
     keep: tuple[int, ...],
     umwandlung: int,
 ) -> None:
-    """Check attempt ``number`` against the Muss-Regel (RULES.md 3, Muss-Regel; seed 003).
+    """Check attempt ``number`` against the Muss-Regel (docs/rules.md 3, Muss-Regel; seed 003).
 
     It binds only where ``turn.muss`` holds, an attempt is left (``number < turn.cap``)
     and the turn is not over (no three ones ``showing``), and only when a one is showing
@@ -441,7 +441,7 @@ def _check_muss_regel(
 
 
 def _keepable(rules: RuleSet) -> frozenset[int]:
-    """Dice that may be laid out under ``keep_only_ones`` (RULES.md 3; ``keep_sixes``)."""
+    """Dice that may be laid out under ``keep_only_ones`` (docs/rules.md 3; ``keep_sixes``)."""
     return frozenset((1, 6)) if rules.keep_sixes else frozenset((1,))
 
 
@@ -473,7 +473,7 @@ def validate_throw(
     """Check a final throw entered without its attempts; return it unchanged.
 
     Accepts exactly the final throws that some turn ``validate_turn`` accepts can end with,
-    under the same rule set, cap and Muss-Regel (RULES.md 3 and 7): the dice, the attempts
+    under the same rule set, cap and Muss-Regel (docs/rules.md 3 and 7): the dice, the attempts
     used and whether the throw is natural are looked up in the set of outcomes of every
     legal turn (``reachable_throws``, built once per composition of the flags that decide
     what a turn may do). A refused throw gets the code of the first rule it breaks:
@@ -484,9 +484,9 @@ def validate_throw(
       can be laid out before the first roll, whatever the dice, a 1-1-1 included;
     - ``collected_without_one``: under ``keep_only_ones`` a collected throw must show a
       die that may be laid out: a one (Umwandlung makes ones too), or with ``keep_sixes``
-      a one or a six. RULES.md 3: "a final throw without a one is natural or impossible";
+      a one or a six. docs/rules.md 3: "a final throw without a one is natural or impossible";
     - ``muss_regel_broken`` (only with ``muss_regel=True`` and ``rules.muss_regel``, an
-      extension beyond RULES.md 7): no turn that keeps the Muss-Regel ends so, though
+      extension beyond docs/rules.md 7): no turn that keeps the Muss-Regel ends so, though
       one that breaks it does: the player stopped with an attempt left while a one was
       showing or the last roll held two sixes (with ``umwandlung``), for example a
       collected 6-6-6 in 2 of 3 attempts where sixes may be laid out: one roll must have
@@ -542,7 +542,7 @@ def reachable_throws(
 ) -> frozenset[tuple[tuple[int, int, int], int, bool]]:
     """Every final throw some legal turn can end with: ``(dice high to low, attempts,
     natural)`` for turns of at most ``cap`` attempts (1..3) under ``rules``, with the
-    Muss-Regel in force where ``muss`` (RULES.md 3).
+    Muss-Regel in force where ``muss`` (docs/rules.md 3).
 
     Derived from ``validate_turn``'s own checks of an attempt (``_check_attempt``), so the
     two cannot disagree; cached per composition of the flags that decide what a turn may do
@@ -616,8 +616,8 @@ def _next_states(
 
 
 def _check_collected(throw: Throw, rules: RuleSet) -> None:
-    """Explain why a collected (``natural=False``) final throw is impossible (RULES.md 1,
-    Natur; RULES.md 3, keep_only_ones); part of ``validate_throw``.
+    """Explain why a collected (``natural=False``) final throw is impossible (docs/rules.md 1,
+    Natur; docs/rules.md 3, keep_only_ones); part of ``validate_throw``.
 
     Raises:
         RuleViolation, in this order: ``collected_in_one_attempt`` (one attempt: nothing
@@ -648,7 +648,7 @@ def _check_collected(throw: Throw, rules: RuleSet) -> None:
 
 
 def muss_regel_applies(*, schock_aus_so_far: int, last_game: bool, rules: RuleSet = _CLUB) -> bool:
-    """Tell whether the Muss-Regel applies to a player's turn (RULES.md 3 and 5, seed 003).
+    """Tell whether the Muss-Regel applies to a player's turn (docs/rules.md 3 and 5, seed 003).
 
     It applies when the player's next Schock-Aus would cost a Runde: none yet this evening,
     or the count stands at 4, 9, 14, ... (the next is a fifth), or the game is the evening's
@@ -667,7 +667,7 @@ def muss_regel_applies(*, schock_aus_so_far: int, last_game: bool, rules: RuleSe
             "schock_aus_count_out_of_range",
             f"Die Zahl der Schock-Aus ist eine ganze Zahl ab 0, nicht {schock_aus_so_far!r}.",
             None,
-            "RULES.md 5",
+            "docs/rules.md 5",
         )
     if not rules.muss_regel:
         return False

@@ -1,4 +1,4 @@
-"""REST API of the audit trail (issue 6.4 through the API of issue 4; issue 10 item 4).
+"""REST API of the audit trail.
 
 - ``GET  history/``   secretary: ``?evening=<id>`` evening_audit, ``?member=<id>``
   member_audit, neither: club_audit_recent (league/audit/selectors.py), paginated.
@@ -59,7 +59,7 @@ class HistoryView(GenericAPIView):
 
     @extend_schema(
         summary="The audit trail",
-        description="Secretary only (league/audit/selectors.py, issue 6.4). "
+        description="Secretary only (league/audit/selectors.py). "
         "`?evening=<id>`: every change of that evening (also of a deleted one), its "
         "attendance, games, Schock-Aus, rounds and throws, reversal lines and Runden given; "
         "`?member=<id>`: every change concerning that person (the person itself with login "
@@ -87,7 +87,7 @@ class HistoryView(GenericAPIView):
             )
         # The books version and what the history shows beyond it (league/audit/selectors.py
         # AuditState): the page of lines is kept under both, per full URI (the pagination's
-        # links name the host); a repeat with the ETag gets 304 (issue 15).
+        # links name the host); a repeat with the ETag gets 304.
         state = audit_state(club=club, evening_id=evening_id, member_id=member_id)
         if state.evening_known is False or state.member_known is False:
             raise Http404
@@ -97,7 +97,7 @@ class HistoryView(GenericAPIView):
                 lines = evening_audit(evening_id=evening_id)
             elif member_id is not None:
                 person = Member.objects.get(pk=member_id, club=club)
-                # A page reads only its own records (issue 15 item 4).
+                # A page reads only its own records.
                 lines = MemberAuditLines(person)  # type: ignore[assignment]
             else:
                 lines = club_audit_recent(club=club)

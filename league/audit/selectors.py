@@ -1,4 +1,4 @@
-"""Reading the audit trail (issue 6.4, issue 10 item 4): who changed what, when, before -> after.
+"""Reading the audit trail: who changed what, when, before -> after.
 
 Every creation, change and deletion of a record of the books is a django-simple-history
 record: the club, its seasons and people (with their login and secretary flag), evenings,
@@ -561,7 +561,7 @@ def member_audit_page(
 ) -> AuditPage:
     """The lines `offset` to `offset + limit` of `member_audit` (records in its order),
     reading only those records and each one's object's other records for the diffs, not the
-    person's whole history (issue 15 item 4: a page of 300 lines of 13,000 records).
+    person's whole history (a page of 300 lines of 13,000 records).
 
     Queries: one a model for the newest `offset + limit` record keys, one a model with a
     record on the page for the records, a count for each model with more records than

@@ -1,5 +1,4 @@
-"""REST API shapes of the kitty ledger, payments, the club-book import and the audit trail
-(issue 6 through the API of issue 4).
+"""REST API shapes of the kitty ledger, payments, the club-book import and the audit trail.
 
 Serializers translate only: JSON in, plain values for one service call
 (league.services.ledger, league.services.club_book); service results out

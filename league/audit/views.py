@@ -1,4 +1,4 @@
-"""Pages of the audit trail (issue 6.4, issue 10 item 4): the club's latest changes, every
+"""Pages of the audit trail: the club's latest changes, every
 change of one evening (also of a deleted one) and every change concerning one person.
 
 Secretary only; another club's evening or person is 404. The lines come from
@@ -106,7 +106,7 @@ def audit_evening(request: ClubRequest, evening_id: int) -> HttpResponse:
 @books_page(extra=_club_state)
 def audit_member(request: ClubRequest, member_id: int) -> HttpResponse:
     """Every change concerning one person, newest first, AUDIT_LINES_SHOWN a page
-    (?seite=N); reads only the page's records (issue 15 item 4). Another club's or an
+    (?seite=N); reads only the page's records. Another club's or an
     unknown person is 404.
 
     The page's heading and lines are rendered once per club books version, `AuditState`

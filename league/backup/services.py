@@ -1,4 +1,4 @@
-"""Backup and restore of one club (issue 13 item 6): one versioned, gzipped JSON file.
+"""Backup and restore of one club: one versioned, gzipped JSON file.
 
 The file (format "schockclub-backup", version 2) is gzip-compressed UTF-8 JSON::
 

@@ -1,4 +1,4 @@
-"""What a club backup holds, table by table, and what it leaves out and why (issue 13 item 6).
+"""What a club backup holds, table by table, and what it leaves out and why.
 
 `CLUB_TABLES` lists every model of the club's books in the order a restore writes them
 (parents first: the database's triggers check an evening's season and a game's attendance

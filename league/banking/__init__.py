@@ -1,2 +1,2 @@
-"""Money in (issue 14 item 2): the club's bank account and the EPC GiroCode of a member's
+"""Money in: the club's bank account and the EPC GiroCode of a member's
 open amount."""

@@ -1,4 +1,4 @@
-"""Bank statement CSV import (issue 14 item 2): read a German bank export, propose the
+"""Bank statement CSV import: read a German bank export, propose the
 lines that pay a member's open amount, book the confirmed ones as payments through the
 ledger's payment service, never the same bank line twice.
 

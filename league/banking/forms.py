@@ -1,4 +1,4 @@
-"""The club's bank account form (issue 14 item 2); validation is the service's."""
+"""The club's bank account form; validation is the service's."""
 
 from django import forms
 from django.utils.translation import gettext_lazy as _

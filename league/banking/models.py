@@ -1,4 +1,4 @@
-"""The club's bank account (issue 14 item 2): where members pay the kitty by transfer.
+"""The club's bank account: where members pay the kitty by transfer.
 
 Audited (django-simple-history): who changed holder, IBAN or BIC and when.
 """

@@ -1,4 +1,4 @@
-"""Monthly payment reminders (issue 14 item 2): an e-mail to every member who owes more
+"""Monthly payment reminders: an e-mail to every member who owes more
 than ``REMINDER_THRESHOLD`` EUR, with the GiroCode of each open season attached as a PNG.
 
 Once a month per member (PaymentReminder's unique member and month: a second run, or two

@@ -1,4 +1,4 @@
-"""Writes of the club's bank account (issue 14 item 2). Not the books: no Marks or money
+"""Writes of the club's bank account. Not the books: no Marks or money
 move, so no books-changed event; the change is audited by django-simple-history (the
 request's user through its middleware)."""
 

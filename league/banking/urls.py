@@ -1,4 +1,4 @@
-"""Money-in pages (issue 14 item 2)."""
+"""Money-in pages."""
 
 from django.urls import path
 

@@ -1,4 +1,4 @@
-"""Pages of money in (issue 14 item 2):
+"""Pages of money in:
 
 - ``verein/bankkonto/``  the club's bank account (secretary; audited);
 - ``verein/bankimport/`` a bank statement (CAMT.053, MT940, CSV): lines with a person's RF

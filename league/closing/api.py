@@ -1,4 +1,4 @@
-"""REST API of the season close (issue 14 item 3), through league/closing/services.py:
+"""REST API of the season close, through league/closing/services.py:
 
 - ``GET  seasons/{id}/close/``     every person of the club: the close state
 - ``POST seasons/{id}/close/``     secretary: season_close (body ``{"confirm": bool}``)
@@ -9,7 +9,7 @@ Another club's season: 404. Every person's open balance only for the secretary a
 Kassenprüfer auditing the closed season (`may_see_balances`); the others read the count
 and the total. Errors: league/club/api_common.py; OpenAPI prose:
 league/closing/schema.py. The GET is kept per club books version, season and signatures
-(`season_sign_off_state`) and answers 304 to its ETag (league/club/caching.py, issue 15).
+(`season_sign_off_state`) and answers 304 to its ETag (league/club/caching.py).
 """
 
 from django.shortcuts import get_object_or_404

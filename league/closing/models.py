@@ -1,4 +1,4 @@
-"""The auditors' sign-off of a closed season (issue 14 item 3)."""
+"""The auditors' sign-off of a closed season."""
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _

@@ -71,7 +71,7 @@ _STATE = "The answer is the season's close state (as GET)."
 
 STATE_GET = extend_schema(
     summary="A season's close state",
-    description="Every person of the club (issue 14 item 3). Whether the season is closed "
+    description="Every person of the club. Whether the season is closed "
     "(when, by whom), what is still open (evenings with games missing, Runden owed and not "
     "given, people whose balance is not zero: carried into the next season on close), the "
     "fingerprint of its figures now and every Kassenprüfer signature with its state "

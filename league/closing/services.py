@@ -1,4 +1,4 @@
-"""Season close with the Kassenprüfer sign-off (issue 14 item 3).
+"""Season close with the Kassenprüfer sign-off.
 
 The wizard's open items, closing a season, reopening it, the auditors' signatures and the
 fingerprint they sign.
@@ -301,7 +301,7 @@ class OpenItems:
 
 
 def season_open_items(*, season: Season, balances: list[MemberBalance] | None = None) -> OpenItems:
-    """The wizard's list for `season` (issue 14 item 3). About seven queries; two less
+    """The wizard's list for `season`. About seven queries; two less
     when the season's `balances` (`season_member_balances`) are handed in."""
     if balances is None:
         balances = season_member_balances(season=season)
@@ -484,7 +484,7 @@ def season_sign_offs(*, season: Season, fingerprint: str | None = None) -> list[
 
 
 def season_sign_off_state(*, season: Season) -> tuple[int, ...]:
-    """What names `season`'s signatures beside its data version (issue 15: part of the
+    """What names `season`'s signatures beside its data version (part of the
     key and ETag of a kept close state). A signature moves no `data_version` (it is no
     change of the books), is never changed or deleted, and is only ever added to a closed
     season (`season_sign_off` locks the season and refuses an open one), while close and
@@ -654,7 +654,7 @@ def _book_carry(season: Season, balances: list[MemberBalance]) -> Season | None:
 
 @transaction.atomic
 def season_close(*, season: Season, by: Member, confirm: bool = False) -> Season:
-    """Close `season` (issue 14 item 3): carry every open balance into the next season
+    """Close `season`: carry every open balance into the next season
     (created when missing), then lock the books (`closed_at`, `closed_by`; audited in the
     season's history with the reason "season_closed"). Both seasons' `books_changed` run
     (reasons "season_closed" and "season_carry"), so caches, ETags and the report follow.

@@ -1,4 +1,4 @@
-"""Pages of the season close (issue 14 item 3)."""
+"""Pages of the season close."""
 
 from django.urls import path
 

@@ -1,4 +1,4 @@
-"""The season close wizard (issue 14 item 3) under the season: `/saison/<jahr>/abschluss/`.
+"""The season close wizard under the season: `/saison/<jahr>/abschluss/`.
 
 Every person of the club reads it (what is open, closed or not, the signatures); the
 secretary closes and reopens; a Kassenprüfer (`may_sign_off`) signs a closed season.
@@ -8,7 +8,7 @@ shown there in German, never a 500). Services: league/closing/services.py.
 The page's books part (templates/league/closing/_season_close_body.html) is kept per club
 books version, season, signatures (`season_sign_off_state`: a signature moves no data
 version), role and, for a person who may sign, that person (the sign button); a repeated
-GET is answered 304 (league/club/caching.py, issue 15). A refusal of an action is rendered
+GET is answered 304 (league/club/caching.py). A refusal of an action is rendered
 with its message and never kept.
 """
 

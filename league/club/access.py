@@ -1,4 +1,4 @@
-"""Who may see and change what (issue 2 item 6, issue 4 item 3).
+"""Who may see and change what.
 
 A user belongs to at most one club, through `Member.user`. A member reads the own club;
 the club's secretary (`Member.is_secretary`) also writes it. Another club's data does not

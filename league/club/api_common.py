@@ -428,7 +428,7 @@ def season_param(request, *, club: Club | None, latest_by_default: bool = False)
     return season
 
 
-# --- kept API reads (issue 15) ----------------------------------------------------------
+# --- kept API reads ----------------------------------------------------------
 
 
 def kept_api_read(

@@ -51,10 +51,10 @@ __all__ = [
 # The reason of a change to a season's Mark value (`league.club.services.season_update`):
 # every money amount of the season follows, so the receivers recompute the whole season,
 # not one evening (the ledger reverses each charge booked at the old value and books it
-# again at the new one, RULES.md 5).
+# again at the new one, docs/rules.md 5).
 MARK_VALUE_CHANGED = "mark_value_changed"
 # The reason of a change to a season's statutes (`league.club.services.
-# season_statutes_update`, issue 14 item 4): points, Marks and money of the whole season
+# season_statutes_update`): points, Marks and money of the whole season
 # follow, so the receivers treat it like `MARK_VALUE_CHANGED`.
 STATUTES_CHANGED = "statutes_changed"
 # The reason the club-book import writes into the history of every row it creates.
@@ -105,7 +105,7 @@ def books_changed(
     """Record that the books of `season_id` changed: move its data version, tell the books.
 
     Must run inside the writer's transaction (`transaction.atomic`), so the version moves
-    exactly when the change commits and never without it (RULES.md 5: the books of a
+    exactly when the change commits and never without it (docs/rules.md 5: the books of a
     season are its evenings, games, Schock-Aus, Marks and money, payments and Runden).
 
     Args:
@@ -125,7 +125,7 @@ def books_changed(
         raise BooksChangedOutsideTransaction(
             "books_changed must run inside the writer's transaction"
         )
-    # A closed season's books are locked (league.closing, issue 14 item 3): the update
+    # A closed season's books are locked (league.closing): the update
     # leaves it alone and the writer's transaction is refused and rolled back. The database
     # refuses it too (trigger schock_season_closed, league migration 0010).
     moved = Season.objects.filter(pk=season_id, closed_at__isnull=True).update(

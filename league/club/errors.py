@@ -62,7 +62,7 @@ def db_refusal_messages() -> dict[str, str]:
 
 
 def season_closed_message() -> str:
-    """The German refusal of a change to a closed season (league.closing, issue 14 item 3)."""
+    """The German refusal of a change to a closed season (league.closing)."""
     return _("The season is closed. To change it, it must be reopened first.")
 
 

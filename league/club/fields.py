@@ -10,7 +10,7 @@ A JSON number that is integral (12, 12.0) is a whole number; money is always a s
 no float reaches the books. Query parameters are read by league.club.selectors.whole_number.
 
 Refusals: 400 with the stable codes `invalid_number` / `invalid_amount` (German message),
-DRF's `min_value` / `max_value` for a number out of bounds. Source: issue 13 item 1.
+DRF's `min_value` / `max_value` for a number out of bounds.
 """
 
 import datetime
@@ -256,13 +256,13 @@ class DateFormField(forms.DateField):
 MAX_PEOPLE = 200
 """People one list of an evening names at most: present members, guests, absent members,
 and so the players of a game, the throws of a round and the players who did not throw.
-The rules set no number of players (RULES.md 4: everyone present plays); a club register
+The rules set no number of players (docs/rules.md 4: everyone present plays); a club register
 of 200 is far above any Schocken table (the club's evenings seat 6 to 15)."""
 
 MAX_SCHOCK_AUS = 3 * MAX_PEOPLE
 """Schock-Aus throwers of one game at most: a round with a Schock-Aus ends the game or a
-half (RULES.md 4), so at most three parts (first half, second half, final) end with one,
-and in such a round every player may have thrown 1-1-1 (RULES.md 2)."""
+half (docs/rules.md 4), so at most three parts (first half, second half, final) end with one,
+and in such a round every player may have thrown 1-1-1 (docs/rules.md 2)."""
 
 MAX_ROUNDS = 500
 """Entries (rounds, Ausscheidung steps, actions) of one game at most. The rules set no

@@ -1,4 +1,4 @@
-"""django-filter sets of the league API lists (issue 4 item 5)."""
+"""django-filter sets of the league API lists."""
 
 import django_filters
 

@@ -1,4 +1,4 @@
-"""The secretary's forms for a season (issue 2 item 6, issue 11 item 3): a new season
+"""The secretary's forms for a season: a new season
 (without one, no evening of its dates can be entered) and a season's rule set, chosen from
 a preset (the "Grundlage") and then changed flag by flag."""
 
@@ -115,7 +115,7 @@ def preset_initial(preset: str) -> dict[str, object]:
 
 class SeasonForm(RuleFlagsMixin, BooksErrorMixin, forms.Form):
     """Year, and optionally other first/last days and another rule set than the club's.
-    Calls `season_create` (Mark value and currency follow from the year, RULES.md 5)."""
+    Calls `season_create` (Mark value and currency follow from the year, docs/rules.md 5)."""
 
     year = forms.IntegerField(label=_("Year"), min_value=1979, max_value=2999)
     starts_on = DateFormField(
@@ -187,7 +187,7 @@ class SeasonRulesForm(RuleFlagsMixin, BooksErrorMixin, forms.Form):
             return None
 
 
-# --- the secretary's club administration (issue 12 item 1) ----------------------------------
+# --- the secretary's club administration ----------------------------------
 
 
 class PersonForm(BooksErrorMixin, forms.Form):
@@ -249,8 +249,8 @@ class PeopleSelect(forms.Select):
     """A select of flat choices (no groups) written in one pass: the same HTML as Django's
     `select.html` and `select_option.html` (attributes, order, white space, the selected
     choice), without a template render per option. The merge form lists every person of
-    the club; through the templates that list was most of the person page's time (issue
-    15: 48 seasons, the page at 2.4x the trivial read)."""
+    the club; through the templates that list was most of the person page's time (48 seasons, the
+    page at 2.4x the trivial read)."""
 
     def render(self, name, value, attrs=None, renderer=None) -> SafeString:
         chosen = set(self.format_value(value))
@@ -331,7 +331,7 @@ class LoginForm(BooksErrorMixin, forms.Form):
             return None
 
 
-# --- a season's statutes (issue 14 item 4) -------------------------------------------------
+# --- a season's statutes -------------------------------------------------
 
 
 class StatutesForm(BooksErrorMixin, forms.Form):

@@ -1,6 +1,6 @@
 """Clubs, seasons, members, and the club's money: ledger, payments, Runden given, reports.
 
-Sources: RULES.md section 5 (the club's books) and section 6 (rule sets per season).
+Sources: docs/rules.md section 5 (the club's books) and section 6 (rule sets per season).
 """
 
 from decimal import Decimal
@@ -13,7 +13,7 @@ from simple_history.models import HistoricalRecords
 
 from league.club.names import validate_name
 
-# RULES.md section 6: the preset names. Kept here as plain choices so that the database
+# docs/rules.md section 6: the preset names. Kept here as plain choices so that the database
 # never depends on importing the rules module's objects.
 # Named as the members know them (where each comes from: games.rules.PRESET_SOURCES).
 RULE_PRESET_CHOICES = [
@@ -37,7 +37,7 @@ class Club(models.Model):
     rule_preset = models.CharField(
         _("rule set"), max_length=20, choices=RULE_PRESET_CHOICES, default="club"
     )
-    # The club's statutes (issue 14 item 4): the defaults its new seasons are kept under
+    # The club's statutes: the defaults its new seasons are kept under
     # (league.club.statutes.Statutes.to_data(); empty: seed 003's).
     statutes = models.JSONField(_("statutes"), default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -77,9 +77,9 @@ CLUB_VERSION_FIELDS = ("books_version", "register_version")
 
 
 class Season(models.Model):
-    """A championship period of a club (RULES.md section 5), with its rule set and Mark value.
+    """A championship period of a club (docs/rules.md section 5), with its rule set and Mark value.
 
-    `rules` holds the rule set's flags as data (RULES.md 6: "a season stores the flags it
+    `rules` holds the rule set's flags as data (docs/rules.md 6: "a season stores the flags it
     was played with"); `rule_preset` names the preset they were composed from.
 
     `mark_value` is the money one Mark is worth in `currency`: 1.00 DM up to and including
@@ -97,7 +97,7 @@ class Season(models.Model):
     # stays the preset they started from ("Grundlage"). Empty: the preset's flags
     # (league.club.statutes.season_rules is the one reader).
     rules = models.JSONField(_("rules"), default=dict, blank=True)
-    # The statutes the season's books are kept under (issue 14 item 4; Statutes.to_data(),
+    # The statutes the season's books are kept under (Statutes.to_data(),
     # league.club.statutes.season_statutes is the one reader; empty: seed 003's).
     statutes = models.JSONField(_("statutes"), default=dict, blank=True)
     mark_value = models.DecimalField(_("value of one Mark"), max_digits=6, decimal_places=2)
@@ -105,7 +105,7 @@ class Season(models.Model):
     data_version = models.PositiveIntegerField(
         default=0, help_text="Bumped whenever the season's records change (report cache key)."
     )
-    # Season close (issue 14 item 3, league.closing): while `closed_at` is set the books
+    # Season close (league.closing): while `closed_at` is set the books
     # are locked; `books_changed` and a database trigger (league migration 0010) refuse.
     closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
     closed_by = models.ForeignKey(
@@ -152,7 +152,7 @@ class Member(models.Model):
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices, default=Kind.MEMBER)
     active = models.BooleanField(_("active"), default=True)
     is_secretary = models.BooleanField(_("secretary"), default=False)
-    # A monthly e-mail about an open amount with its GiroCode (issue 14 item 2); opt-out.
+    # A monthly e-mail about an open amount with its GiroCode; opt-out.
     payment_reminders = models.BooleanField(_("payment reminders by e-mail"), default=True)
     # Whether the login's password was set by its holder (the invitation link, a reset by
     # e-mail, a change with the old password), not by anyone else (the admin, a first

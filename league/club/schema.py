@@ -96,7 +96,7 @@ SEASON_VIEWSET = extend_schema_view(
     list=SEASON_LIST,
     retrieve=extend_schema(
         summary="A season",
-        description="One season of the club: its rule set (`rules`, every flag of RULES.md "
+        description="One season of the club: its rule set (`rules`, every flag of docs/rules.md "
         "6; `rules_preset` the preset it equals or null for the club's own composition; "
         "`rule_preset` the preset it started from), Mark value and currency.",
         responses={200: SeasonSerializer, **error_responses()},
@@ -108,7 +108,7 @@ SEASON_VIEWSET = extend_schema_view(
         "`starts_on`/`ends_on` are given) with the club's rule preset unless another is "
         'named; `rules` changes flags of that preset (e.g. `{"jule": true}`), a flag the '
         "rules do not know or a wrong value is a 400 `invalid_rule_set`. The Mark is worth "
-        "1.00 DM up to 2001 and 0.50 EUR from 2002 (RULES.md 5). A year the "
+        "1.00 DM up to 2001 and 0.50 EUR from 2002 (docs/rules.md 5). A year the "
         "club has already: 409 `season_exists`.",
         request=SeasonCreateSerializer,
         responses={201: SeasonSerializer, **error_responses(400, 403, 409)},
@@ -141,7 +141,7 @@ SEASON_VIEWSET = extend_schema_view(
     partial_update=extend_schema(
         summary="Change a season's rule set",
         description="Secretary only (a member: 403; another club's season: 404). `rules` "
-        "changes flags of the season's rule set (RULES.md 6); with `rule_preset` the season "
+        "changes flags of the season's rule set (docs/rules.md 6); with `rule_preset` the season "
         "starts from that preset instead (and without `rules` plays it as it is). A flag "
         "the rules do not know, or a wrong value: 400 `invalid_rule_set`. The books' figures "
         "stay (points and Marks count games, not throws); the season's `data_version` moves, "
@@ -253,7 +253,7 @@ RANK_STATUTES_EXAMPLE: dict[str, Any] = {
 _STATUTES_GET = extend_schema(
     methods=["GET"],
     summary="A season's statutes",
-    description="The statutes the season's books are kept under (issue 14 item 4): points "
+    description="The statutes the season's books are kept under: points "
     "per Schock-Aus and per lost game (`per_event`) or by an evening's rank (`by_rank`: "
     "the club members present ranked by fewest games lost, ties share the better place), "
     "Marks per lost game, the absence charge (`none`, `fixed` Marks, or `average_plus`: "

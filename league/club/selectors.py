@@ -146,7 +146,7 @@ class SeasonRulesOverview:
 
 
 def season_rules_overview(*, season: Season) -> SeasonRulesOverview:
-    """The season's rule set flag by flag (RULES.md 6), with its Grundlage's values beside
+    """The season's rule set flag by flag (docs/rules.md 6), with its Grundlage's values beside
     (``season_rules``; no query beyond the season)."""
     rules = season_rules(season)
     basis = preset_rules(season.rule_preset)

@@ -1,4 +1,4 @@
-"""REST API shapes of clubs, seasons, members, standings, dues and Runden (issue 4).
+"""REST API shapes of clubs, seasons, members, standings, dues and Runden.
 
 Serializers translate only: JSON in, plain values for one service call; selector results
 out. No rule of the books lives here (STYLE.md 3). Money is a decimal string in the
@@ -20,7 +20,7 @@ from league.club.statutes import CLUB_STATUTES, season_rules
 # Money the API answers (sums: balances, totals, running balances): a decimal with cents
 # (Decimal, never float) and no digit limit. A sum has no bound of its own (101 payments
 # of the most a ledger row holds pass twelve digits), and DRF's max_digits on output
-# raised InvalidOperation, a 500 (issue 13 item 1). Input money is bounded where it is
+# raised InvalidOperation, a 500. Input money is bounded where it is
 # read (league/club/fields.py, PAYMENT_MAX).
 MONEY: dict[str, Any] = {"max_digits": None, "decimal_places": 2}
 
@@ -37,7 +37,7 @@ class ClubSerializer(serializers.ModelSerializer):
 class SeasonSerializer(serializers.ModelSerializer):
     """A season with its rule set and the value of one Mark in its currency.
 
-    `rules` are the flags the season plays (``RuleSet.to_dict()``, RULES.md 6);
+    `rules` are the flags the season plays (``RuleSet.to_dict()``, docs/rules.md 6);
     `rules_preset` the preset they equal, or null for a club's own composition;
     `rule_preset` the preset the season started from (its "Grundlage")."""
 
@@ -51,7 +51,7 @@ class SeasonSerializer(serializers.ModelSerializer):
             "additionalProperties": {
                 "oneOf": [{"type": "boolean"}, {"type": "integer"}, {"type": "string"}]
             },
-            "description": "Every flag of the season's rule set (RULES.md 6), by name.",
+            "description": "Every flag of the season's rule set (docs/rules.md 6), by name.",
         }
     )
     def get_rules(self, season: Season) -> dict[str, bool | int | str]:
@@ -82,14 +82,14 @@ class SeasonSerializer(serializers.ModelSerializer):
 class SeasonCreateSerializer(serializers.Serializer):
     """Input of `season_create`: the year; rule preset and first/last day optional (the
     club's preset and the calendar year by default); Mark value and currency follow the
-    year (RULES.md 5)."""
+    year (docs/rules.md 5)."""
 
     year = StrictIntegerField(min_value=1900, max_value=2200)
     rule_preset = serializers.ChoiceField(choices=RULE_PRESET_CHOICES, required=False)
     rules = BoundedDictField(
         max_length=len(FLAGS),
         required=False,
-        help_text='Flags laid over the preset (RULES.md 6), e.g. {"jule": true}; '
+        help_text='Flags laid over the preset (docs/rules.md 6), e.g. {"jule": true}; '
         "bad flags: 400 `invalid_rule_set`.",
     )
     starts_on = StrictDateField(required=False)
@@ -112,13 +112,13 @@ class SeasonRulesSerializer(serializers.Serializer):
     rules = BoundedDictField(
         max_length=len(FLAGS),
         required=False,
-        help_text='Flags to change (RULES.md 6), e.g. {"deckel_total": 15}; bad flags: '
+        help_text='Flags to change (docs/rules.md 6), e.g. {"deckel_total": 15}; bad flags: '
         "400 `invalid_rule_set`.",
     )
 
 
 class SeasonStatutesSerializer(serializers.Serializer):
-    """A season's statutes (issue 14 item 4; ``Statutes.to_data()``), with what they
+    """A season's statutes (``Statutes.to_data()``), with what they
     decide beside: the Mark's value and currency of the season and its evenings."""
 
     season = serializers.IntegerField(source="pk")

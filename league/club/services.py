@@ -1,5 +1,5 @@
 """Writing clubs, seasons, members and guests, their logins, and merging a person entered
-twice (issue 12 item 1)."""
+twice."""
 
 import dataclasses
 import datetime
@@ -47,7 +47,7 @@ RulesInput = RuleSet | Mapping[str, object]
 
 
 def season_rules_data(*, rules: RulesInput, basis: RuleSet) -> dict[str, bool | int | str]:
-    """The flags a season stores for `rules` (RULES.md 6): a RuleSet as it is, a mapping
+    """The flags a season stores for `rules` (docs/rules.md 6): a RuleSet as it is, a mapping
     laid over `basis` and read strictly (``RuleSet.from_dict``). The stored ``name`` is the
     preset the flags equal, else "custom".
 
@@ -142,13 +142,13 @@ def season_create(
     starts_on: datetime.date | None = None,
     ends_on: datetime.date | None = None,
 ) -> Season:
-    """Create a club's season for `year` (RULES.md section 5): a calendar year unless the
+    """Create a club's season for `year` (docs/rules.md section 5): a calendar year unless the
     club gives other dates, the club's rule preset unless another is named, the club's
-    statutes (`Club.statutes`, seed 003's when it keeps none; issue 14 item 4) and the
+    statutes (`Club.statutes`, seed 003's when it keeps none) and the
     Mark's value and currency of the year by their eras (seed 003: 1.00 DM to 2001, 0.50
     EUR from 2002).
 
-    The season stores its rule set as flags (RULES.md 6): `rules` (a RuleSet, or flags laid
+    The season stores its rule set as flags (docs/rules.md 6): `rules` (a RuleSet, or flags laid
     over the preset) composed from the preset, else the preset's own flags; `rule_preset`
     stays the preset it started from.
 
@@ -261,7 +261,7 @@ def season_update(
     starts_on: datetime.date | None = None,
     ends_on: datetime.date | None = None,
 ) -> Season:
-    """Change a season's Mark value, rule set or dates (RULES.md 5 and 6); None keeps a
+    """Change a season's Mark value, rule set or dates (docs/rules.md 5 and 6); None keeps a
     field as it is. Year, club and currency stay (they decide which season it is).
 
     `rules` is the season's new rule set: a RuleSet, or flags laid over the new
@@ -322,7 +322,7 @@ def _statutes_of(statutes: StatutesInput, *, basis: Statutes) -> Statutes:
 def season_statutes_update(
     *, season: Season, statutes: StatutesInput, confirm: bool = False
 ) -> Season:
-    """Change the statutes a season's books are kept under (issue 14 item 4; RULES.md 5).
+    """Change the statutes a season's books are kept under (docs/rules.md 5).
 
     `statutes` is a Statutes or data read strictly by ``Statutes.from_data`` over the
     season's current statutes. On a season that has evenings the change recomputes every
@@ -392,7 +392,7 @@ def season_statutes_update(
 
 @transaction.atomic
 def club_statutes_update(*, club: Club, statutes: StatutesInput) -> Club:
-    """Set the statutes a club gives its new seasons (`Club.statutes`; issue 14 item 4).
+    """Set the statutes a club gives its new seasons (`Club.statutes`).
     Seasons that exist keep theirs (``season_statutes_update`` changes one). Audited
     (reason "statutes_changed"). Raises BooksError: the ``statutes_*`` codes (400)."""
     new = _statutes_of(statutes, basis=club_statutes(club))
@@ -488,7 +488,7 @@ def member_update(
     return member
 
 
-# --- merging a person entered twice, guests who join, logins (issue 12 item 1) ----------------
+# --- merging a person entered twice, guests who join, logins ----------------
 
 #: What a merge receiver answers: the (season id, evening id or None) pairs whose books it
 #: changed. Evenings raise the books-changed event themselves; seasons named with None
@@ -527,7 +527,7 @@ def _check_merge(source: Member, target: Member) -> None:
 
 @transaction.atomic
 def member_merge(*, source: Member, target: Member) -> Member:
-    """Merge a person entered twice (issue 12 item 1): everything of `source` moves to
+    """Merge a person entered twice: everything of `source` moves to
     `target`, then `source` is deleted. Returns `target` as stored.
 
     The receivers connected by the layers above move the rows that name the person: play
@@ -576,7 +576,7 @@ def member_merge(*, source: Member, target: Member) -> Member:
 
 @transaction.atomic
 def guest_to_member(*, person: Member) -> Member:
-    """Turn a regular guest into a club member (issue 12 item 1). From now on the person
+    """Turn a regular guest into a club member. From now on the person
     counts as a member (standings, an evening's absence); evenings already entered keep
     the role the person had there (a guest then), so no charge of the past changes.
 
@@ -649,7 +649,7 @@ def _username_free(username: str, *, user_id: int | None = None) -> str:
 
 @transaction.atomic
 def login_create(*, person: Member, username: str) -> User:
-    """Give a person of the club a login (issue 12 item 1). The login has no usable
+    """Give a person of the club a login. The login has no usable
     password until the person sets one through the invitation (`login_invitation`): nobody
     else ever chooses or learns a password that works.
 
@@ -750,7 +750,7 @@ def login_lock(*, person: Member, locked: bool = True) -> User:
 
 @transaction.atomic
 def secretary_set(*, person: Member, is_secretary: bool) -> Member:
-    """Make a person a secretary of the club or take it back (issue 12 item 1). The club
+    """Make a person a secretary of the club or take it back. The club
     always keeps one secretary who can log in.
 
     Raises BooksError `secretary_is_guest` (a guest cannot keep the books) and
@@ -767,7 +767,7 @@ def secretary_set(*, person: Member, is_secretary: bool) -> Member:
 @transaction.atomic
 def club_create(*, name: str, secretary_name: str, rule_preset: str = "club") -> Member:
     """A new club with its first secretary (the one step before the secretary sets the
-    club up on its pages: seasons, people, logins, evenings; issue 12 item 1). Returns
+    club up on its pages: seasons, people, logins, evenings). Returns
     the secretary (a club member, no login yet: give one with `login_create`).
 
     Raises BooksError `name_required`, `name_invalid_character`, `name_too_long` (the

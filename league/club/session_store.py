@@ -1,4 +1,4 @@
-"""Database sessions that ignore a malformed session cookie (issue 4: never a 500).
+"""Database sessions that ignore a malformed session cookie (never a 500).
 
 Django's own session keys are 32 lowercase letters and digits. A cookie with anything else
 (a NUL byte, for example, which PostgreSQL refuses in a query) names no session: it is

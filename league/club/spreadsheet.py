@@ -5,7 +5,7 @@ a tab or carriage return) as a formula: a person named `=HYPERLINK(...)` would b
 link the treasurer clicks. Every export writes such a text cell with a leading `'`, which
 spreadsheets show as text; the club-book import takes that `'` away again, so a name
 travels out and back unchanged. Numbers the books write (-3 points, -1,50 EUR) stay numbers.
-Source: the OWASP advice on CSV injection; issue 13 item 2.
+Source: the OWASP advice on CSV injection.
 """
 
 from __future__ import annotations

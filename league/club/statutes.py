@@ -1,4 +1,4 @@
-"""The club's statutes as data a season carries (seed 003, RULES.md section 5; issue 14 item 4).
+"""The club's statutes as data a season carries (seed 003, docs/rules.md section 5).
 
 Every figure of the books lives here once: how championship points are scored (per
 Schock-Aus and per lost game, or by an evening's rank), Marks per lost game, what an
@@ -83,7 +83,7 @@ SEED_003_ERAS = (
 
 @dataclass(frozen=True)
 class Statutes:
-    """The statutes of a club's books (RULES.md 5; the defaults are seed 003).
+    """The statutes of a club's books (docs/rules.md 5; the defaults are seed 003).
 
     Attributes:
         scoring: "per_event" or "by_rank" (`SCORING_MODES`).
@@ -233,7 +233,7 @@ class Statutes:
         return era.value, era.currency
 
     def runden(self, throwers: Sequence[T]) -> list[RundeOwed]:
-        """The Runden owed for an evening's Schock-Aus throwers in throwing order (RULES.md 5;
+        """The Runden owed for an evening's Schock-Aus throwers in throwing order (docs/rules.md 5;
         seed 003: first, every fifth, last, with the shift): `games.rules.runden_owed_by`."""
         return runden_owed_by(
             list(throwers),
@@ -520,7 +520,7 @@ def club_statutes(club: Club) -> Statutes:
 
 
 def season_rules(season: Season) -> RuleSet:
-    """The rule set a season is played with (RULES.md 6): the flags it stores
+    """The rule set a season is played with (docs/rules.md 6): the flags it stores
     (``season.rules``, ``RuleSet.from_dict``); when it stores none, its preset, and the
     club's rules for a name the rules module does not know. The one place that maps a
     season to its rules.
@@ -543,5 +543,5 @@ def _stored_rules(items: tuple[tuple[str, object], ...]) -> RuleSet:
 
 
 def preset_rules(preset: str | None) -> RuleSet:
-    """The rule set of a preset name (RULES.md 6), the club's rules for an unknown one."""
+    """The rule set of a preset name (docs/rules.md 6), the club's rules for an unknown one."""
     return PRESETS.get(preset or "club", PRESETS["club"])

@@ -1,6 +1,6 @@
 """Pages of the club register: a new season and a season's rule set (the secretary's),
 the rules page every member reads, and the secretary's club administration under
-/verein/ (people, logins, seasons; issue 12 item 1) with the invitation link's page.
+/verein/ (people, logins, seasons) with the invitation link's page.
 
 The forms (league/club/forms.py) hand their data to league/club/services.py; the views
 render and redirect.
@@ -84,7 +84,7 @@ def _applied(request: HttpRequest, form_class, **kwargs):
 def _season_form_page(request: ClubRequest, form_context, *parts: object) -> HttpResponse:
     """The season form page. A GET's form (unbound: the initial values of the season it is
     built for) is kept per books version and `parts` (everything else its initial values
-    depend on): the two dozen flag widgets are rendered once, not on every read (issue 15).
+    depend on): the two dozen flag widgets are rendered once, not on every read.
     A form after a POST (errors, a preset taken over) is rendered as it is."""
     if request.method == "GET":
         context = {"preset_flags": _preset_flags(), **form_context(lazy=True)}
@@ -174,7 +174,7 @@ def season_rules_page(request: ClubRequest, year: int) -> HttpResponse:
 @member_required
 @books_page(season_year="year")
 def season_statutes_page(request: ClubRequest, year: int) -> HttpResponse:
-    """The statutes a season's books are kept under (issue 14 item 4): every member reads
+    """The statutes a season's books are kept under: every member reads
     them; the secretary changes them, and on a season with evenings confirms first ("Die
     Saison hat schon N Abende; alle Beträge und Punkte werden neu berechnet.").
 
@@ -222,7 +222,7 @@ def current_rules(request: ClubRequest) -> HttpResponse:
     return redirect("season_rules", year=season.year)
 
 
-# --- the secretary's club administration (issue 12 item 1) ---------------------------------
+# --- the secretary's club administration ---------------------------------
 
 
 def _person(request: ClubRequest, pk: int) -> Member:
@@ -461,7 +461,7 @@ def _invited_user(uidb64: str, token: str) -> User | None:
 def club_seasons(request: ClubRequest) -> HttpResponse:
     """The club's seasons with their Mark value, currency and rule set; the next one to
     start. The list is kept by the club's books version (every change of a season moves
-    it; issue 15), with ETag/304."""
+    it), with ETag/304."""
     seasons = club_seasons_of(club=request.club)
     latest = seasons.first()
     context = {

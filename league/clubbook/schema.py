@@ -59,7 +59,7 @@ BAD_ROWS_EXAMPLE = {
 
 IMPORT_POST = extend_schema(
     summary="Import the club book",
-    description="Secretary only (club_book_import, issue 6.3). Multipart with the two "
+    description="Secretary only (club_book_import). Multipart with the two "
     "files `attendance` (`date,name,role`) and `games` (`date,number,loser,schock_aus`) "
     "and `dry_run`. All or nothing: with `dry_run=true` the answer says what would be "
     "created and the recomputed totals per season, and nothing is written; without it "
@@ -90,7 +90,7 @@ IMPORT_POST = extend_schema(
 
 EXPORT_GET = extend_schema(
     summary="Export the club book",
-    description="Secretary only (club_book_export, issue 6.3): the club's books in the "
+    description="Secretary only (club_book_export): the club's books in the "
     "import format (UTF-8, CRLF), byte for byte what the page's download gives; "
     "importing it again changes nothing.",
     responses={

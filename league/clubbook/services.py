@@ -1,4 +1,4 @@
-"""The club book since 1979 (issue 6.3): parse, validate, import and export the two CSV files.
+"""The club book since 1979: parse, validate, import and export the two CSV files.
 
 Formats (examples: tests/samples/club-book-*.csv), UTF-8, comma separated, one header line:
 - attendance: `date,name,role`: one row per person per evening; role `secretary` (a present
@@ -19,8 +19,8 @@ Decisions where the issue is silent:
   as a guest and as a club member is a bad row (a person is one or the other in the app).
   Seasons are created as needed (calendar year; 1.00 DM per Mark up to 2001, 0.50 EUR from
   2002). The Vorleger is not in the format: game 1 is opened by the secretary, every later
-  game by the previous game's loser (RULES.md 4.5).
-- Rows are written set-based (issue 15 item 2): on PostgreSQL one COPY (psycopg 3) each
+  game by the previous game's loser (docs/rules.md 4.5).
+- Rows are written set-based: on PostgreSQL one COPY (psycopg 3) each
   for the evenings, attendance, games and absence charges, no model instances; the
   Schock-Aus and the lost games' charges by one INSERT ... SELECT each from the games
   just written (nothing read back into Python); the database's checks of new rows run
@@ -274,7 +274,7 @@ def _read_rows(
     out; undecodable rows go to `undecodable`, read with replacement characters).
 
     Cost: one decode and one csv pass over the file, one precompiled search per row
-    (`CONTROL_CHARACTER`; issue 15 item 2: a unicodedata lookup per character was a third
+    (`CONTROL_CHARACTER`: a unicodedata lookup per character was a third
     of the import of a 48-season book)."""
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
@@ -514,7 +514,7 @@ def club_book_parse(
     date, no or two secretaries, a date given twice with different attendance, a guest who
     is a club member elsewhere in the file, game number not a whole number >= 1, game number
     twice, a date without attendance, unknown person, loser or thrower not present; and the
-    bounds of the columns (issue 13.1): a control character (NUL), a name over 100
+    bounds of the columns: a control character (NUL), a name over 100
     characters, a game number over 2147483647, a year outside 1900 .. next year."""
     errors: list[RowError] = []
     undecodable: list[tuple[int, list[str]]] = []
@@ -811,7 +811,7 @@ def club_book_import(
     attendance_name: str = "club-book-attendance.csv",
     games_name: str = "club-book-games.csv",
 ) -> ImportResult:
-    """Import the club book (issue 6.3) into the club named `club_name` (created if
+    """Import the club book into the club named `club_name` (created if
     missing): all or nothing, in one transaction. With `dry_run` everything is done and
     counted, then rolled back. `user` is recorded as the author in the audit trail.
 
@@ -1038,7 +1038,7 @@ def _insert_rows(model: type[models.Model], rows: list[dict[str, Any]]) -> None:
     database, every column a row leaves out gets the field's default, and `auto_now` /
     `auto_now_add` columns one timestamp for the whole import.
 
-    PostgreSQL: one COPY (psycopg 3) per table, no model instances (issue 15 item 2: the
+    PostgreSQL: one COPY (psycopg 3) per table, no model instances (the
     instances and Django's per-value preparation were most of the import's time); the
     database's constraints and triggers check every row as with INSERT, and a refusal is
     Django's IntegrityError. Other databases (SQLite for a developer): bulk_create.
@@ -1140,7 +1140,7 @@ class _WrittenGame:
 
 def _write_games(batch: _Batch) -> tuple[int, list[_WrittenGame], int]:
     """The new evenings' games (game 1 opened by the secretary, every later one by the
-    previous game's loser, RULES.md 4.5) and their Schock-Aus in throwing order,
+    previous game's loser, docs/rules.md 4.5) and their Schock-Aus in throwing order,
     set-based with their audit-trail records. Returns (how many games were written, the
     games written, how many Schock-Aus were written); on PostgreSQL the games are not
     read back (the Schock-Aus find their games in the database, `_insert_schock_aus`, and
@@ -1186,8 +1186,8 @@ def _write_games(batch: _Batch) -> tuple[int, list[_WrittenGame], int]:
 
 def _insert_schock_aus(throws: list[tuple[int, int, int, int]]) -> None:
     """PostgreSQL: the Schock-Aus `throws` (evening, game number, thrower, position) in one
-    INSERT ... SELECT that finds each one's game by its evening and number (issue 15 item
-    2: the 47,700 games of 48 seasons are not read back for their keys). Rows in the order
+    INSERT ... SELECT that finds each one's game by its evening and number (the 47,700 games of 48
+    seasons are not read back for their keys). Rows in the order
     of the games, then the throwing order."""
     if not throws:
         return
@@ -1214,7 +1214,7 @@ def _write_charges(batch: _Batch, games: list[_WrittenGame]) -> int:
     and Mark count instead of once per entry. The absences are built here and copied; the
     lost games' charges on PostgreSQL by one INSERT ... SELECT from the games
     (`_insert_game_charges`), elsewhere here too. Returns how many entries were written."""
-    # Each evening is charged under its season's statutes (issue 14 item 4).
+    # Each evening is charged under its season's statutes.
     statutes_of = {s.pk: season_statutes(s) for s in batch.season_of.values()}
     date_of = {pk: date for date, pk in batch.evening_ids.items()}
     money: dict[tuple[int, int], Decimal] = {}
@@ -1295,7 +1295,7 @@ def _insert_game_charges(
     batch: _Batch, statutes_of: dict[int, Statutes], money: dict[tuple[int, int], Decimal]
 ) -> int:
     """PostgreSQL: the game-lost charges of the new evenings' games in one INSERT ...
-    SELECT from the games just written (issue 15 item 2: no row of them travels to Python
+    SELECT from the games just written (no row of them travels to Python
     and back). Per season the charge is `game_lost_charge` of its statutes (its kind and
     Marks; the money by `marks_to_money` of its Mark value, `money` keeps it per season and
     Marks); per game its loser, its number as the description, `game_source_key` of its id
@@ -1368,7 +1368,7 @@ def _insert_game_charges(
 def _season_totals(batch: _Batch) -> list[SeasonTotals]:
     """The recomputed totals of every season the import touched, by year: the standings
     of all of them read together (`seasons_standings`: the same few queries for 1 or 48
-    seasons, issue 15 item 2)."""
+    seasons)."""
     new_per_season = Counter(s.pk for s in batch.season_of.values())
     touched = {s.pk: s for s in batch.season_of.values()}
     seasons = sorted(touched.values(), key=lambda s: s.year)

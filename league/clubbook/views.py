@@ -41,7 +41,7 @@ class ClubBookForm(forms.Form):
 # A dry run's files wait in MEDIA_ROOT/club-book-uploads/<token>/ for the confirmation, so
 # that the secretary confirms exactly the files the dry run checked. The folder names the
 # club and the login that checked them (owner.txt): only that login, for that club, may
-# confirm (issue 13 item 3), whoever else learns the token.
+# confirm, whoever else learns the token.
 
 
 def _upload_dir(token: str) -> Path:

@@ -11,11 +11,11 @@ league/club/api_common.py; the OpenAPI prose: league/ledger/schema.py.
 - ``GET  balances/``                  secretary: club_balances
 
 Decisions: without ``?season=`` the statement covers the club's current season (the season
-of today, else the latest; issue 15 item 4), ``?season=all`` every season a few a page
+of today, else the latest), ``?season=all`` every season a few a page
 (``?page=``, ``?page_size=`` seasons, newest first; ``count``, ``next``, ``previous``
 beside the accounts); balances without ``?season=`` cover every season; the kitty totals
 are always over all seasons. Statement and balances are cached by the club's books version
-and answer a GET with the ETag they gave with 304 (league/club/caching.py, issue 15).
+and answer a GET with the ETag they gave with 304 (league/club/caching.py).
 """
 
 import django_filters

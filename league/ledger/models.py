@@ -1,6 +1,6 @@
 """Clubs, seasons, members, and the club's money: ledger, payments, Runden given, reports.
 
-Sources: RULES.md section 5 (the club's books) and section 6 (rule sets per season).
+Sources: docs/rules.md section 5 (the club's books) and section 6 (rule sets per season).
 """
 
 from decimal import Decimal
@@ -17,7 +17,7 @@ PAYMENT_MIN = Decimal("0.01")
 PAYMENT_MAX = Decimal("10000.00")
 """The most one payment may be, in the season's currency (DM or EUR). A member pays the
 kitty a season's Marks, tens or hundreds; 10,000 is far above any real payment and keeps
-every sum the books can reach small (issue 13 item 1: the API and the payment page refuse
+every sum the books can reach small (the API and the payment page refuse
 more, German message, `max_value`)."""
 
 
@@ -27,7 +27,7 @@ class LedgerEntry(models.Model):
     `marks` is the integer number of Marks (charges positive, reversals and payments
     negative); `amount` is the money in the season's currency (same sign), `marks *
     season.mark_value` for charges. Entries are never edited or deleted: a correction is a
-    reversal entry (`reverses`). Source: issue 6, RULES.md section 5.
+    reversal entry (`reverses`). Source: docs/rules.md section 5.
     """
 
     class Kind(models.TextChoices):

@@ -175,8 +175,8 @@ PAYMENT_VIEWSET = extend_schema_view(
 
 STATEMENT_GET = extend_schema(
     summary="A member's kitty statement",
-    description="Every ledger line of a person (member_statement, issue 6.1), season by "
-    "season: charges (1 Mark per lost game, 6 Marks per evening absent; RULES.md 5), "
+    description="Every ledger line of a person (member_statement), season by "
+    "season: charges (1 Mark per lost game, 6 Marks per evening absent; docs/rules.md 5), "
     "payments and reversals with their reason, each with the running balance in money "
     "(decimal string, season's currency) and in Marks. Without `?season=` the club's "
     "current season; `?season=<id>` another season; `?season=all` every season, a few a "
@@ -203,7 +203,7 @@ STATEMENT_GET = extend_schema(
 
 BALANCES_GET = extend_schema(
     summary="Who owes what; the kitty",
-    description="Secretary only (club_balances, issue 6.1). `rows`: every person's "
+    description="Secretary only (club_balances). `rows`: every person's "
     "account per season (Marks charged, money charged, paid, still owed); `owing`: the "
     "rows still owing, newest season and largest debt first; `seasons`: per season "
     "charged, paid, owed and credit; `kitty`: money received per currency and `owed`: "

@@ -1,6 +1,6 @@
-"""Reads of the kitty for the pages: a person's statement summarised per season (issue 15:
-"long lists paginated or summarised per season: the statement defaults to the current
-season with the others one request away"; RULES.md section 5).
+"""Reads of the kitty for the pages: a person's statement summarised per season ("long lists
+paginated or summarised per season: the statement defaults to the current
+season with the others one request away"; docs/rules.md section 5).
 
 Money is Decimal in each season's own currency (DM up to 2001, EUR from 2002): a summary
 row never adds DM and EUR together, and totals over seasons are per currency.
@@ -130,7 +130,7 @@ def _summaries_of(member_id: int, seasons: Sequence[Season]) -> list[SeasonSumma
 
 
 def member_season_summaries(*, member: Member, seasons: Sequence[Season]) -> list[SeasonSummary]:
-    """The person's account per season (issue 15 item 4), newest first: one `SeasonSummary`
+    """The person's account per season, newest first: one `SeasonSummary`
     for each of `seasons` (the club's, each with its `data_version`) in which the person
     has ledger lines.
 
@@ -225,7 +225,7 @@ def club_ledger_differences(*, club_id: int, limit: int = 1) -> list[str]:
     """Where the club's stored ledger disagrees with what its records imply, as German
     sentences naming the line (at most `limit`, the first ones in a fixed order: payments,
     then ledger lines by number, then the charges the evenings imply by date). Empty when
-    the ledger is what the books' own services would have written (RULES.md section 5):
+    the ledger is what the books' own services would have written (docs/rules.md section 5):
 
     - every open charge (game lost, absence; not reversed) is exactly one charge the
       evenings' games and attendance imply under their season's statutes

@@ -1,4 +1,4 @@
-"""The kitty ledger (issue 6; RULES.md section 5): charges derived from the records,
+"""The kitty ledger (docs/rules.md section 5): charges derived from the records,
 reversals, payments, member statements and the club's balances.
 
 How the ledger stays trustworthy:
@@ -56,7 +56,7 @@ REASON_SEASON_REOPENED = "season_reopened"
 # The kinds that settle a balance rather than charge one: a payment, and the carry of a
 # closed season's open balance into the next season (league.closing).
 SETTLING_KINDS = (LedgerEntry.Kind.PAYMENT, LedgerEntry.Kind.CARRY_OUT)
-# Marks of a charge changed (issue 14 item 4): the season's statutes changed, or an
+# Marks of a charge changed: the season's statutes changed, or an
 # absence costing the evening's average followed a game entered or deleted.
 REASON_MARKS_CHANGED = "marks_changed"
 
@@ -106,7 +106,7 @@ def charges_implied(
     games: Iterable[tuple[int, int, int]],
     roles: dict[int, str],
 ) -> dict[str, Charge]:
-    """source_key -> the charge an evening's records imply (RULES.md section 5), from plain
+    """source_key -> the charge an evening's records imply (docs/rules.md section 5), from plain
     values: the evening's primary key, its season's statutes, its games as (game id,
     number, loser id) and its attendance as member id -> role (`Attendance.Role`). The
     one computation of the charges: `ledger_sync_evening` books what it answers, and a
@@ -135,7 +135,7 @@ def charges_implied(
 
 
 def _charges_implied(evening: Evening) -> dict[str, Charge]:
-    """source_key -> the charge the evening's records imply (RULES.md section 5)."""
+    """source_key -> the charge the evening's records imply (docs/rules.md section 5)."""
     return charges_implied(
         evening_id=evening.pk,
         statutes=season_statutes(evening.season),
@@ -319,7 +319,7 @@ def payment_record(
     season: Season | None = None,
     created_by: User | None = None,
 ) -> Payment:
-    """Record money received from a member (issue 6.1; RULES.md 5): a Payment row and its
+    """Record money received from a member (docs/rules.md 5): a Payment row and its
     ledger entry (negative amount, 0 Marks), then the books-changed event of its season
     (the season report goes stale: its paid and open amounts change). Partial payments are
     normal; paying more than owed leaves a credit.
@@ -366,7 +366,7 @@ def payment_record(
 
 @transaction.atomic
 def payment_cancel(*, payment: Payment) -> LedgerEntry:
-    """Cancel a payment entered by mistake (RULES.md 5; corrected by reversal, never
+    """Cancel a payment entered by mistake (docs/rules.md 5; corrected by reversal, never
     edited): a reversal entry (booked today, the same money with the opposite sign) takes
     its money back out of the kitty; the Payment row and its entry stay visible, the
     payment's audit trail gets a record with the reason "payment_cancelled", and the
@@ -533,7 +533,7 @@ def _is_payment_side(entry: LedgerEntry) -> bool:
 
 def member_statement_seasons(*, member: Member) -> list[Season]:
     """The seasons in which a person has ledger lines, newest first (one query): the
-    pages of the statement's "all seasons" (issue 15 item 4)."""
+    pages of the statement's "all seasons"."""
     return list(
         Season.objects.filter(
             pk__in=LedgerEntry.objects.filter(member=member).values("season_id")
@@ -558,12 +558,12 @@ def member_statement(
     season: Season | None = None,
     seasons: list[Season] | None = None,
 ) -> MemberStatement:
-    """A member's statement (issue 6.1): every ledger line, season by season, with a running
+    """A member's statement: every ledger line, season by season, with a running
     balance in money and Marks, explaining every Mark (game and evening it comes from) and
     every correction (reversal with its reason).
 
     `season` limits it to one season; `seasons` to those seasons (one page of "all
-    seasons", issue 15 item 4: then `balance_by_currency` still sums every season);
+    seasons": then `balance_by_currency` still sums every season);
     neither: every season. Four queries (five with `seasons`), whatever the number of
     lines: games, evenings and payments are read by joins on the person's lines, not by
     lists of ids."""
@@ -680,7 +680,7 @@ class SeasonBalance:
 
 @dataclass
 class ClubBalances:
-    """The secretary's overview (issue 6.1): `rows` per member and season, `seasons` per
+    """The secretary's overview: `rows` per member and season, `seasons` per
     season, `kitty` = money received per currency (the kitty's balance; the app keeps no
     expenses), `owed` = money still owed per currency."""
 
@@ -772,7 +772,7 @@ def member_balance(*, member: Member, season: Season) -> Decimal:
 
 def ledger_sync_season(*, season_id: int) -> dict[str, int]:
     """Bring the charges of every evening of a season in line with its records and its
-    current Mark value (RULES.md 5), e.g. after the Mark value changed: each charge booked
+    current Mark value (docs/rules.md 5), e.g. after the Mark value changed: each charge booked
     at another amount is reversed (reason "mark_value_changed", booked today) and booked
     again at `marks * mark_value` (Decimal money in the season's currency, DM or EUR).
     Nothing is edited in place. Returns the summed {"charged": n, "reversed": n}."""
@@ -805,8 +805,8 @@ def ledger_on_books_changed(change: BooksChange) -> None:
 def ledger_member_merge(
     *, source: Member, target: Member, reason: str
 ) -> set[tuple[int, int | None]]:
-    """The ledger's part of merging a person entered twice (league.club.services.member_merge,
-    issue 12 item 1): `source`'s payments and ledger entries become `target`'s, amounts,
+    """The ledger's part of merging a person entered twice (league.club.services.member_merge):
+    `source`'s payments and ledger entries become `target`'s, amounts,
     Marks and dates unchanged (the money was always this one person's), each with an audit
     record carrying `reason`. The charges of the evenings the merge touched are brought in
     line afterwards by the books-changed event (an absence's charge is keyed by the person,
@@ -824,7 +824,7 @@ def ledger_member_merge(
 
 
 def member_open_by_currency(*, member: Member) -> dict[str, Decimal]:
-    """What a person owes over every season, per currency (issue 12 item 4, the home page):
+    """What a person owes over every season, per currency (the home page):
     charged minus paid, Decimal money keyed "DM" / "EUR" (never added together), negative
     for a credit; one aggregate query. The statement's `balance_by_currency` of all
     seasons, without reading its lines."""

@@ -66,8 +66,8 @@ def ledger_home(request: ClubRequest) -> HttpResponse:
     statement.
 
     The page's books part (templates/league/ledger/_overview_body.html) is rendered once
-    per books version and season asked for (`_season_query`) and kept (`books_fragment`,
-    issue 15): a repeated read renders only the per-user frame."""
+    per books version and season asked for (`_season_query`) and kept (`books_fragment`): a
+    repeated read renders only the per-user frame."""
     if not request.member.is_secretary:
         return redirect("ledger_statement", member_id=request.member.pk)
 
@@ -118,7 +118,7 @@ def ledger_statement(request: ClubRequest, member_id: int) -> HttpResponse:
     """A person's statement: the current season unless ?saison=YYYY names another, every
     line with running balance in money and Marks; ?saison=alle gives one row a season
     (carried in, charged, paid, carried out, balance at the season's end, in that season's
-    currency), each linking to that season's lines (issue 15 item 4). Members see their
+    currency), each linking to that season's lines. Members see their
     own, the secretary everyone's (403 otherwise).
 
     The books part (templates/league/ledger/_statement_body.html) is rendered once per
@@ -155,7 +155,7 @@ def ledger_statement(request: ClubRequest, member_id: int) -> HttpResponse:
 
 class PaymentForm(forms.Form):
     # The club's people and seasons written by PeopleSelect (the same HTML as Django's
-    # select, without a template render per option: issue 15, the page at 4x the trivial
+    # select, without a template render per option: the page was 4x the trivial
     # read at 48 seasons).
     member = forms.ModelChoiceField(
         queryset=Member.objects.none(), label=gettext_lazy("Person"), widget=PeopleSelect
@@ -167,7 +167,7 @@ class PaymentForm(forms.Form):
         required=False,
         help_text=gettext_lazy("Empty: the season of the payment's date."),
     )
-    # Decimal bounds: a float minimum (0.01) refused Decimal("0.01") (issue 13 item 1).
+    # Decimal bounds: a float minimum (0.01) refused Decimal("0.01").
     amount = MoneyFormField(
         label=gettext_lazy("Amount"),
         max_digits=10,

@@ -2,7 +2,7 @@
 
 from django.db import migrations, models
 
-# The flags of the five presets as they are today (games.rules.PRESETS, RULES.md 6),
+# The flags of the five presets as they are today (games.rules.PRESETS, docs/rules.md 6),
 # frozen here so that this step keeps filling old seasons with the rules they were played
 # with even if the presets ever change. tests/league/club/test_models.py holds them equal.
 _BASE = {

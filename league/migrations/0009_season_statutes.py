@@ -1,4 +1,4 @@
-"""Statutes per club (issue 14 item 4): Club.statutes (the defaults of a club's new seasons)
+"""Statutes per club: Club.statutes (the defaults of a club's new seasons)
 and Season.statutes (the statutes a season's books are kept under), both filled with seed
 003's statutes; every season keeps its Mark value and currency as stored."""
 

@@ -1,4 +1,4 @@
-"""Season close (issue 14 item 3): Season.closed_at / closed_by, the ledger's carry-over
+"""Season close: Season.closed_at / closed_by, the ledger's carry-over
 kinds, SeasonSignOff, and the trigger that locks a closed season's books.
 
 The columns are nullable without a default, so SQLite adds them with a plain ALTER TABLE

@@ -1,4 +1,4 @@
-"""Building, storing and serving the season report PDF (issue 5 items 2 and 4).
+"""Building, storing and serving the season report PDF.
 
 A request creates a `ReportBuild` (QUEUED) and queues the Celery task after the
 transaction commits. The task (`league.tasks.build_season_report`) calls
@@ -137,7 +137,7 @@ def _report_version_sql() -> str:
     """`report_data_version` of the season `%(season)s` of club `%(club)s` up to year
     `%(year)s` as an SQL expression (scalar subqueries), so the builds and the version they
     are compared with are read in one query. Written out: the ORM spends about 5 ms
-    building the subqueries of a query PostgreSQL answers in 0.05 ms (issue 15: every
+    building the subqueries of a query PostgreSQL answers in 0.05 ms (every
     season page reads this)."""
     season, sign_off = Season._meta.db_table, SeasonSignOff._meta.db_table
     club = Club._meta.db_table
@@ -153,7 +153,7 @@ def _report_version_sql() -> str:
 def _season_builds(season: Season) -> tuple[ReportBuild | None, ReportBuild | None]:
     """(the ready build of the season's current data version whose file can be served, or
     None; the season's latest build of any state, or None), read in one query: the latest
-    build and the READY builds of the current version (issue 15: the season page reads
+    build and the READY builds of the current version (the season page reads
     this on every request)."""
     build = ReportBuild._meta.db_table
     version = _report_version_sql()
@@ -247,7 +247,7 @@ def report_build_request(*, season: Season, user=None) -> ReportBuild:
 
 def report_refresh_if_stale(*, season: Season, user=None) -> ReportBuild | None:
     """Rebuild a report that was built before and went stale because the season's data
-    changed (issue 5: "served again until the season's data changes, then rebuilt").
+    changed ("served again until the season's data changes, then rebuilt").
     Does nothing when nobody asked for a report yet, when one is pending, or when the
     broker is known to be down. Returns the new or pending build, or None."""
     state = report_state(season=season, check_broker=False)

@@ -1,10 +1,10 @@
-"""Charts of the season report (issue 5): matplotlib, rendered to SVG text for WeasyPrint.
+"""Charts of the season report: matplotlib, rendered to SVG text for WeasyPrint.
 
 matplotlib is imported inside the functions (Agg backend, no pyplot), so the web process
 starts without it and charts are safe to draw from any thread.
 
 Names are drawn as plain text: matplotlib would read `$...$` in a label as mathtext, and a
-member named `$x$` (or `$` alone) made the season report fail for good (issue 13 item 1).
+member named `$x$` (or `$` alone) made the season report fail for good.
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ def points_chart_svg(dates: Sequence[datetime.date], series: Sequence) -> str:
 
 def _points_chart_svg(dates: Sequence[datetime.date], series: Sequence) -> str:
     """Cumulative championship points per ranked member after each evening (one line per
-    member, in standings order; RULES.md 5: +1 per Schock-Aus, -1 per lost game).
+    member, in standings order; docs/rules.md 5: +1 per Schock-Aus, -1 per lost game).
 
     `dates`: the season's evening dates in order; `series`: objects with `member.name`
     and `points` (one int per date). Returns a data: URI of the SVG ("" without evenings).

@@ -1,4 +1,4 @@
-"""CSV exports of a season (issue 5 item 3): standings, dues, the Schock-Aus chronicle.
+"""CSV exports of a season: standings, dues, the Schock-Aus chronicle.
 
 **Decision**: the files are made for a German spreadsheet opened by double-click: `;` as
 separator, decimal comma without thousands separator ("1234,50"), dates as dd.mm.yyyy,
@@ -37,7 +37,7 @@ def _csv(header: list[str], rows: list[list]) -> str:
 
 
 def standings_csv(*, season: Season) -> str:
-    """The final standings (RULES.md 5, shared places), guests after the ranked members
+    """The final standings (docs/rules.md 5, shared places), guests after the ranked members
     with an empty place. Columns: Platz; Name; Gast; Abende; Abwesend; Spiele; verloren;
     Schock-Aus; Punkte; Runden; Mark; Betrag; Währung."""
     with translation.override("de"):

@@ -1,6 +1,6 @@
 """Clubs, seasons, members, and the club's money: ledger, payments, Runden given, reports.
 
-Sources: RULES.md section 5 (the club's books) and section 6 (rule sets per season).
+Sources: docs/rules.md section 5 (the club's books) and section 6 (rule sets per season).
 """
 
 from django.conf import settings
@@ -11,7 +11,7 @@ from league.club.models import Season
 
 
 class ReportBuild(models.Model):
-    """A season report PDF built by a Celery task (issue 5).
+    """A season report PDF built by a Celery task.
 
     `data_version` is the season's `data_version` the file was built from; when the season
     changes, the stored file is stale and a new build is needed.

@@ -86,7 +86,7 @@ def report_build_run(*, build_id: int) -> ReportBuild | None:
     retries); the build is then not READY and its file is never served.
 
     Only READY is skipped: a build left "building" by a worker that died (the task is
-    delivered again, issue 13 item 5) is taken over and built anew, its attempt counted."""
+    delivered again) is taken over and built anew, its attempt counted."""
     from league.reports.services import build_season_report_pdf
 
     with transaction.atomic():

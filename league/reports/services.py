@@ -1,11 +1,11 @@
-"""The season report and the evening sheet: their data, and the PDFs (issue 5).
+"""The season report and the evening sheet: their data, and the PDFs.
 
 Selectors here read the books into plain dataclasses (`season_report_data`,
 `club_records`); the builders render them with Django templates under German and
 WeasyPrint and return the PDF as bytes (STYLE.md 6). Storing and serving the season report
 is league/reports/builds.py; the Celery task is league/reports/tasks.py.
 
-Sources: RULES.md section 5 (points, places, Marks, Runden), issue 5 (what the report shows).
+Sources: docs/rules.md section 5 (points, places, Marks, Runden).
 Money is Decimal in the season's currency; Marks are integers.
 """
 
@@ -95,7 +95,7 @@ class ChronicleLine:
         """The line in the chronicle, "12 Anna Becker 3." (game, thrower, ordinal), as
         HTML that never breaks across two lines of the PDF. Words are joined by no-break
         spaces rather than set in a `white-space: nowrap` span of their own: the same
-        lines, and WeasyPrint lays out some 300 inline boxes fewer (issue 15 item 2). A
+        lines, and WeasyPrint lays out some 300 inline boxes fewer. A
         name with any other break opportunity (a hyphen, a slash) keeps the span."""
         text = f"{self.game} {self.thrower.name} {self.ordinal}."
         if _UNBROKEN.fullmatch(text):
@@ -187,7 +187,7 @@ class SeasonReport:
 
 
 def runde_reason_text(reason: str | None, ordinal: int, total: int) -> str:
-    """The reason a Schock-Aus owes a Runde in words (RULES.md 5): the first, every fifth,
+    """The reason a Schock-Aus owes a Runde in words (docs/rules.md 5): the first, every fifth,
     the last; when the last is itself a fifth, its round falls to the one before it."""
     from django.utils.translation import gettext as _
 
@@ -236,7 +236,7 @@ def season_dues(*, season: Season, standings: SeasonStandings | None = None) -> 
 
 def season_chronicle(*, season: Season) -> list[ChronicleLine]:
     """Every Schock-Aus of the season in throwing order, evening by evening, with its
-    ordinal and the Runde it owes (RULES.md section 5). One query."""
+    ordinal and the Runde it owes (docs/rules.md section 5). One query."""
     statutes = season_statutes(season)
     rows = list(
         SchockAus.objects.filter(game__evening__season=season)
@@ -327,7 +327,7 @@ def _season_evenings(
 
 
 def season_report_data(*, season: Season, today: datetime.date | None = None) -> SeasonReport:
-    """Read everything the season report shows: standings (RULES.md 5, shared places),
+    """Read everything the season report shows: standings (docs/rules.md 5, shared places),
     dues with paid/open, the Schock-Aus chronicle, the evenings, the points over the
     season per ranked member, and the club's all-time records up to this season.
     About twenty queries, whatever the size of the season.
@@ -452,8 +452,7 @@ def _record_books(club: Club, up_to_year: int) -> _RecordBooks:
     """The counts of `_RecordBooks` for the club's seasons up to `up_to_year`. Six
     queries: the Schock-Aus and the lost games are each counted once per (person,
     evening), and the counts per season, per date and of club members only are summed up
-    from those here (each table of 48 seasons read once, not two and three times: issue 15
-    item 2)."""
+    from those here (each table of 48 seasons read once, not two and three times)."""
     season_rows = list(
         Season.objects.filter(club=club, year__lte=up_to_year).only("year", "statutes")
     )
@@ -512,7 +511,7 @@ def _record_books(club: Club, up_to_year: int) -> _RecordBooks:
 
 def _season_points(books: _RecordBooks) -> Counter[tuple[int, int]]:
     """Season points per (member, season) of every club member on the books that season
-    (absent ones too: RULES.md 5 ranks them with what they scored, often 0)."""
+    (absent ones too: docs/rules.md 5 ranks them with what they scored, often 0)."""
     points: Counter[tuple[int, int]] = Counter()
     present: dict[tuple[int, datetime.date], list[int]] = defaultdict(list)
     for m, day, _e, season_id, role in books.attendance:
@@ -625,7 +624,7 @@ def _champions(books: _RecordBooks, points: Counter[tuple[int, int]]) -> list[Ch
     for season_id, table in by_season.items():
         best = max(table.values())
         leaders = [m for m, p in table.items() if p == best]
-        # RULES.md 5: equal points share the place; listed by more Schock-Aus, then name.
+        # docs/rules.md 5: equal points share the place; listed by more Schock-Aus, then name.
         leaders.sort(key=lambda m: (-books.per_season.get((m, season_id), 0), books.names[m]))
         champions.append(
             Champion(books.seasons[season_id], [books.names[m] for m in leaders], best)
@@ -636,7 +635,7 @@ def _champions(books: _RecordBooks, points: Counter[tuple[int, int]]) -> list[Ch
 
 def club_records(*, club: Club, up_to_year: int) -> tuple[list[Record], list[Champion], int | None]:
     """The club's all-time records over its seasons up to and including `up_to_year`
-    (club members only; guests are not ranked, RULES.md 5), the roll of honour (the
+    (club members only; guests are not ranked, docs/rules.md 5), the roll of honour (the
     champion of every season) and the year of the first season. Six queries.
 
     Records: most Schock-Aus in a season, by one person in an evening, by the whole table
@@ -678,7 +677,7 @@ def _render_pdf(template: str, context: dict[str, Any], *, cached: bool = False)
     taken from there when the same HTML is rendered again: the HTML holds every figure,
     name and date the PDF shows, so the same HTML gives the same PDF, and any change of
     the data (its version moved, a name, an earlier season's record) gives other HTML
-    (issue 15 item 2: WeasyPrint is nearly all of a build's time)."""
+    (WeasyPrint is nearly all of a build's time)."""
     with translation.override(REPORT_LANGUAGE):
         html = render_to_string(template, context)
     if not cached:
@@ -726,8 +725,8 @@ def _cached_chart(kind: str, content: Any, draw: Callable[[], str]) -> str | Non
 def season_report_charts(report: SeasonReport) -> None:
     """Fill `report.charts` ({"points", "schock_aus"}: data: URIs of SVGs, "" when there
     is nothing to draw) and `report.charts_failed` (the kinds that could not be drawn).
-    Charts come from the cache when the same data was drawn before (issue 15 item 2:
-    matplotlib is most of a warm build's time)."""
+    Charts come from the cache when the same data was drawn before (matplotlib is most of a warm
+    build's time)."""
     from league.reports.charts import points_chart_svg, schock_aus_chart_svg
 
     points_content = [
@@ -763,7 +762,7 @@ def _gc_paused() -> Iterator[None]:
     """No cyclic garbage collection for the `with` block: a build makes hundreds of
     thousands of short-lived objects (WeasyPrint's boxes, matplotlib's artists), and each
     collection of the old generations walks every object of the process (Django, both
-    libraries) again: about a sixth of WeasyPrint's CPU time (issue 15 item 2). Reference
+    libraries) again: about a sixth of WeasyPrint's CPU time. Reference
     counting still frees nearly all of it; the few cycles are collected later, as usual.
     Builds in several threads keep it paused until the last one ends; it is only turned
     back on when it was on before the first."""
@@ -782,19 +781,19 @@ def _gc_paused() -> Iterator[None]:
 
 
 def build_season_report_pdf(*, season: Season, today: datetime.date | None = None) -> bytes:
-    """The season report (issue 5) as PDF bytes, German, A4: cover, standings, charts,
+    """The season report as PDF bytes, German, A4: cover, standings, charts,
     dues, Schock-Aus chronicle, evenings, all-time records. A chart that cannot be drawn
     is left out with a note (logged); database and rendering errors propagate (the task
     retries them). Charts and the PDF come from the cache when the same data was drawn
     and rendered before (`season_report_charts`, `_render_pdf`). A failure is logged with
     its traceback before it propagates: the report page shows a German message, never the
-    exception (issue 13 item 1)."""
+    exception."""
     try:
         with _gc_paused():
             with translation.override(REPORT_LANGUAGE):
                 report = season_report_data(season=season, today=today)
                 season_report_charts(report)
-                # The Kassenprüfer's signatures with their state (league.closing, issue 14).
+                # The Kassenprüfer's signatures with their state (league.closing).
                 sign_offs = season_sign_offs(season=season)
             context = {"report": report, "sign_offs": sign_offs}
             return _render_pdf("reports/season_report.html", context, cached=True)
@@ -806,7 +805,7 @@ def build_season_report_pdf(*, season: Season, today: datetime.date | None = Non
 def build_evening_sheet_pdf(*, evening: Evening) -> bytes:
     """One page to post in the club's chat after an evening: who came, games lost,
     Schock-Aus, points, Marks and money per person, totals, the Schock-Aus with their
-    ordinals and the Runden owed (RULES.md 5). Returns PDF bytes."""
+    ordinals and the Runden owed (docs/rules.md 5). Returns PDF bytes."""
     books: EveningBooks = evening_books(evening=evening)
     by_number: dict[int, list[str]] = defaultdict(list)
     for line in books.schock_aus:

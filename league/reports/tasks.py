@@ -41,10 +41,10 @@ def _warm_report_libraries(**_kwargs: Any) -> None:
     time_limit=settings.REPORT_BUILD_TIME_LIMIT,
 )
 def build_season_report(self, build_id: int) -> None:
-    """Build the season report of `ReportBuild` `build_id` (issue 5). A failing attempt is
+    """Build the season report of `ReportBuild` `build_id`. A failing attempt is
     retried with growing pauses; after the last one the build is FAILED with the reason.
 
-    Acknowledged late and given back when its worker dies (issue 13 item 5): a task
+    Acknowledged late and given back when its worker dies: a task
     delivered again finds the build "building" from the dead attempt and builds it anew."""
     try:
         report_build_run(build_id=build_id)

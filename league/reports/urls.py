@@ -1,4 +1,4 @@
-"""Report URLs (issue 5): the season report, the evening sheet PDF, CSV exports."""
+"""Report URLs: the season report, the evening sheet PDF, CSV exports."""
 
 from django.urls import path
 

@@ -98,7 +98,7 @@ def season_csv(request: ClubRequest, year: int, kind: str) -> HttpResponse:
     line (what a person paid and owes is theirs and the secretary's).
     The file is kept per club books version, season, kind and, for the dues of a person
     who is not the secretary, that person; a repeated GET with its ETag is answered 304
-    (league/club/caching.py, issue 15)."""
+    (league/club/caching.py)."""
     if kind not in CSV_EXPORTS:
         raise Http404
     season: Season = request.season  # type: ignore[attr-defined]

@@ -1,4 +1,4 @@
-"""Loading the report libraries ahead of the first report (issue 15 item 2).
+"""Loading the report libraries ahead of the first report.
 
 WeasyPrint and matplotlib are imported lazily, so the web process starts without them;
 their imports alone cost about 1.3 s and 0.5 s of CPU, which the first season report of a

@@ -1,4 +1,4 @@
-"""REST API of the Runden owed (RULES.md 5), each identified by its Schock-Aus: the
+"""REST API of the Runden owed (docs/rules.md 5), each identified by its Schock-Aus: the
 club's list (open, given or all) and marking one as given or taking that back.
 
 Writes go through league/runden/services.py; roles and errors: league/club/api_common.py;
@@ -50,7 +50,7 @@ class RundeViewSet(ClubScopedMixin, viewsets.GenericViewSet):
 
     @answers_not_modified
     def list(self, request):
-        """The page of Runden asked for, kept by the club's books version (issue 15: the
+        """The page of Runden asked for, kept by the club's books version (the
         Runden of every season are computed once per change of the books, not per read);
         a GET with the ETag it got answers 304."""
         return kept_api_list(request, "runden", lambda: self._page(request))
@@ -104,7 +104,7 @@ def kept_runden_rows(
 ) -> list[dict[str, Any]]:
     """The Runden of `runden_overview` (league/runden/services.py) as serialized rows
     (`RundeStatusSerializer`), oldest first, from per-season parts kept under each
-    season's `data_version` (issue 15): after a change of one season's books only that
+    season's `data_version`: after a change of one season's books only that
     season's Runden are computed again (about 30 ms at 48 seasons instead of 150 ms for
     every season). Parts missing together are computed in one `runden_overview` call of
     the club (four queries) and split by season. One query for the seasons besides."""

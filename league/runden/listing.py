@@ -1,5 +1,5 @@
-"""The Runden list of the page (`/runden/`), read from per-season parts (issue 15 item 1:
-"open Runden, all seasons" costs what one season costs, not what the history costs).
+"""The Runden list of the page (`/runden/`), read from per-season parts ("open Runden, all seasons"
+costs what one season costs, not what the history costs).
 
 A season's part is its `runden_overview` with status "all" (every Runde owed, given or not,
 and the Runden given that are no longer owed) as plain tuples, kept in the cache under the

@@ -1,4 +1,4 @@
-"""Runden given: the record that the Runde owed for a Schock-Aus was given (RULES.md 5).
+"""Runden given: the record that the Runde owed for a Schock-Aus was given (docs/rules.md 5).
 
 The table kept its name from the games app it was first written in (`games_rundegiven`);
 league migration 0003 took the model over without touching the database.
@@ -11,7 +11,7 @@ from simple_history.models import HistoricalRecords
 
 
 class RundeGiven(models.Model):
-    """The record that the Runde owed for a Schock-Aus (RULES.md section 5) was given."""
+    """The record that the Runde owed for a Schock-Aus (docs/rules.md section 5) was given."""
 
     schock_aus = models.OneToOneField(
         "games.SchockAus", on_delete=models.PROTECT, related_name="runde_given"

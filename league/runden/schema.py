@@ -30,7 +30,7 @@ RUNDE_EXAMPLE = {
 RUNDE_VIEWSET = extend_schema_view(
     list=extend_schema(
         summary="Runden owed",
-        description="The club's Runden owed (RULES.md 5: the thrower of the first, every "
+        description="The club's Runden owed (docs/rules.md 5: the thrower of the first, every "
         "fifth and the last Schock-Aus of an evening), oldest first, each identified by its "
         "Schock-Aus. `status` open (default), given or all; `season` (id, default every "
         "season), `member` (thrower id). Paginated (`page`, `page_size`); computed once per "

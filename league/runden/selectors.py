@@ -1,4 +1,4 @@
-"""Reads of the Runden owed (RULES.md section 5: the thrower of the first, every fifth and
+"""Reads of the Runden owed (docs/rules.md section 5: the thrower of the first, every fifth and
 the last Schock-Aus of an evening owes one): a season's, evening by evening, and with the
 throwers' names and the day each was given. A fixed number of queries, whatever the number
 of evenings or games.
@@ -26,7 +26,7 @@ def season_runden(*, season: Season) -> list[dict]:
 def club_runden(*, club: Club, season: Season | None = None) -> list[dict]:
     """The Runden owed in a club, in every season (or `season`'s only), as
     `season_runden`'s dicts with `season_id`, oldest first. One query over all seasons,
-    whatever their number (issue 15 item 4: "open Runden, all seasons"), and one for their
+    whatever their number ("open Runden, all seasons"), and one for their
     statutes."""
     schock_aus = SchockAus.objects.filter(game__evening__club=club)
     if season is not None:
@@ -49,7 +49,7 @@ def _runden(schock_aus: QuerySet[SchockAus], season: Season | None) -> list[dict
         per_evening[evening_id].append((pk, thrower_id))
         dates[evening_id] = date
         seasons[evening_id] = season_id
-    # Each evening owes Runden under its season's statutes (issue 14 item 4): the one
+    # Each evening owes Runden under its season's statutes: the one
     # season given, else every season's, read in one more query.
     if season is not None:
         statutes_of = {season.pk: season_statutes(season)}

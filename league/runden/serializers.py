@@ -16,7 +16,7 @@ from league.club.serializers import PersonRefSerializer
 
 
 class RundeOwedSerializer(serializers.Serializer):
-    """A Runde owed (RULES.md 5): evening, the Schock-Aus ordinal in that evening, its
+    """A Runde owed (docs/rules.md 5): evening, the Schock-Aus ordinal in that evening, its
     thrower, the reason (first, fifth, last), and whether it was given."""
 
     evening = serializers.IntegerField(source="evening_id")
@@ -30,7 +30,7 @@ class RundeOwedSerializer(serializers.Serializer):
 
 
 class RundeStatusSerializer(serializers.Serializer):
-    """A Runde owed (RULES.md 5), identified by its Schock-Aus: evening, the Schock-Aus
+    """A Runde owed (docs/rules.md 5), identified by its Schock-Aus: evening, the Schock-Aus
     ordinal in that evening, why (first, fifth, last), the thrower, and when it was given
     (null while open)."""
 

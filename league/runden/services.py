@@ -1,4 +1,4 @@
-"""Runden owed and given (issue 6.2; RULES.md section 5).
+"""Runden owed and given (docs/rules.md section 5).
 
 Which Schock-Aus owe a Runde is computed from the records (`games.rules.runden_owed`, via
 `league.selectors.season_runden` and `games.selectors.evening_books`); that a Runde was
@@ -56,7 +56,7 @@ def runden_overview(
     """The Runden owed in a club (one season, or all), oldest first, optionally only one
     thrower's, filtered by status "open", "given" or "all". With "given" and "all", a
     Runde given for a Schock-Aus that no longer owes one is listed too (reason
-    "not_owed"). Four queries, whatever the number of seasons (issue 15 item 4)."""
+    "not_owed"). Four queries, whatever the number of seasons."""
     if season is not None and season.club_id != club.pk:
         return []
     seasons = Season.objects.filter(club=club).in_bulk()
@@ -148,8 +148,8 @@ def runde_mark_given(
     note: str = "",
     recorded_by: User | None = None,
 ) -> RundeGiven:
-    """Record that the Runde owed for `schock_aus` was given on `given_on` (issue 6.2;
-    RULES.md 5: the first, every fifth and the last Schock-Aus of an evening owe one), then
+    """Record that the Runde owed for `schock_aus` was given on `given_on` (docs/rules.md 5: the
+    first, every fifth and the last Schock-Aus of an evening owe one), then
     raise the books-changed event of the evening's season (the season report shows when
     each Runde was given). `given_on` is a calendar date; `recorded_by` a user or None.
     Returns the RundeGiven row.
@@ -180,7 +180,7 @@ def runde_mark_given(
 
 @transaction.atomic
 def runde_unmark(*, schock_aus: SchockAus) -> None:
-    """Take back the record that a Runde was given (issue 6.2; RULES.md 5; the audit trail
+    """Take back the record that a Runde was given (docs/rules.md 5; the audit trail
     keeps it), then raise the books-changed event of the evening's season (the Runde shows
     as open again in the season report).
 
@@ -200,8 +200,8 @@ def runden_mark_evening_given(
     given_on: datetime.date,
     recorded_by: User | None = None,
 ) -> int:
-    """Mark every open Runde of `evening` as given on `given_on` in one step (issue 12
-    item 3; RULES.md 5), each with its RundeGiven row and audit-trail record, then raise the
+    """Mark every open Runde of `evening` as given on `given_on` in one step (docs/rules.md 5),
+    each with its RundeGiven row and audit-trail record, then raise the
     books-changed event of the evening's season once. Returns how many were marked (0 when
     none was open).
 

@@ -1,5 +1,5 @@
 """REST API: an evening's share, ``GET /api/v1/evenings/{id}/share/`` -> ``{"text",
-"image_url"}`` (issue 12 item 6). Any person of the evening's club may read it; another
+"image_url"}``. Any person of the evening's club may read it; another
 club's evening is a 404. OpenAPI prose: league/sharing/schema.py."""
 
 from django.shortcuts import get_object_or_404

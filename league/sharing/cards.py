@@ -1,4 +1,4 @@
-"""The evening's image card for the club's chat (issue 12 item 6): a PNG 1080 px wide,
+"""The evening's image card for the club's chat: a PNG 1080 px wide,
 drawn with Pillow in the club's colours, saved with a palette of 256 colours. Names are
 drawn as plain text (no markup, no mathtext), in DejaVu Sans (shipped with matplotlib, so
 every machine has it).
@@ -99,7 +99,7 @@ def build_evening_card_png(*, evening: Evening) -> bytes:
     out = io.BytesIO()
     # A palette of 256 colours holds the card (flat colours, kept exactly by median cut;
     # text antialiased in some more): about 0.1 s and 50 KiB at 48 seasons, where
-    # `optimize=True` on the RGB image took 0.5 s for 120 KiB (issue 15; the bytes are
+    # `optimize=True` on the RGB image took 0.5 s for 120 KiB (the bytes are
     # kept per books version).
     palette = image.quantize(colors=256, method=Image.Quantize.MEDIANCUT)
     palette.save(out, format="PNG")

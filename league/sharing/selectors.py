@@ -1,4 +1,4 @@
-"""What an evening's share says (issue 12 item 6): date, who lost most, the Schock-Aus with
+"""What an evening's share says: date, who lost most, the Schock-Aus with
 their throwers, the Runden owed, the season's top three, and the link to the evening.
 
 Reads only: the evening's books (games.evenings.selectors.evening_books) and the season's

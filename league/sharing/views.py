@@ -1,7 +1,7 @@
 """The evening's share page (text with copy and share buttons, the image card) and the card
 as PNG. Members of the evening's club only (another club's evening is a 404).
 
-Both are kept per club books version (league/club/caching.py, issue 15): the share text
+Both are kept per club books version (league/club/caching.py): the share text
 and the card show the evening and the season's top three, which every change of the books
 moves (`books_changed`), names included. The page's body is rendered once per version,
 evening and link (the text ends with the absolute URL, so the host is part of the key);

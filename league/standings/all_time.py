@@ -1,4 +1,4 @@
-"""The all-time standings ("Ewige Tabelle", issue 15 item 1): every season's table added up,
+"""The all-time standings ("Ewige Tabelle"): every season's table added up,
 read from per-season parts so that the cost of a read does not grow with the history.
 
 A season's part is its table as the season page shows it (``seasons_standings``, which
@@ -16,7 +16,7 @@ Decisions (where the issue is silent):
   time of the season's table). Two statutes may score very differently (a by-rank season
   gives 7 points to an evening's winner, a seed-003 season -1 per lost game); the sum is
   still what the seasons' pages show, added up.
-- **Order** as in a season (RULES.md section 5, Decision): points (high first), then more
+- **Order** as in a season (docs/rules.md section 5, Decision): points (high first), then more
   Schock-Aus, then name; equal points share a place (1, 2, 2, 4).
 - **Seasons** counts the seasons in which the person was present at least one evening;
   **evenings** the evenings present (absent ones apart). **Titles** are the seasons in
@@ -137,7 +137,7 @@ def all_time_standings(*, club: Club) -> AllTimeStandings:
     """The all-time table of `club`: per person seasons, evenings present and absent, games
     played and lost, Schock-Aus, points (the sum over the seasons' tables, each under its
     own statutes), best season and titles; ranked as a season is (see the module's
-    decisions); guests apart. Issue 15 item 1, RULES.md section 5.
+    decisions); guests apart. docs/rules.md section 5.
 
     Two queries (the seasons, the people) and one cache round trip when every season's
     part is kept; six to eight more for the seasons whose part is not (inside a

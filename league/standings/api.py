@@ -57,7 +57,7 @@ class SeasonViewSet(club_api.SeasonViewSet):
     def list(self, request, *args, **kwargs):
         """The seasons (filtered, ordered, paginated), kept by the club's books version: a
         season's fields change only with the books (`season_update`, a new season); a GET
-        with the ETag it got answers 304 (issue 15: 48 seasons, 30 KiB serialized on every
+        with the ETag it got answers 304 (48 seasons, 30 KiB serialized on every
         read)."""
         return kept_api_list(
             request, "seasons", lambda: _page_data(super(SeasonViewSet, self).list(request))
@@ -67,7 +67,7 @@ class SeasonViewSet(club_api.SeasonViewSet):
     @answers_not_modified
     def standings(self, request, pk=None):
         """The standings, their serialized form cached by the club's books version; a
-        GET with the ETag it got answers 304 (issue 15)."""
+        GET with the ETag it got answers 304."""
         season = self.get_object()
         return kept_api_read(
             request,
@@ -82,7 +82,7 @@ class SeasonViewSet(club_api.SeasonViewSet):
     def runden(self, request, pk=None):
         """The season's Runden owed (`?member=<id>`: one thrower's), serialized once per
         club books version (a Runde given or taken back, a rename: a change of the books);
-        a GET with the ETag it got answers 304 (issue 15)."""
+        a GET with the ETag it got answers 304."""
         season = self.get_object()
         thrower_id = id_param(request, "member", _("A member is named by its id."))
         return kept_api_read(
@@ -124,7 +124,7 @@ class MemberViewSet(club_api.MemberViewSet):
 
 @extend_schema(tags=["Standings"])
 class AllTimeStandingsView(APIView):
-    """GET /api/v1/standings/all-time/: the club's all-time standings (issue 15 item 1),
+    """GET /api/v1/standings/all-time/: the club's all-time standings,
     for every person of the club; serialized once per club books version, from the kept
     per-season parts (league/standings/all_time.py); a GET with its ETag answers 304."""
 

@@ -1,4 +1,4 @@
-"""The home page (issue 12 item 4): what a person of the club owes at a glance.
+"""The home page: what a person of the club owes at a glance.
 
 A member sees the open amount (charged minus paid, per currency: DM and EUR are never
 added, from the ledger's balance selector) and the Runden they still owe in the current season
@@ -32,7 +32,7 @@ def home(request: ClubRequest) -> HttpResponse:
         return render(request, "league/home.html", {"no_club": True})
     request.user.member = member  # the template's `membership`: no second read
     season = club_season(member.club)
-    # The person's figures are kept by the club's books version (issue 15): a payment, a
+    # The person's figures are kept by the club's books version: a payment, a
     # game or a Runde given moves it, so nothing shown is stale.
     version = club_books_version(club=member.club)
     context: dict[str, object] = {

@@ -93,7 +93,7 @@ RUNDE_EXAMPLE = {
 SEASON_VIEWSET = extend_schema_view(
     standings=extend_schema(
         summary="Standings of a season",
-        description="The championship table (RULES.md 5): +1 per Schock-Aus, -1 per lost "
+        description="The championship table (docs/rules.md 5): +1 per Schock-Aus, -1 per lost "
         "game; equal points share a place (1, 2, 2, 4), listed by more Schock-Aus, then "
         "name. Guests are listed apart, unranked. Marks and money (season's currency) per "
         "person and in total. A fixed number of queries, whatever the season's size.",
@@ -102,7 +102,7 @@ SEASON_VIEWSET = extend_schema_view(
     ),
     runden=extend_schema(
         summary="Runden owed in a season",
-        description="Every Runde owed in the season, evening by evening (RULES.md 5: the "
+        description="Every Runde owed in the season, evening by evening (docs/rules.md 5: the "
         "thrower of the first, every fifth and the last Schock-Aus of an evening), with "
         "`given_on` once it was given. `?member=<id>` keeps one thrower's.",
         parameters=[OpenApiParameter("member", OpenApiTypes.INT, description="Thrower id.")],
@@ -116,7 +116,7 @@ MEMBER_VIEWSET = extend_schema_view(
     dues=extend_schema(
         summary="A member's dues in a season",
         description="The Marks a person owes, evening by evening: 1 Mark per lost game, 6 "
-        "Marks per evening absent as a club member (RULES.md 5), in Marks and in the "
+        "Marks per evening absent as a club member (docs/rules.md 5), in Marks and in the "
         "season's currency. `?season=<id>` (default: the club's latest season). A member "
         "reads only the own dues (another member's: 403); the secretary reads everyone's.",
         parameters=[OpenApiParameter("season", OpenApiTypes.INT, description="Season id.")],
@@ -154,7 +154,7 @@ ALL_TIME_EXAMPLE = {
 
 ALL_TIME_GET = extend_schema(
     summary="All-time standings",
-    description="Any person of the club (issue 15 item 1): every season's table added up. "
+    description="Any person of the club: every season's table added up. "
     "`points` is the sum of the points of the seasons in which the person was ranked, each "
     "under its season's statutes; ordered by points, then Schock-Aus, then name, equal "
     "points share a place (1, 2, 2, 4). `seasons` counts seasons with at least one evening "

@@ -1,4 +1,4 @@
-"""Reads of the championship (RULES.md section 5): a season's standings and a person's
+"""Reads of the championship (docs/rules.md section 5): a season's standings and a person's
 dues in a season. A fixed number of queries, whatever the number of evenings or games.
 """
 
@@ -64,7 +64,7 @@ class SeasonStandings:
 
 def rank_rows(rows: list[StandingRow]) -> list[StandingRow]:
     """Order by points (high first), then more Schock-Aus, then name; equal points share a
-    place: 1, 2, 2, 4 (RULES.md section 5, Decision)."""
+    place: 1, 2, 2, 4 (docs/rules.md section 5, Decision)."""
     rows.sort(key=lambda r: (-r.points, -r.schock_aus, r.member.name))
     place, previous = 0, None
     for index, row in enumerate(rows, start=1):
@@ -89,8 +89,8 @@ def seasons_standings(*, seasons: Sequence[Season]) -> list[SeasonStandings]:
     """`season_standings` of each of `seasons` (seasons of one club), in their order, read
     together: the same six queries (seven when a season counts evening by evening, eight
     for several seasons: their statutes for the Runden) whatever the number of seasons.
-    The all-time standings build the parts of the seasons not kept in one batch (issue 15
-    item 1, league/standings/all_time.py). Each season follows its own statutes."""
+    The all-time standings build the parts of the seasons not kept in one batch
+    (league/standings/all_time.py). Each season follows its own statutes."""
     if not seasons:
         return []
     ids = [s.pk for s in seasons]

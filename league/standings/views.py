@@ -36,7 +36,7 @@ def standings(request: ClubRequest, year: int) -> HttpResponse:
 
     The books part of the page (league/_standings_body.html: switcher, table, evenings) is
     rendered once per club books version, season, role (secretary or not), report state and
-    language and kept in the cache (issue 15 item 1: the whole club opens the table at
+    language and kept in the cache (the whole club opens the table at
     once); a hit renders only the page's frame (navigation, who is logged in, the CSRF
     token of the logout form), whose parts differ per user. Nothing per user goes into
     the kept part."""
@@ -86,7 +86,7 @@ def dues(request: ClubRequest, year: int, member_id: int) -> HttpResponse:
 
     The season is read with the books version (`books_page`); the page's books part
     (league/_dues_body.html) is rendered once per books version, season, person, role and
-    whether it is the viewer's own and kept (`books_fragment`, issue 15): a repeated read
+    whether it is the viewer's own and kept (`books_fragment`): a repeated read
     renders only the per-user frame."""
     own = member_id == request.member.pk
     person = request.member if own else get_object_or_404(Member, pk=member_id, club=request.club)
@@ -126,7 +126,7 @@ def dues(request: ClubRequest, year: int, member_id: int) -> HttpResponse:
 @member_required
 @books_page()
 def all_time(request: ClubRequest) -> HttpResponse:
-    """The club's all-time table (issue 15 item 1): every season's table added up, from the
+    """The club's all-time table: every season's table added up, from the
     kept per-season parts (league/standings/all_time.py). Its books part
     (standings/_all_time_table.html) is rendered once per club books version and kept; a
     repeated read renders only the per-user frame."""

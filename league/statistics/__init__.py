@@ -1,2 +1,2 @@
-"""Statistics and records of a club's books (issue 14 item 1): per season and all-time,
+"""Statistics and records of a club's books: per season and all-time,
 per person, streaks, records, head to head and attendance by evening; read only."""

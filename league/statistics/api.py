@@ -1,4 +1,4 @@
-"""REST API of the statistics (issue 14 item 1), read-only for every person of the club:
+"""REST API of the statistics, read-only for every person of the club:
 
 - ``GET seasons/{id}/statistics/``  one season (other clubs' seasons: 404);
 - ``GET statistics/records/``       all seasons of the club (all-time figures and records).

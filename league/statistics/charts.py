@@ -1,4 +1,4 @@
-"""Charts of the statistics pages (issue 14 item 1): matplotlib SVG text for the page.
+"""Charts of the statistics pages: matplotlib SVG text for the page.
 
 matplotlib is imported inside the function (Agg backend, no pyplot); names are plain text
 (``text.parse_math`` off: a member named ``$x$`` must not be read as mathtext).

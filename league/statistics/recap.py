@@ -1,4 +1,4 @@
-"""The season recap card (issue 14 item 5): the season's figures on one page and as a PNG
+"""The season recap card: the season's figures on one page and as a PNG
 1080 px wide, for the club's chat.
 
 Champion(s): place 1 of the standings (``league.standings.selectors.season_standings``);

@@ -72,7 +72,7 @@ _FIGURES = (
 
 SEASON_GET = extend_schema(
     summary="Statistics of a season",
-    description="Any person of the season's club (issue 14 item 1). "
+    description="Any person of the season's club. "
     + _FIGURES
     + " `attendance` lists every evening of the season. Another club's season: 404.",
     responses={200: StatisticsSerializer, **error_responses()},
@@ -81,7 +81,7 @@ SEASON_GET = extend_schema(
 
 RECORDS_GET = extend_schema(
     summary="All-time statistics and records",
-    description="Any person of the club (issue 14 item 1): the figures over every season. "
+    description="Any person of the club: the figures over every season. "
     + _FIGURES
     + " `year` is null and `attendance` empty (see the seasons' statistics).",
     responses={200: StatisticsSerializer, **error_responses()},

@@ -1,11 +1,11 @@
-"""Statistics and records of a club (issue 14 item 1), read in a constant number of queries.
+"""Statistics and records of a club, read in a constant number of queries.
 
 ``club_statistics(*, club, season=None)`` reads the books of one season (or of every season
 of the club when ``season`` is None) with eleven queries, whatever the number of
 seasons, evenings and games, and computes everything in one pass over those rows:
 
 - per person: games taken part in, losses, loss rate, Schock-Aus, Schock-Aus expected
-  (``luck`` = thrown - expected), Runden owed (RULES.md 5, ``Statutes.runden``) and given,
+  (``luck`` = thrown - expected), Runden owed (docs/rules.md 5, ``Statutes.runden``) and given,
   evenings present and absent;
 - streaks per person: the longest run of games without a loss, of evenings with a
   Schock-Aus, of the club's evenings present;
@@ -13,7 +13,7 @@ seasons, evenings and games, and computes everything in one pass over those rows
   championship points of a club member in one season, ``Statutes.evening_points``), fastest game
   (fewest rounds, games entered round by round only);
 - head to head: who lost right after whom, from the Vorleger chain (the loser of a game
-  opens the next one as its Vorleger, RULES.md 4);
+  opens the next one as its Vorleger, docs/rules.md 4);
 - attendance by evening: present members, guests, absent members, games, Schock-Aus and
   the evening's secretary (the books have no host of an evening).
 """
@@ -233,7 +233,7 @@ def _turn_expectations(
 
 
 def club_statistics(*, club: Club, season: Season | None = None) -> Statistics:
-    """Statistics and records of ``club``'s ``season`` (None: all seasons), issue 14 item 1.
+    """Statistics and records of ``club``'s ``season`` (None: all seasons).
 
     Who took part in a game: for a game entered round by round, whoever threw in it; for a
     game entered short, every person present at its evening (members and guests).
@@ -252,9 +252,9 @@ def club_statistics(*, club: Club, season: Season | None = None) -> Statistics:
     over the games a person took part in; evenings with a Schock-Aus over the evenings the
     person was present; evenings present over all the scope's evenings of the club (an
     evening the person was not listed at, or absent, ends the run). Runden owed follow the
-    statutes (RULES.md 5) per evening; given counts the Runden recorded as given.
+    statutes (docs/rules.md 5) per evening; given counts the Runden recorded as given.
 
-    **Per-season aggregates (issue 15 item 1)**: every figure is computed per season first
+    **Per-season aggregates**: every figure is computed per season first
     (``SeasonPart``: counts, the run lengths of each streak at its start, its end and its
     longest, each record's best rows, the head-to-head counts) and kept in the cache under
     the season's ``data_version`` and stored rules and statutes; the scope's figures are

@@ -1,4 +1,4 @@
-"""The statistics as JSON (issue 14 item 1): read-only serializers of
+"""The statistics as JSON: read-only serializers of
 league/statistics/selectors.py's dataclasses. Decimals are strings, dates ISO."""
 
 from rest_framework import serializers

@@ -1,4 +1,4 @@
-"""Statistics pages (issue 14 item 1)."""
+"""Statistics pages."""
 
 from django.urls import path
 

@@ -1,8 +1,8 @@
-"""Pages of the statistics (issue 14 item 1), for every person of the club:
+"""Pages of the statistics, for every person of the club:
 
 - ``statistik/saisons/?saison=<year>``  one season (default: the newest season with games);
 - ``statistik/rekorde/``                all seasons: all-time figures and records;
-- ``saison/<year>/rueckblick/`` (and ``.png``)  the season's recap card (issue 14 item 5).
+- ``saison/<year>/rueckblick/`` (and ``.png``)  the season's recap card.
 
 They call ``club_statistics`` (league/statistics/selectors.py) and render; the chart is an
 SVG image (league/statistics/charts.py) in a data: URL (CSP img-src allows data:).
@@ -108,7 +108,7 @@ def _season_of(request: ClubRequest, year: int) -> Season:
 @books_page(season_year="year")
 def season_recap_page(request: ClubRequest, year: int) -> HttpResponse:
     """The season's recap card as a page, with the PNG to download or share; its books
-    part kept per club books version and season (league/club/caching.py, issue 15)."""
+    part kept per club books version and season (league/club/caching.py)."""
     season: Season = request.season  # type: ignore[attr-defined]
 
     def context() -> dict:

@@ -1,5 +1,5 @@
 """`{% books_cache "name" vary... %} ... {% endbooks_cache %}`: a fragment of a page of the
-books rendered once per books version (issue 15 item 1: half the standings page's cost was
+books rendered once per books version (half the standings page's cost was
 its template).
 
 The fragment is kept under the club's books version the page's view left on the request

@@ -1,7 +1,7 @@
 """`{% frame_cache "name" vary... %} ... {% endframe_cache %}`: a part of every page's
 frame that shows nothing of the books and nothing of the viewer beyond `vary` (the main
 navigation: its links depend only on the role and the language), rendered once per `vary`
-values, language and code version and kept in the cache (issue 15 item 2: the navigation's
+values, language and code version and kept in the cache (the navigation's
 26 `{% url %}` reversals and translations were about a fifth of a small page's cost).
 
 The node is `{% books_cache %}`'s (league/templatetags/books_cache.py) without the books

@@ -1,4 +1,4 @@
-"""Template tags of the reports (issue 5): the season report box for season pages."""
+"""Template tags of the reports: the season report box for season pages."""
 
 from django import template
 

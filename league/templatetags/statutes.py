@@ -1,4 +1,4 @@
-"""Template tags that state a season's statutes in words (issue 14 item 4): the pages say
+"""Template tags that state a season's statutes in words: the pages say
 what the season's statutes say, never a figure of their own ("1 Mark", "6 Marks")."""
 
 from django import template

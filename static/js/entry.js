@@ -54,7 +54,7 @@
     });
   });
 
-  /* Entry without a connection (issue 12 item 7). While the phone is offline (or games
+  /* Entry without a connection. While the phone is offline (or games
      are still waiting), a saved game goes into a queue in IndexedDB instead of being
      posted; when the connection is back the queue is sent in order through the API
      (POST games/), each game with its own client_key (the server records a key once, so a

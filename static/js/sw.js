@@ -1,4 +1,4 @@
-/* Schockclub service worker (issue 12 item 7), served at /sw.js so it controls the whole site.
+/* Schockclub service worker, served at /sw.js so it controls the whole site.
    Pages: network first, the last copy from the cache when there is no connection (the page is
    then marked "offline": <html class="is-offline">). Static files: cache first, refreshed in
    the background. Never cached: the API, the admin, logins, posts. */

@@ -1,4 +1,4 @@
-/* Live feedback while the secretary types a throw (issue 3 item 3).
+/* Live feedback while the secretary types a throw.
  *
  * No Schocken rules here: every throw is sent to the server (/regeln/bewerten/), where
  * games.rules decides its category, label and worth, or why it is impossible. This file

@@ -1,4 +1,4 @@
-"""The audit trail through the API (issue 6.4 via issue 4): GET history/?evening= or
+"""The audit trail through the API: GET history/?evening= or
 ?member= gives league/audit.py's records, who, when, what, before -> after."""
 
 import datetime

@@ -1,4 +1,4 @@
-"""The club-book import and export through the API (issue 6.3 via issue 4): the sample
+"""The club-book import and export through the API: the sample
 files of tests/samples go in through POST club-book/import/ (multipart) and come
 back out byte for byte through the export; a bad file changes nothing."""
 

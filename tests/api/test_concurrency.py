@@ -1,4 +1,4 @@
-"""Two phones at one table (issue 4 item 6): clients adding games to one evening at the
+"""Two phones at one table: clients adding games to one evening at the
 same moment get distinct numbers and lose nothing; two changes sent with the same version
 leave exactly one standing. Real threads against PostgreSQL, whose row locks
 (`select_for_update` in the services) are what is being tested; SQLite serialises every

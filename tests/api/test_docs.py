@@ -1,4 +1,4 @@
-"""The schema and Swagger UI are served (issue 4 item 2), and every operation of the API
+"""The schema and Swagger UI are served, and every operation of the API
 carries a description and an example."""
 
 import pytest

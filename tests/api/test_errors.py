@@ -1,4 +1,4 @@
-"""Bad input (issue 4 item 4): a refusal by the rules is a 400 with the RuleViolation code,
+"""Bad input: a refusal by the rules is a 400 with the RuleViolation code,
 a duplicate or a conflict is a 409, every refusal is {code, message, field} in German,
 and junk input never causes a 500."""
 

@@ -1,4 +1,4 @@
-"""Filtering (django-filter), pagination and ordering on the API lists (issue 4 item 5),
+"""Filtering (django-filter), pagination and ordering on the API lists,
 and constant query counts of the computed endpoints."""
 
 import datetime

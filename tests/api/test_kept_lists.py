@@ -1,5 +1,5 @@
-"""The API's evening, game and Runden reads kept by the club's books version (issue 15;
-league/club/api_common.py `kept_api_list` / `kept_api_object`): a repeated read answers from
+"""The API's evening, game and Runden reads kept by the club's books version
+(league/club/api_common.py `kept_api_list` / `kept_api_object`): a repeated read answers from
 the cache (and 304 to the list's ETag), yet a change through the services shows on the
 next read, a page or filter is never answered with another's data, and another club's
 object stays 404 after ours was kept.

@@ -1,4 +1,4 @@
-"""The kitty through the API (issue 6 via issue 4): payments, statements and balances go
+"""The kitty through the API: payments, statements and balances go
 through league.ledger.services exactly as the pages do; money is a decimal string."""
 
 import datetime

@@ -1,4 +1,4 @@
-"""Money the API takes and gives (issue 13 item 1): a payment is bounded (more than zero,
+"""Money the API takes and gives: a payment is bounded (more than zero,
 at most PAYMENT_MAX), and balances and statements whose sums pass twelve digits are still
 answered (no 500 from a serializer's max_digits)."""
 

@@ -1,4 +1,4 @@
-"""The permission matrix of the API (issue 4 item 3): every endpoint x method x role.
+"""The permission matrix of the API: every endpoint x method x role.
 
 Roles: anonymous (401), a login without a club ("nobody": lists are empty, objects do not
 exist), a plain member of the club (reads; writes 403; another member's dues 403), the

@@ -1,4 +1,4 @@
-"""The seed actions of RULES.md 4 through the API (issue 11 item 2): a game of a season
+"""The seed actions of docs/rules.md 4 through the API: a game of a season
 whose preset has the action, recorded by POST /api/v1/games/rounds/ with the books
 following; an action the season's rule set lacks is refused with the engine's code."""
 

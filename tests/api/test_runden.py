@@ -1,4 +1,4 @@
-"""Runden owed and given through the API (RULES.md 5; the secretary's Runden page)."""
+"""Runden owed and given through the API (docs/rules.md 5; the secretary's Runden page)."""
 
 import pytest
 

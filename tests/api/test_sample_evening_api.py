@@ -1,5 +1,5 @@
 """The sample evening of tests/samples entered through the API alone gives every
-figure under its `expected` (issue 4, Tests). Only the club and its secretary's login are
+figure under its `expected` (Tests). Only the club and its secretary's login are
 set up beforehand (they come from the admin); season, people, evening and games are
 POSTed, and every figure is read back from the computed endpoints."""
 

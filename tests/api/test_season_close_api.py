@@ -1,4 +1,4 @@
-"""The season-close API (issue 14 item 3): close, reopen, sign-off and the close state;
+"""The season-close API: close, reopen, sign-off and the close state;
 roles and stable codes; a closed season refuses edits through the API until reopened."""
 
 import pytest

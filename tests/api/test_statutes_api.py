@@ -1,4 +1,4 @@
-"""`GET/PUT /api/v1/seasons/{id}/statutes/` (issue 14 item 4): every member of the club
+"""`GET/PUT /api/v1/seasons/{id}/statutes/`: every member of the club
 reads a season's statutes, the secretary changes them, a season with evenings only with
 `confirm`, bad figures are a 400 with a stable code."""
 

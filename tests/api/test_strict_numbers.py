@@ -1,4 +1,4 @@
-"""Numbers and money in every API input are ASCII digits, bounded (issue 13 item 1):
+"""Numbers and money in every API input are ASCII digits, bounded:
 "1E2", "1_000", digits of other scripts and whitespace tricks are a 400 with a stable
 code (`invalid_number`, `invalid_amount`; `invalid` for a query filter), nothing saved; an
 integral JSON number is still a whole number. A Runde note over 200 characters or with a

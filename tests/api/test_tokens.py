@@ -1,4 +1,4 @@
-"""API tokens (issue 13 item 3, league/club/accounts): they expire after
+"""API tokens (league/club/accounts): they expire after
 SCHOCKCLUB_TOKEN_DAYS days (30 by default), a login may hold several, each can be listed and
 revoked by its owner, logout revokes them and so does a password change."""
 

@@ -1,4 +1,4 @@
-"""No lost updates (issue 4 item 6): evenings and games carry a version; a change sent with
+"""No lost updates: evenings and games carry a version; a change sent with
 a stale one is refused with 412, one sent without any with 428."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""Real-browser tests (issue 12 item 8): pytest-playwright driving Debian's chromium
+"""Real-browser tests: pytest-playwright driving Debian's chromium
 (/usr/bin/chromium, installed by .ci/run; Playwright never downloads a browser) at phone
 size (390 x 844, German) against pytest-django's live_server.
 

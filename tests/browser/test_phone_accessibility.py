@@ -1,4 +1,4 @@
-"""Accessibility scan of the main pages at phone size (issue 12 item 8): axe-core
+"""Accessibility scan of the main pages at phone size: axe-core
 (vendored, tests/browser/vendor/) finds no serious or critical violation, for the member
 and for the secretary (with the entry form), light and dark."""
 

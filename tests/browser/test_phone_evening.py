@@ -1,5 +1,5 @@
 """The secretary enters the sample evening on a phone (390 px) and the books match the
-sample's figures (issue 12 item 8); the entry keeps "Speichern" in reach, says when the
+sample's figures; the entry keeps "Speichern" in reach, says when the
 evening is complete, and nothing on the way scrolls sideways."""
 
 import re

@@ -1,4 +1,4 @@
-"""The secretary gives a member a login on a phone (issue 12 items 1 and 8): through "Mehr"
+"""The secretary gives a member a login on a phone: through "Mehr"
 to the logins page, an invitation link (and its QR code) for Carla Vogt, which Carla opens
 to set her own password and log in; the secretary never chooses a password."""
 

@@ -1,4 +1,4 @@
-"""A member on a phone (issue 12 items 3 and 8): logs in, reads what they owe and the
+"""A member on a phone: logs in, reads what they owe and the
 standings, and reaches every place of the navigation (bottom bar and "Mehr") without any
 page scrolling sideways; the same places fit a desktop window with a top navigation."""
 

@@ -1,4 +1,4 @@
-"""An evening entered without a connection arrives once (issue 12 items 7 and 8): the
+"""An evening entered without a connection arrives once: the
 entry page queues the games on the phone (IndexedDB) while offline, sends them when the
 connection is back, and a game sent a second time (its first answer lost) is not recorded
 twice. Pages read before stay readable offline, marked as such."""

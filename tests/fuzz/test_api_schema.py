@@ -1,5 +1,5 @@
-"""Property-based run of the whole API against its own OpenAPI schema (issue 4, Tests;
-issue 13 item 1): schemathesis (4.x) generates requests for every operation, valid and
+"""Property-based run of the whole API against its own OpenAPI schema (Tests): schemathesis (4.x)
+generates requests for every operation, valid and
 invalid ones, sent in-process through Django's WSGI app as the demo club's secretary, and
 with fewer examples as a member or a guest (each operation as one of them; token); no
 response may be a 5xx, and every response must conform to the schema. Half the generated

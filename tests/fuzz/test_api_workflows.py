@@ -1,4 +1,4 @@
-"""Stateful fuzzing of the API (issue 13 item 1): schemathesis (4.x) infers the links
+"""Stateful fuzzing of the API: schemathesis (4.x) infers the links
 between operations from the OpenAPI schema (an id one answer gives is the path parameter of
 the next call: a season's evenings, an evening's games, a member's statement, a payment to
 cancel...) and chains them into random workflows on the demo club's data, as its secretary.

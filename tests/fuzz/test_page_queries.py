@@ -1,4 +1,4 @@
-"""Hypothesis over every page's query parameters (issue 13 item 1): the pages are collected
+"""Hypothesis over every page's query parameters: the pages are collected
 from the URL resolver (every GET page outside the admin and the API, its path parameters
 filled with the demo club's real objects), and every query parameter name the views read
 (saison, seite, person, ...) gets hostile values: random text, digits of other scripts,

@@ -1,5 +1,5 @@
-"""The admin, the secretary's fallback, writes the books only through the services (issue 10
-item 3): every admin action ends in the books-changed event, so a ready season report goes
+"""The admin, the secretary's fallback, writes the books only through the services: every admin
+action ends in the books-changed event, so a ready season report goes
 stale and its figures change exactly as after a change made on the pages; payments are
 corrected by reversal; what the services do not write is read-only."""
 

@@ -1,4 +1,4 @@
-"""The secretary's entry pages at the table (issue 15): the game entry (`/abende/<pk>/spiele/`)
+"""The secretary's entry pages at the table: the game entry (`/abende/<pk>/spiele/`)
 and the round entry (`/abende/<pk>/runden-eintragen/`) keep their GET's form per books
 version and evening, and a game recorded through the services shows on the next read; the
 evening form (`/abende/neu/`, `/abende/<pk>/bearbeiten/`) writes its attendance radios,

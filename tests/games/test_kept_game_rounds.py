@@ -1,5 +1,5 @@
-"""A stored game's rounds page (`/spiele/<id>/runden/`) is kept by the club's books version
-(issue 15): a repeated read reads the rounds from the cache and answers 304 to its ETag; a
+"""A stored game's rounds page (`/spiele/<id>/runden/`) is kept by the club's books version: a
+repeated read reads the rounds from the cache and answers 304 to its ETag; a
 correction of the game shows on the next read; another club's game is a 404.
 
 Outside a transaction (`transaction=True`): inside one nothing is kept.

@@ -1,4 +1,4 @@
-"""The pages of play kept by the club's books version (issue 15): the Schock-Aus
+"""The pages of play kept by the club's books version: the Schock-Aus
 statistics (`/statistik/`), the evenings of a season (`/abende/`) and the evening sheet
 (`/abende/<pk>/`). A repeated read is served from the cache (fewer queries) or answered
 304 with its ETag; a change through the services (a game entered short or round by round,

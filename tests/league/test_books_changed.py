@@ -1,4 +1,4 @@
-"""One books-changed event (issue 10 item 3; RULES.md 5): every writer of the books moves
+"""One books-changed event (docs/rules.md 5): every writer of the books moves
 the season's data version inside its own transaction, so a season report that was ready
 goes stale and the figures it shows change. The admin's actions have theirs in
 tests/games/test_admin.py, with the helpers of this module."""

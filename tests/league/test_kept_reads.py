@@ -1,4 +1,4 @@
-"""Reads kept in the cache per version (issue 15 item 1): what is kept is never another
+"""Reads kept in the cache per version: what is kept is never another
 viewer's and never stale, and a change to one season recomputes only that season's part
 of the all-time reads (league/statistics/selectors.py, league/runden/listing.py).
 

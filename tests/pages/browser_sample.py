@@ -198,7 +198,7 @@ def _signed(points: int) -> str:
 
 
 def _money(marks: int) -> str:
-    cents = marks * 50  # 0.50 EUR per Mark in 2026 (RULES.md 5)
+    cents = marks * 50  # 0.50 EUR per Mark in 2026 (docs/rules.md 5)
     return f"{cents // 100},{cents % 100:02d} €"  # JS \s turned the no-break space into " "
 
 

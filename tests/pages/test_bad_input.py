@@ -240,7 +240,7 @@ def test_correcting_a_game_to_an_absent_loser_keeps_the_game(
 def test_deleting_an_evening_with_a_runde_given_is_refused_with_a_message(
     secretary_client, evening
 ):
-    # An evening with games goes in one step (issue 12 item 3), but not while a Runde of
+    # An evening with games goes in one step, but not while a Runde of
     # one of its Schock-Aus is marked as given.
     from league.runden.services import runde_mark_given
 

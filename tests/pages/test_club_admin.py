@@ -1,4 +1,4 @@
-"""The secretary's club administration pages under /verein/ (issue 12 item 1): people,
+"""The secretary's club administration pages under /verein/: people,
 logins, seasons; secretary only; every change through the services, in German."""
 
 import re

@@ -1,4 +1,4 @@
-"""The demo club (league/management/commands/demo.py, issue 12 item 1): a second secretary
+"""The demo club (league/management/commands/demo.py): a second secretary
 and a guest with logins, so the club pages can be tried with every role; running the
 command again changes nothing. The demo takes half a minute to build: it is built once for
 this module, inside a transaction rolled back after the module's last test."""

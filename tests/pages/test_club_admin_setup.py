@@ -1,4 +1,4 @@
-"""A club set up from nothing by its secretary, without the admin (issue 12 item 1): the
+"""A club set up from nothing by its secretary, without the admin: the
 club and its secretary by `manage.py club_create`, then on the pages: the secretary's own
 password through the invitation, a season, members and a guest, a member's login, the
 first evening. Nobody is staff; /admin/ is never opened."""

@@ -1,4 +1,4 @@
-"""The demo's second club (issue 14 item 4): it keeps other statutes (points by an
+"""The demo's second club: it keeps other statutes (points by an
 evening's rank 7/5/4/3/2/1, an absence at the evening's average plus one Mark, Runden for
 the first and every third Schock-Aus), a season of its books entered through the
 services, and a login for its secretary; the first demo club keeps seed 003's statutes."""

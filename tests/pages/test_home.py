@@ -1,4 +1,4 @@
-"""The home page (issue 12 item 4): what a person owes (open amount per currency, Runden
+"""The home page: what a person owes (open amount per currency, Runden
 owed), and the first steps of a club set up from nothing by its secretary."""
 
 import datetime
@@ -82,7 +82,7 @@ def _giro_button():
 def test_the_own_statement_offers_the_giro_code_while_euros_are_open(
     member_client, evening, member
 ):
-    """Issue 14 item 2: a member who owes euros is one tap from the GiroCode page; with
+    """A member who owes euros is one tap from the GiroCode page; with
     nothing open the button goes."""
     statement = reverse("ledger_statement", args=[member.pk])
     assert _giro_button() in member_client.get(statement).content.decode()

@@ -1,4 +1,4 @@
-"""Hostile input on the pages (issue 13 item 1): the payment form's amount (0,01 is the
+"""Hostile input on the pages: the payment form's amount (0,01 is the
 least, PAYMENT_MAX the most, digits only) and the Runden page's note (at most 200
 characters, no NUL byte) are answered with a German message and nothing is saved."""
 

@@ -1,5 +1,5 @@
-"""The home page's figures and the club's seasons list are kept by the club's books version
-(issue 15): a repeated read reads them from the cache, and a payment, an evening or a new
+"""The home page's figures and the club's seasons list are kept by the club's books version: a
+repeated read reads them from the cache, and a payment, an evening or a new
 season shows on the very next read (nothing stale).
 
 Outside a transaction (`transaction=True`): inside one nothing is kept.

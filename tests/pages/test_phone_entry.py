@@ -1,4 +1,4 @@
-"""The entry page on a phone (issue 12 item 3): a game number that is not the next one is
+"""The entry page on a phone: a game number that is not the next one is
 saved only after a question, a complete evening says so, an evening with its games goes in
 one step, and the Runden page marks all of an evening's Runden given at once."""
 

@@ -1,6 +1,5 @@
-"""The phone navigation (issue 12 item 3): a bottom bar with the role's main places and a
-"Mehr" menu (<details>) with the rest; the installable app's manifest and service worker
-(issue 12 item 7)."""
+"""The phone navigation: a bottom bar with the role's main places and a
+"Mehr" menu (<details>) with the rest; the installable app's manifest and service worker."""
 
 import json
 import re

@@ -1,4 +1,4 @@
-"""Entry without a connection (issue 12 item 7), the server's half: a game queued on the
+"""Entry without a connection, the server's half: a game queued on the
 phone carries a client_key that the API records once, and the evening's version, so a
 game sent twice arrives once and a change made elsewhere meanwhile is a conflict."""
 

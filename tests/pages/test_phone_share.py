@@ -1,4 +1,4 @@
-"""Sharing an evening (issue 12 item 6): the text for the club's chat, the image card
+"""Sharing an evening: the text for the club's chat, the image card
 (PNG, 1080 px wide) and GET /api/v1/evenings/{id}/share/ for members of the club only."""
 
 import io

@@ -1,4 +1,4 @@
-"""The season close wizard (/saison/<jahr>/abschluss/, issue 14 item 3): what it shows,
+"""The season close wizard (/saison/<jahr>/abschluss/): what it shows,
 who may close, reopen and sign, and that the pages of every writer refuse a closed season
 in German (never a 500)."""
 

@@ -1,4 +1,4 @@
-"""Words (issue 12 item 5): our own 403, 404 and 500 pages in German (with DEBUG off), the
+"""Words: our own 403, 404 and 500 pages in German (with DEBUG off), the
 API docs asking a visitor to log in, Statistik opening on the newest season with games."""
 
 import re

@@ -1,4 +1,4 @@
-"""The game engine: the Deckel flow of RULES.md section 4, both formats, and its refusals."""
+"""The game engine: the Deckel flow of docs/rules.md section 4, both formats, and its refusals."""
 
 import random
 
@@ -15,7 +15,7 @@ HALVES = PRESETS["meisterschaft"]
 PRESET_NAMES = sorted(PRESETS)
 
 # One Schock-Aus earlier this evening: the Muss-Regel does not apply, so a Vorleger may
-# stand after one attempt with a one showing (RULES.md 3).
+# stand after one attempt with a one showing (docs/rules.md 3).
 NO_MUSS = {"schock_aus_so_far": 1}
 
 SCHOCK_AUS = Throw((1, 1, 1))
@@ -386,7 +386,7 @@ def test_muss_regel_applies_after_a_schock_aus_earlier_in_the_round():
 
 
 def test_sample_game_20_last_round_ends_with_anna_becker_holding_13(sample_evening):
-    """RULES.md 4 with the sample evening: game 20's last round, Schock-Aus by Erik Lange
+    """docs/rules.md 4 with the sample evening: game 20's last round, Schock-Aus by Erik Lange
     and Bernd Krause, Anna Becker loses with all 13 Deckel."""
     detail = sample_evening["evening"]["game_20_last_round"]
     erik, anna, bernd = detail["throwing_order"]

@@ -1,4 +1,4 @@
-"""Leaving a game under ``einwuerfeln`` (RULES.md 4, seed 001): only who has received no
+"""Leaving a game under ``einwuerfeln`` (docs/rules.md 4, seed 001): only who has received no
 Deckel in the game may leave, and who left stays out of the rest of it.
 
 Seed 001: "Achtung: man kann sich jederzeit in ein bestehendes Spiel einwürfeln. Man darf
@@ -85,7 +85,7 @@ def test_the_first_half_loser_plays_the_final():
 
 
 def test_a_player_who_left_may_not_join_the_same_game_again():
-    """RULES.md 4 on seed 001's "Man darf nur wieder aussteigen, wenn man keine Pappen
+    """docs/rules.md 4 on seed 001's "Man darf nur wieder aussteigen, wenn man keine Pappen
     erhalten hat": a player who left is out for the rest of the game."""
     game = Game("ABCD", STAMMTISCH)
     game.leave("C")

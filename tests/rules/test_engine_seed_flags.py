@@ -1,4 +1,4 @@
-"""The seed flags of RULES.md section 4 in the game engine (issue 11).
+"""The seed flags of docs/rules.md section 4 in the game engine.
 
 ``ausscheidung`` (seeds 000, 002), ``deckel_nehmen`` (000), ``opener_choice`` (000) and
 ``einwuerfeln`` (001): each played from its seed's own example, each refused with a stable
@@ -85,7 +85,7 @@ def test_worst_throw_of_the_ausscheidung_takes_what_the_best_is_worth(rules):
 def test_the_ausscheidung_loser_opens_the_first_round():
     """Seed 002, item 1: "Der mit dem niedrigsten Wurf bekommt die entsprechenden Deckel
     und fährt fort." Seed 000 says so too ("setzt das Spiel fort") and contradicts it
-    later; RULES.md 4 decides for the worst throw."""
+    later; docs/rules.md 4 decides for the worst throw."""
     game = Game("ABCD", REGELWERK)
     game.play_ausscheidung({"A": H_653, "B": SCHOCK_5, "C": H_221, "D": H_642})
     assert (game.vorleger, game.throwing_order()) == ("C", ("C", "D", "A", "B"))

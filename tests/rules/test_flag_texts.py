@@ -86,7 +86,7 @@ def test_no_flag_text_says_seed_or_rules_md(name):
     Schockerregeln!" (seed 003): the pages name rule sets as the members do, not by the
     project's file numbers."""
     texts = [words(flag) for flag, _value in describe(PRESETS[name])]
-    assert [t for t in texts if "Seed" in t or "RULES.md" in t] == []
+    assert [t for t in texts if "Seed" in t or "docs/rules.md" in t] == []
 
 
 # --- keep_only_ones and keep_sixes ----------------------------------------------------------

@@ -199,7 +199,7 @@ def test_the_odds_table_lists_labels_best_first():
     assert labels[:2] == ["Schock-Aus", "Schock 6"] and labels[-1] == "221"
 
 
-# --- composed rule sets: the odds follow every flag (issue 11) ------------------------------
+# --- composed rule sets: the odds follow every flag ------------------------------
 
 APP = PRESETS["app"]
 

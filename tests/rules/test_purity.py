@@ -1,4 +1,4 @@
-"""games/rules is standard library only (RULES.md 7, STYLE.md 2): no Django, no apps."""
+"""games/rules is standard library only (docs/rules.md 7, STYLE.md 2): no Django, no apps."""
 
 import ast
 import sys

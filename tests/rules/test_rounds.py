@@ -1,4 +1,4 @@
-"""Resolving a round: Mit ist Schitt and the Königswurf (RULES.md section 2)."""
+"""Resolving a round: Mit ist Schitt and the Königswurf (docs/rules.md section 2)."""
 
 import pytest
 from hypothesis import given

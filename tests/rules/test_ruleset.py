@@ -1,4 +1,4 @@
-"""The rule sets of RULES.md section 6."""
+"""The rule sets of docs/rules.md section 6."""
 
 import dataclasses
 import json
@@ -23,7 +23,7 @@ FLAGS = (
     "format",
 )
 
-# RULES.md section 6, the table, row by row.
+# docs/rules.md section 6, the table, row by row.
 TABLE = {
     "club": (True, True, True, True, False, True, True, "single"),
     "regelwerk2019": (True, True, True, True, True, False, False, "halves"),
@@ -92,7 +92,8 @@ def test_rule_set_refuses_impossible_values(changes):
     assert caught.value.code == "invalid_rule_set"
 
 
-# --- seed flags (RULES.md 4): on exactly in the presets RULES.md names ----------------------
+# --- seed flags (docs/rules.md 4): on exactly in the presets docs/rules.md names
+# ----------------------
 
 SEED_FLAGS = {
     "ausscheidung": {"regelwerk2019", "meisterschaft"},

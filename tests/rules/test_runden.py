@@ -1,4 +1,4 @@
-"""Runden owed per evening (RULES.md section 5, seed 003 "Runden / Muss-Regel")."""
+"""Runden owed per evening (docs/rules.md section 5, seed 003 "Runden / Muss-Regel")."""
 
 import pytest
 from hypothesis import given
@@ -16,7 +16,7 @@ def owed(n):
     ("n", "expected"),
     [
         (0, []),
-        # Decision (RULES.md 5): a single Schock-Aus owes one round in all.
+        # Decision (docs/rules.md 5): a single Schock-Aus owes one round in all.
         (1, [(1, "p1", "first")]),
         (2, [(1, "p1", "first"), (2, "p2", "last")]),
         (4, [(1, "p1", "first"), (4, "p4", "last")]),

@@ -1,4 +1,4 @@
-"""Runden owed under a club's own statutes (games.rules.runden_owed_by, issue 14 item 4)."""
+"""Runden owed under a club's own statutes (games.rules.runden_owed_by)."""
 
 import pytest
 from hypothesis import given

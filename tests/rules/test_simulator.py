@@ -318,7 +318,7 @@ def test_a_seating_that_is_not_the_evenings_players_is_refused():
     assert excinfo.value.code == "unknown_player"
 
 
-# --- every flag is played (issue 11) -------------------------------------------------------
+# --- every flag is played -------------------------------------------------------
 
 COMPOSED = dataclasses.replace(
     PRESETS["regelwerk2019"],

@@ -2,7 +2,7 @@
 
 The demo data (``simulate_evening``) and the tests depend on it, so a refactoring of the
 simulator must leave every game of a seed unchanged. The digests below were taken from the
-simulator before its hot path was split into helpers (issue 10 item 5); a change of the
+simulator before its hot path was split into helpers; a change of the
 strategy or the rules that is meant to change the games updates them on purpose.
 """
 

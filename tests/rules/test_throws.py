@@ -1,4 +1,4 @@
-"""Evaluating and ranking throws (RULES.md section 1) under every preset (section 6)."""
+"""Evaluating and ranking throws (docs/rules.md section 1) under every preset (section 6)."""
 
 import pickle
 from itertools import combinations, product
@@ -30,7 +30,7 @@ throw_st = st.builds(Throw, dice_st, st.integers(1, 3), st.booleans())
 rules_st = st.sampled_from([PRESETS[name] for name in PRESET_NAMES])
 
 
-# --- the reference ladder, written out from RULES.md 1 and seed 004's "Würfel-Reihenfolge"
+# --- the reference ladder, written out from docs/rules.md 1 and seed 004's "Würfel-Reihenfolge"
 
 
 def ladder(rules):
@@ -258,7 +258,7 @@ def r(dice, natural=True):
 @pytest.mark.parametrize(
     ("name", "general_wins"),
     [
-        ("club", True),  # decision of RULES.md 6, as seeds 000 and 002
+        ("club", True),  # decision of docs/rules.md 6, as seeds 000 and 002
         ("regelwerk2019", True),  # seed 000: "der einzige Schock, der ... mit einem Pasch"
         ("meisterschaft", True),  # seed 002: "Der General ist höher bewertet als ein Schock 2"
         ("stammtisch", False),

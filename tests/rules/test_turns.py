@@ -1,4 +1,4 @@
-"""A turn attempt by attempt, final throws without attempts, the Muss-Regel (RULES.md 3, 5)."""
+"""A turn attempt by attempt, final throws without attempts, the Muss-Regel (docs/rules.md 3, 5)."""
 
 import pickle
 
@@ -340,7 +340,7 @@ def test_club_refuses_a_collected_general_or_strasse_pattern_without_a_one(dice)
 
 
 def test_club_refuses_a_collected_hausnummer_without_a_one():
-    # Sample evening, game 20: Anna Becker's 6-5-5 in 3, natural=false (RULES.md 3).
+    # Sample evening, game 20: Anna Becker's 6-5-5 in 3, natural=false (docs/rules.md 3).
     assert throw_violation(Throw((6, 5, 5), 3, natural=False)) == "collected_without_one"
 
 
@@ -399,13 +399,13 @@ def test_rule_violation_is_a_value_error():
 
 
 def test_rule_violation_survives_pickling():
-    error = RuleViolation("keep_not_one", "Nur Einsen.", 2, "RULES.md 3")
+    error = RuleViolation("keep_not_one", "Nur Einsen.", 2, "docs/rules.md 3")
     copy = pickle.loads(pickle.dumps(error))
     assert (copy.code, copy.message, copy.attempt, copy.rule, str(copy)) == (
         "keep_not_one",
         "Nur Einsen.",
         2,
-        "RULES.md 3",
+        "docs/rules.md 3",
         "Versuch 2: Nur Einsen.",
     )
 

@@ -1,4 +1,4 @@
-"""validate_throw refuses what cannot happen at the table (issue 11, RULES.md 3 and 7).
+"""validate_throw refuses what cannot happen at the table (docs/rules.md 3 and 7).
 
 (a) a collected 1-1-1 in one attempt; (b) under ``keep_only_ones`` a collected final throw
 without a one. And ``validate_turn`` never produces a throw that ``validate_throw`` refuses.
@@ -83,7 +83,7 @@ def test_collected_532_in_two_attempts_is_refused(name):
 @pytest.mark.parametrize("name", KEEP_ONLY_ONES)
 @pytest.mark.parametrize(("cap", "refused", "hausnummer"), [(2, 35, 27), (3, 70, 54)])
 def test_collected_throws_without_a_one_are_refused_exhaustively(name, cap, refused, hausnummer):
-    # Issue 11 counts the ones accepted before (read as a Hausnummer either way): 27 at a
+    # The count of the ones accepted before (read as a Hausnummer either way): 27 at a
     # cap of two, 54 at three. With the General and Straße patterns, also refused before,
     # it is 35 and 70: every multiset of 2..6 (35), for each collected attempt count.
     rules = PRESETS[name]

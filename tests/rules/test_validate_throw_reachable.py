@@ -1,5 +1,5 @@
 """validate_throw accepts exactly the final throws that some turn validate_turn accepts can
-end with (RULES.md 3 and 7), for every composition of the flags.
+end with (docs/rules.md 3 and 7), for every composition of the flags.
 
 The turns are enumerated here through the public ``validate_turn`` alone: between two
 attempts a turn is its attempt number and the dice laid out so far (``validate_turn``'s

@@ -1,4 +1,4 @@
-"""Variant flags clubs compose (VARIANTS.md; RULES.md 6): evaluation, rounds, turns."""
+"""Variant flags clubs compose (VARIANTS.md; docs/rules.md 6): evaluation, rounds, turns."""
 
 import dataclasses
 from itertools import product

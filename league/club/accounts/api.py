@@ -1,4 +1,4 @@
-"""REST API of logins (issue 13 item 3): get a token, log out, list and revoke the login's
+"""REST API of logins: get a token, log out, list and revoke the login's
 tokens, change the password. Writes: league/club/accounts/services.py; OpenAPI prose:
 league/club/accounts/schema.py.
 

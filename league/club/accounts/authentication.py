@@ -1,5 +1,5 @@
 """`Authorization: Token <token>` for the API, by django-rest-knox's hashed tokens, with
-stable codes for the two refusals (issue 13 item 3):
+stable codes for the two refusals:
 
 - 401 `token_expired`: the token was issued more than SCHOCKCLUB_TOKEN_DAYS days ago (or
   its expiry has passed); get a new one at POST /api/v1/auth/token/.

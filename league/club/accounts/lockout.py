@@ -1,5 +1,5 @@
-"""The answer to a login that django-axes has locked out (settings.AXES_LOCKOUT_CALLABLE,
-issue 13 item 3): after AXES_FAILURE_LIMIT failed logins (5 by default) for one login name
+"""The answer to a login that django-axes has locked out (settings.AXES_LOCKOUT_CALLABLE): after
+AXES_FAILURE_LIMIT failed logins (5 by default) for one login name
 from one address, further logins of that name from there are refused for
 AXES_COOLOFF_TIME (15 minutes by default), whether the password is right or not.
 

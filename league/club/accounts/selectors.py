@@ -1,4 +1,4 @@
-"""Reads of a login's API tokens (issue 13 item 3) and of its lockout after failed logins."""
+"""Reads of a login's API tokens and of its lockout after failed logins."""
 
 from __future__ import annotations
 

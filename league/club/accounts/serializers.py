@@ -1,4 +1,4 @@
-"""Request and response bodies of the login API (issue 13 item 3) and of the club's
+"""Request and response bodies of the login API and of the club's
 logins (the secretary's)."""
 
 from rest_framework import serializers

@@ -1,4 +1,4 @@
-"""Writes of a login's API tokens and password (issue 13 item 3, issue 12 item 2).
+"""Writes of a login's API tokens and password.
 
 Tokens are django-rest-knox's `AuthToken` rows: only a SHA-512 digest of the token is
 stored, beside its first 15 characters (`token_key`, the token's public id). A token

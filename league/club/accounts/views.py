@@ -1,4 +1,4 @@
-"""Pages of a login (issue 12 item 2, issue 13 item 3): log out, change the password, reset
+"""Pages of a login: log out, change the password, reset
 a forgotten one by e-mail (Django's views with our German templates under
 templates/registration/), and "Meine Anmeldungen": the login's API tokens, each revocable.
 

@@ -49,7 +49,7 @@ LOGINS = {
 SECRETARIES = (SECRETARY, DEPUTY)
 SEED = 1979
 
-# A second club keeps other statutes (issue 14 item 4): points by an evening's rank
+# A second club keeps other statutes: points by an evening's rank
 # 7/5/4/3/2/1, an absence costs the evening's average plus one Mark, and a Runde is owed
 # by the first and every third Schock-Aus (no "last", no shift).
 SECOND_CLUB = "Stammtisch Kegelbahn"
@@ -137,7 +137,7 @@ class Command(BaseCommand):
     def add_bank_account(self, club: Club) -> None:
         """The demo club's bank account (an example IBAN that passes the checksum, never a
         real account), so that "Mit GiroCode bezahlen" and the GiroCode API answer on the
-        demo (issue 14 item 2). Only when the club has none: one the secretary set stays."""
+        demo. Only when the club has none: one the secretary set stays."""
         if not ClubBankAccount.objects.filter(club=club).exists():
             club_bank_account_set(
                 club=club, holder=CLUB, iban="DE89 3704 0044 0532 0130 00", bic="COBADEFFXXX"
@@ -146,7 +146,7 @@ class Command(BaseCommand):
     @transaction.atomic
     def close_last_season(self, club: Club, today: datetime.date) -> None:
         """Last year's season closed by the secretary and signed by anna as Kassenprüfer
-        (issue 14 item 3: /saison/<jahr>/abschluss/). Only once: a season the secretary
+        (/saison/<jahr>/abschluss/). Only once: a season the secretary
         reopened stays open."""
         season = club.seasons.filter(year=today.year - 1).first()
         if (

@@ -1,6 +1,6 @@
 """manage.py export_club_book ATTENDANCE.csv GAMES.csv [--club NAME]
 
-Writes the club's whole book in the import format (issue 6.3), in canonical order.
+Writes the club's whole book in the import format, in canonical order.
 """
 
 from pathlib import Path

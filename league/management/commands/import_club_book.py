@@ -1,6 +1,6 @@
 """manage.py import_club_book ATTENDANCE.csv GAMES.csv [--club NAME] [--dry-run] [--user NAME]
 
-Imports the club book (issue 6.3) all or nothing; prints every bad row as file:line: reason,
+Imports the club book all or nothing; prints every bad row as file:line: reason,
 or what was (or, with --dry-run, would be) created and the recomputed totals per season.
 """
 

@@ -1,4 +1,4 @@
-"""The database itself refuses what must never happen (issue 2 item 4), even when a code
+"""The database itself refuses what must never happen, even when a code
 path bypasses the services: constraints and the triggers of games migration 0002."""
 
 import datetime

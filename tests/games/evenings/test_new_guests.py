@@ -1,4 +1,4 @@
-"""First-time guests are created by the evening service (issue 10 item 5), so the entry page
+"""First-time guests are created by the evening service, so the entry page
 and the API both can: in the evening's transaction, audited, never half."""
 
 import datetime

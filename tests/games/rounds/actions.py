@@ -1,4 +1,4 @@
-"""Games with the seed actions of RULES.md 4 (issue 11 item 2), built from the seeds' own
+"""Games with the seed actions of docs/rules.md 4, built from the seeds' own
 examples, for the service, page and API tests.
 
 Players (seating, clockwise): Anna, Bernd, Carla, Dieter of the sample club, in a season of

@@ -1,4 +1,4 @@
-"""The seed actions of RULES.md 4 entered through the service (issue 11 item 2): each in a
+"""The seed actions of docs/rules.md 4 entered through the service: each in a
 season whose preset has it, with the books following, and refused where it lacks it."""
 
 import pytest

@@ -1,5 +1,5 @@
-"""The seed actions of RULES.md 4 on the round-by-round entry page and the stored rounds
-page (issue 11 item 2): offered where the season's rule set has them, saved with the books
+"""The seed actions of docs/rules.md 4 on the round-by-round entry page and the stored rounds
+page: offered where the season's rule set has them, saved with the books
 following, refused with a German message where it lacks them."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""Live feedback on a throw and the entry form's notation (issue 3 item 3). No database."""
+"""Live feedback on a throw and the entry form's notation. No database."""
 
 import pytest
 

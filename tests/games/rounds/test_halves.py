@@ -1,4 +1,4 @@
-"""A game entered round by round under a halves-format rule set (RULES.md 4, seeds 000-004):
+"""A game entered round by round under a halves-format rule set (docs/rules.md 4, seeds 000-004):
 halves, final and Blattschuss come from the engine; the phases are stored per round."""
 
 import datetime

@@ -1,5 +1,5 @@
 """Leaving under ``einwuerfeln`` through the service, the entry page and the API: the first
-half's loser, who holds no Deckel after the reset, may not leave (RULES.md 4).
+half's loser, who holds no Deckel after the reset, may not leave (docs/rules.md 4).
 
 Seed 001: "Man darf nur wieder aussteigen, wenn man keine Pappen erhalten hat."
 """

@@ -1,5 +1,4 @@
-"""The odds page ("Wahrscheinlichkeiten") and the members' Schock-Aus statistics
-(issue 3 item 5)."""
+"""The odds page ("Wahrscheinlichkeiten") and the members' Schock-Aus statistics."""
 
 import dataclasses
 import datetime
@@ -174,7 +173,7 @@ def test_the_statistics_take_a_fixed_number_of_queries(
         season_schock_aus_stats(season=evening.season)
 
 
-# -- the season's rule set and the simulator (issue 11 items 4 and 5) ----------------------------
+# -- the season's rule set and the simulator ----------------------------
 
 COMPOSED = dataclasses.replace(
     PRESETS["club"], jule=True, collected_strasse_counts=True, deckel_total=15

@@ -1,4 +1,4 @@
-"""Games entered round by round through the service (issue 3 item 3; RULES.md 2-4)."""
+"""Games entered round by round through the service (docs/rules.md 2-4)."""
 
 import datetime
 
@@ -325,7 +325,7 @@ def test_rounds_of_a_game_corrected_afterwards_are_flagged(sample_evening):
 
 def test_the_samples_literal_record_of_annas_655_as_collected_is_refused(sample_evening):
     """The sample records 6-5-5 as collected in three attempts; under the club rules only
-    ones are laid out, so that throw cannot have come about (RULES.md 3). The loaders in
+    ones are laid out, so that throw cannot have come about (docs/rules.md 3). The loaders in
     tests/sample.py enter it as natural, the only way it can have been thrown."""
     turn = sample_evening["evening"]["game_20_last_round"]["turns"]["Anna Becker"]
     literal = Throw(tuple(turn["final_dice"]), attempts=turn["attempts"], natural=turn["natural"])

@@ -1,5 +1,5 @@
-"""The round-by-round entry page, the stored rounds page and the live feedback endpoint
-(issue 3 item 3), with their permissions."""
+"""The round-by-round entry page, the stored rounds page and the live feedback endpoint, with their
+permissions."""
 
 import datetime
 

@@ -1,5 +1,5 @@
-"""Every record of the books leaves a history line with who, when, before -> after (issue 10
-item 4), also when written in bulk; the audit selectors and GET /api/v1/history/ show it per
+"""Every record of the books leaves a history line with who, when, before -> after, also when
+written in bulk; the audit selectors and GET /api/v1/history/ show it per
 evening, per person and in the club's latest changes.
 
 One test per record type and path: club, season, member, login role, evening, attendance,

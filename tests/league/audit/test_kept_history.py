@@ -1,4 +1,4 @@
-"""The history reads kept by the club's books version and `AuditState` (issue 15): the
+"""The history reads kept by the club's books version and `AuditState`: the
 club's latest changes, an evening's history and a person's history (pages and API).
 Nothing kept is stale: a change through the services, and a change to the club or a
 person that moves no books version (a secretary flag, a locked login, the club's own

@@ -1,5 +1,5 @@
 """A restore that cannot be done is refused with a clear German message, and nothing is
-written (issue 13 item 6)."""
+written."""
 
 import gzip
 

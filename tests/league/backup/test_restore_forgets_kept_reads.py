@@ -1,4 +1,4 @@
-"""A restore forgets what the cache kept (issue 15 with issue 13 item 6): the restored
+"""A restore forgets what the cache kept: the restored
 seasons take their data versions back from the backup, so the versions the club reaches
 after the restore were reached before, with other books. Without forgetting, the
 standings kept under such a version before the restore would be served again.

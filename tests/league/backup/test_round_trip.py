@@ -1,4 +1,4 @@
-"""A club backed up, deleted and restored shows every figure as before (issue 13 item 6)."""
+"""A club backed up, deleted and restored shows every figure as before."""
 
 from decimal import Decimal
 from pathlib import Path

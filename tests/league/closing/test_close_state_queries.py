@@ -1,5 +1,5 @@
 """The close state (league/closing/services.py `season_close_state`) reads the season's
-balances once, for the fingerprint and the open items together (issue 15: its cold read
+balances once, for the fingerprint and the open items together (its cold read
 at 48 seasons)."""
 
 import pytest

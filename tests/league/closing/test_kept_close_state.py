@@ -1,5 +1,5 @@
 """The season close page and GET /api/v1/seasons/{id}/close/ kept by the club's books
-version and the season's signatures (issue 15): a repeated read is served from the cache
+version and the season's signatures: a repeated read is served from the cache
 (fewer queries) or answered 304 with its ETag; a signature (which moves no data version),
 a close, a reopen and a change of the books show on the very next read; what is kept is
 never another viewer's (the secretary's forms, an auditor's sign button).

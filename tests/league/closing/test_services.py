@@ -1,4 +1,4 @@
-"""Season close (issue 14 item 3): the lock, reopening, the carry-over, the fingerprint
+"""Season close: the lock, reopening, the carry-over, the fingerprint
 and the Kassenprüfer's signature."""
 
 import datetime

@@ -1,4 +1,4 @@
-"""Lockout after repeated failed logins (issue 13 item 3, django-axes with
+"""Lockout after repeated failed logins (django-axes with
 league/club/accounts/lockout.py): per login name AND address, after AXES_FAILURE_LIMIT
 failures (5) for AXES_COOLOFF_TIME (15 minutes), on the login page (429, German page) and
 the API's token endpoint (429, `locked_out`), logged.

@@ -1,4 +1,4 @@
-""" "Meine Anmeldungen" (issue 13 item 3, league/club/accounts/views.py): a person sees the
+""" "Meine Anmeldungen" (league/club/accounts/views.py): a person sees the
 own API tokens (never the token itself) and revokes one or all of them."""
 
 import pytest
@@ -31,7 +31,7 @@ def test_the_page_lists_the_own_tokens_by_their_start_only(client, anna):
     assert token[:8] in page
     assert token not in page
     assert "gültig bis" in page
-    assert "Token" not in page  # no developer words (issue 12 item 5)
+    assert "Token" not in page  # no developer words
 
 
 def test_without_tokens_the_page_says_so(client):

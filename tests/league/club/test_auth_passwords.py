@@ -1,7 +1,7 @@
-"""Passwords (issue 12 item 2, league/club/accounts/views.py): a person changes the own
+"""Passwords (league/club/accounts/views.py): a person changes the own
 password (the session stays, the API tokens go), resets a forgotten one by e-mail (Django's
 flow, German texts), and Django's four validators refuse weak ones. Logging out on the page
-revokes the API tokens too (issue 13 item 3)."""
+revokes the API tokens too."""
 
 import os
 import re

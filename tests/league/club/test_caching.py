@@ -1,4 +1,4 @@
-"""Reads cached by the club's books version, and conditional GETs (issue 15 items 1 and 2).
+"""Reads cached by the club's books version, and conditional GETs.
 
 These tests run outside a transaction (`transaction=True`): inside one, nothing is cached
 (league/club/caching.py), which is what the other tests see.

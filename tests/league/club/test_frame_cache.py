@@ -1,5 +1,5 @@
 """The page frame's kept navigation (league/templatetags/frame_cache.py) and the code
-version in every cache key (league/club/caching.py, issue 15): the navigation is rendered
+version in every cache key (league/club/caching.py): the navigation is rendered
 once per role and language, never shows one role's links to another, and its logout form
 carries each session's own CSRF token.
 

@@ -1,4 +1,4 @@
-"""Merging a person entered twice (league.club.services.member_merge, issue 12 item 1):
+"""Merging a person entered twice (league.club.services.member_merge):
 the books follow the kept person, audited, the seasons' versions move, charges are rebooked,
 and an evening both played is refused naming the evening and the people."""
 

@@ -1,6 +1,6 @@
 """The merge form's select of the club's people (league/club/forms.py `PeopleSelect`)
 writes the HTML Django's own select writes, option by option: the page looks and behaves
-as before, for the browser, a screen reader and the tests (issue 15: it is only faster)."""
+as before, for the browser, a screen reader and the tests (it is only faster)."""
 
 import pytest
 from django import forms

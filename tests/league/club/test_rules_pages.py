@@ -1,6 +1,6 @@
-"""The season's rules on the pages (issue 11 item 3): a new season composed from a preset
+"""The season's rules on the pages: a new season composed from a preset
 flag by flag, the secretary's rule change, the members' rules page; and a season with a
-composed rule set plays, validates and imports (issue 11 "Done when")."""
+composed rule set plays, validates and imports."""
 
 import dataclasses
 import datetime

@@ -1,4 +1,4 @@
-"""A season's rule set through the API (issue 11 item 3): shown as flags with the preset
+"""A season's rule set through the API: shown as flags with the preset
 they equal, given at creation over the chosen preset, changed by the secretary (PATCH)."""
 
 import dataclasses

@@ -1,4 +1,4 @@
-"""A season's rule set stored as data (issue 11 item 3): the flags it plays with, composed
+"""A season's rule set stored as data: the flags it plays with, composed
 from a preset (its "Grundlage") flag by flag; old seasons keep the preset they had."""
 
 import dataclasses

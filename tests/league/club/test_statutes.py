@@ -78,7 +78,7 @@ def test_the_ledger_and_the_standings_follow_the_statutes(sample_evening, other_
     assert charged == 10 * evening.season.mark_value
 
 
-# --- statutes per club (issue 14 item 4) ----------------------------------------------------
+# --- statutes per club ----------------------------------------------------
 
 import datetime  # noqa: E402
 import importlib  # noqa: E402

@@ -1,4 +1,4 @@
-"""The season's statutes page /saison/<jahr>/satzung/ (issue 14 item 4): every member reads
+"""The season's statutes page /saison/<jahr>/satzung/: every member reads
 the statutes in German; the secretary changes them, on a season with evenings only after
 the confirm step; bad figures are German messages; the statement and the report state the
 season's figures instead of fixed ones."""

@@ -1,5 +1,5 @@
 """The club-book import's confirmation is bound to the club and the login that ran the dry
-run (issue 13 item 3, league/clubbook/views.py): another login of the same club, or the
+run (league/clubbook/views.py): another login of the same club, or the
 secretary of another club, cannot confirm it with the token, and nothing is imported."""
 
 import pytest

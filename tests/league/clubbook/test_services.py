@@ -1,4 +1,4 @@
-"""The club-book import and export (issue 6.3): round trip, idempotence, bad files."""
+"""The club-book import and export: round trip, idempotence, bad files."""
 
 import datetime
 from decimal import Decimal
@@ -567,7 +567,7 @@ def test_a_refusal_the_database_gives_no_code_for_is_database_refused_in_german(
 
 
 def test_the_control_character_search_finds_exactly_unicodes_control_characters():
-    """The import's precompiled search (issue 15 item 2) refuses the same characters as
+    """The import's precompiled search refuses the same characters as
     the unicodedata check it replaced: every code point compared."""
     import re
     import sys
@@ -598,7 +598,7 @@ def test_a_name_with_a_control_character_is_a_bad_row(char):
 
 @pytest.mark.parametrize("name", ["x" * 101, "", "   ", "Club\x00"])
 def test_the_import_command_refuses_a_club_name_the_column_cannot_hold(name):
-    """A --club name over 100 characters was a database error on PostgreSQL (issue 13)."""
+    """A --club name over 100 characters was a database error on PostgreSQL."""
     with pytest.raises(CommandError, match="--club"):
         call_command(
             "import_club_book",
@@ -621,7 +621,7 @@ def _book_over_years(years: list[int]) -> tuple[bytes, bytes]:
 
 
 def test_the_totals_of_many_seasons_are_read_with_the_queries_of_one(monkeypatch):
-    """The totals of every season an import touched are read together (issue 15 item 2):
+    """The totals of every season an import touched are read together:
     as many queries for four seasons as for two, and each season's figures are the
     sample's."""
     from django.db import connection

@@ -1,4 +1,4 @@
-"""Bank statement CSV import (issue 14 item 2): parsing, matching, booking once."""
+"""Bank statement CSV import: parsing, matching, booking once."""
 
 import datetime
 from decimal import Decimal

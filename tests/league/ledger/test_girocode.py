@@ -1,4 +1,4 @@
-"""The club's bank account and the EPC GiroCode of a member's open amount (issue 14 item 2)."""
+"""The club's bank account and the EPC GiroCode of a member's open amount."""
 
 import datetime
 from decimal import Decimal

@@ -1,4 +1,4 @@
-"""Property (issue 6): after any sequence of entries, edits and deletions of evenings,
+"""Property: after any sequence of entries, edits and deletions of evenings,
 attendance, games and payments, each member's ledger balance in each season equals the
 money of the Marks computed from the records (`season_standings`) minus the payments."""
 

@@ -1,4 +1,4 @@
-"""Monthly payment reminders with the GiroCode (issue 14 item 2)."""
+"""Monthly payment reminders with the GiroCode."""
 
 import datetime
 

@@ -1,4 +1,4 @@
-"""The Kasse pages at many seasons (issue 15): a person's statement, its summary per
+"""The Kasse pages at many seasons: a person's statement, its summary per
 season, the Kasse overview and the Marks page keep their books part per books version
 (league/club/caching.py `books_fragment`), show a change on the next read, answer a
 repeated read with 304, and the "all seasons" statement is one row a season in that

@@ -1,5 +1,5 @@
-"""The one-page evening sheet of the sample evening shows its expected figures (issue 5
-item 3; tests/samples/evening-2026-10-09.json)."""
+"""The one-page evening sheet of the sample evening shows its expected figures
+(tests/samples/evening-2026-10-09.json)."""
 
 import re
 from decimal import Decimal

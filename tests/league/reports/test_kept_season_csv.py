@@ -1,5 +1,5 @@
-"""The season's CSV files (tabelle, kasse, schock-aus) kept by the club's books version
-(issue 15): a repeated download is served from the cache (fewer queries, the same bytes)
+"""The season's CSV files (tabelle, kasse, schock-aus) kept by the club's books version: a repeated
+download is served from the cache (fewer queries, the same bytes)
 or answered 304 with its ETag; a game, a payment or a rename shows in the very next
 download, the formula guard included; another club's member gets their own club's file.
 

@@ -1,5 +1,5 @@
 """The all-time records of the season report come from the books cache while the club's
-books version is the same, and are counted anew after any change (issue 15 item 2).
+books version is the same, and are counted anew after any change.
 
 These tests run outside a transaction (`transaction=True`): inside one, nothing is cached
 (league/club/caching.py)."""

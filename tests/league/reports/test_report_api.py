@@ -1,4 +1,4 @@
-"""The season report through the REST API (issue 5 item 2): request, state, fetch."""
+"""The season report through the REST API: request, state, fetch."""
 
 import pytest
 from rest_framework.test import APIClient

@@ -1,4 +1,4 @@
-"""Building, storing and serving the season report (issue 5 items 2 and 4), with eager
+"""Building, storing and serving the season report, with eager
 tasks: the build runs in the test process after commit, as under `make run`."""
 
 import datetime

@@ -1,5 +1,5 @@
-"""The season report's charts: names drawn as plain text (issue 13 item 1), drawn once per
-data and then taken from the cache (issue 15 item 2), and a chart that cannot be drawn costs
+"""The season report's charts: names drawn as plain text, drawn once per
+data and then taken from the cache, and a chart that cannot be drawn costs
 the chart, not the report."""
 
 import base64

@@ -1,4 +1,4 @@
-"""The season report PDF: what the club reads on the wall (issue 5 item 1)."""
+"""The season report PDF: what the club reads on the wall."""
 
 import datetime
 import re

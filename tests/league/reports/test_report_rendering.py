@@ -1,5 +1,5 @@
-"""How the season report is set for WeasyPrint without changing what it shows (issue 15
-item 2): chronicle entries that never break, no cyclic garbage collection while a report
+"""How the season report is set for WeasyPrint without changing what it shows: chronicle entries
+that never break, no cyclic garbage collection while a report
 is built, and all-time records whose queries do not grow with the seasons."""
 
 import datetime

@@ -1,4 +1,4 @@
-"""The season report's state is read in one query (issue 15: the season page reads it on
+"""The season report's state is read in one query (the season page reads it on
 every request): the latest build and the ready build of the current data version, with
 the version computed in SQL (`_report_version_sql`) equal to `report_data_version`."""
 

@@ -1,4 +1,4 @@
-"""Redis unreachable (issue 4 of the report): the season page still renders, says the
+"""Redis unreachable: the season page still renders, says the
 report cannot be built now, and nothing hangs."""
 
 import socket

@@ -1,4 +1,4 @@
-"""Report pages and CSV exports: who may see them, what they answer (issue 5 items 2, 3)."""
+"""Report pages and CSV exports: who may see them, what they answer."""
 
 import csv
 import io

@@ -1,5 +1,5 @@
 """A worker loads the report libraries when it starts, so its first report does not pay
-for their imports (issue 15 item 2)."""
+for their imports."""
 
 import logging
 import sys

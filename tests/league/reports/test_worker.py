@@ -1,4 +1,4 @@
-"""A real Celery worker on Redis builds the season report (issue 5, CI).
+"""A real Celery worker on Redis builds the season report (CI).
 
 Runs only with REDIS_URL set and a database another process can reach (PostgreSQL): CI
 sets both. The worker is a subprocess on a queue of its own (so a stray worker cannot take

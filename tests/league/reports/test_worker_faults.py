@@ -1,4 +1,4 @@
-"""A worker killed mid-build does not lose the season report (issue 13 item 5).
+"""A worker killed mid-build does not lose the season report.
 
 The worker test runs only with REDIS_URL set (CI sets it): it is Redis that hands the
 unacknowledged task of a dead worker to the next one, which eager tasks cannot show. It
@@ -33,7 +33,7 @@ from tests.sample import enter_sample_evening
 ROOT = Path(__file__).resolve().parents[3]  # the checkout: tests/league/reports/ -> ../../..
 REDIS_URL = os.environ.get("REDIS_URL", "")
 VISIBILITY_TIMEOUT = 10  # seconds, for this test only
-BOUND = 120  # seconds from the kill to the report ready (issue 13 item 5)
+BOUND = 120  # seconds from the kill to the report ready
 
 needs_redis = pytest.mark.skipif(
     not REDIS_URL,

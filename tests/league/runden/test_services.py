@@ -1,4 +1,4 @@
-"""Runden owed and given (issue 6.2)."""
+"""Runden owed and given."""
 
 import datetime
 

@@ -1,4 +1,4 @@
-"""The evening's share page and image card kept by the club's books version (issue 15): a
+"""The evening's share page and image card kept by the club's books version: a
 repeated read is served from the cache (fewer queries, the same bytes) or answered 304
 with its ETag; a game entered, a Schock-Aus or a rename shows on the very next read; what
 is kept is never another club's (another club's evening is a 404) nor another host's link.

@@ -1,4 +1,4 @@
-"""Three seasons under three statutes for the all-time standings' tests (issue 15 item 1).
+"""Three seasons under three statutes for the all-time standings' tests.
 
 The club plays 2001 under seed 003's statutes (+1 per Schock-Aus, -1 per lost game; Marks
 in DM), 2002 under the Kegelbahn's (points by an evening's rank 7/5/4/...) and 2003 under

@@ -1,4 +1,4 @@
-"""The all-time standings ("Ewige Tabelle", issue 15 item 1): every season's table added
+"""The all-time standings ("Ewige Tabelle"): every season's table added
 up, each under its own statutes (the club of tests/league/standings/books.py).
 """
 

@@ -1,4 +1,4 @@
-"""The all-time standings' kept reads, page and API (issue 15 item 1): a change to one
+"""The all-time standings' kept reads, page and API: a change to one
 season rebuilds that season's part only and shows on the next read; 304 for a repeated
 GET; the club's people only.
 

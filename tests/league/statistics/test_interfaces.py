@@ -1,4 +1,4 @@
-"""The statistics pages and API (issue 14 item 1): who sees what, and the figures shown."""
+"""The statistics pages and API: who sees what, and the figures shown."""
 
 import pytest
 from django.urls import reverse

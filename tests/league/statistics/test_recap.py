@@ -1,4 +1,4 @@
-"""The season recap card (issue 14 item 5) on the hand-built seasons of conftest.py."""
+"""The season recap card on the hand-built seasons of conftest.py."""
 
 import io
 from decimal import Decimal

@@ -1,5 +1,5 @@
-"""The season recap page (/saison/<year>/rueckblick/) kept by the club's books version
-(issue 15): a repeated read is served from the cache (fewer queries) or answered 304 with
+"""The season recap page (/saison/<year>/rueckblick/) kept by the club's books version: a repeated
+read is served from the cache (fewer queries) or answered 304 with
 its ETag; a game entered shows on the very next read; an unknown year is a 404.
 
 Outside a transaction (`transaction=True`): inside one nothing is kept
