@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1:8000
 
-.PHONY: run test lint format worker demo bench messages lock clean
+.PHONY: run test oracle lint format worker demo bench messages lock clean
 
 # The versions installed are the lock's (requirements/development.txt, made by `make lock`
 # from pyproject.toml): every machine and CI run gets the same packages.
@@ -26,7 +26,11 @@ run: $(VENV)/.installed
 ## spread over the machine's cores (pytest-xdist); `--dist loadgroup` keeps a group
 ## (xdist_group: tests sharing an expensive fixture) on one worker and sends the groups first
 test: $(VENV)/.installed
-	$(PY) -m pytest -n auto --dist loadgroup --durations=15
+	$(PY) -m pytest -n auto --dist loadgroup --durations=15 -m "not oracle"
+
+## oracle: every writer against every kept read, kept answer vs an empty cache's (minutes)
+oracle: $(VENV)/.installed
+	$(PY) -m pytest tests/test_kept_read_oracle.py -n auto -m oracle
 
 ## lint: ruff, the layer contract (import-linter), types (mypy; strict on rules and services)
 lint: $(VENV)/.installed
