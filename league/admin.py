@@ -31,7 +31,7 @@ from league.club.accounts.services import password_set
 from league.club.admin_base import BooksAdmin, adopt
 from league.club.books import register_changed
 from league.club.errors import BooksError
-from league.club.models import Club, Member, Season
+from league.club.models import Club, IdempotencyKey, Member, Season
 from league.club.services import member_create, member_update, season_create, season_update
 from league.ledger.models import LedgerEntry, Payment
 from league.ledger.services import payment_cancel, payment_record
@@ -328,6 +328,17 @@ class PaymentReminderAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("month", "member", "amount", "sent_at")
     search_fields = ("member__name",)
     list_select_related = ("member",)
+
+
+@admin.register(IdempotencyKey)
+class IdempotencyKeyAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    """Read-only: the answers kept for a retried write (league/club/idempotency.py), for an
+    operator asking why a retry was answered as it was; kept 24 hours, written only by the
+    API and the payment form."""
+
+    list_display = ("created_at", "user", "club", "key", "status")
+    search_fields = ("key", "user__username")
+    list_select_related = ("user", "club")
 
 
 @admin.register(SeasonSignOff)

@@ -186,7 +186,8 @@ def datev_export(request: ClubRequest) -> HttpResponse:
     raw = request.GET.get("jahr", "")
     year = timezone.localdate().year
     if raw:
-        if not (raw.isascii() and raw.isdigit() and 1950 <= int(raw) <= 2100):
+        # Four ASCII digits before int(): a 5,000-digit year is refused, not converted.
+        if not (len(raw) == 4 and raw.isascii() and raw.isdigit() and 1950 <= int(raw) <= 2100):
             return HttpResponseBadRequest(_("Give the year as four digits, e.g. 2026."))
         year = int(raw)
     data = datev_buchungsstapel(club=request.club, year=year)

@@ -32,6 +32,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # this list complete).
 QUERY_NAMES = [
     "saison",
+    "jahr",
     "seite",
     "person",
     "status",

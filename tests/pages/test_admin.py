@@ -74,6 +74,16 @@ def every_record(evening, season, member, secretary):
         fingerprint="0" * 64,
         data_version=season.data_version,
     )
+    from league.club.models import IdempotencyKey
+
+    IdempotencyKey.objects.create(
+        user=secretary.user if secretary.user_id else UserFactory(username="retry"),
+        club=season.club,
+        key="8e03978e-40d5-43e8-bc93-6894a57f9324",
+        fingerprint="0" * 64,
+        status=201,
+        created_at=timezone.now(),
+    )
     return evening
 
 
@@ -112,6 +122,7 @@ READ_ONLY = [
     "BankStatementLine",
     "PaymentReminder",
     "SeasonSignOff",
+    "IdempotencyKey",
 ]
 
 

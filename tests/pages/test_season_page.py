@@ -36,16 +36,16 @@ def test_last_day_before_first_day_is_refused_at_the_last_day(secretary_client, 
     response = secretary_client.post(
         reverse("season_create"),
         {
-            "year": 2028,
+            "year": 2027,
             "rule_preset": "club",
-            "starts_on": "2028-06-01",
-            "ends_on": "2028-05-01",
+            "starts_on": "2027-06-01",
+            "ends_on": "2027-05-01",
         },
     )
     assert response.context["form"].errors["ends_on"] == [
         "Der letzte Tag liegt vor dem ersten Tag."
     ]
-    assert not Season.objects.filter(club=club, year=2028).exists()
+    assert not Season.objects.filter(club=club, year=2027).exists()
 
 
 def test_evening_of_the_new_season_can_be_entered(secretary_client, club, secretary):
