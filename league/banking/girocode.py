@@ -69,12 +69,24 @@ def girocode_of(
     )
 
 
-def epc_payload(code: GiroCode) -> str:
-    """The EPC069-12 (version 002) text of the code, as segno writes it into the QR code
-    (the same function ``make_epc_qr`` uses): BCD, 002, charset, SCT, BIC, holder, IBAN,
-    "EUR<amount>", purpose (empty), the structured RF reference (line 10); the
-    unstructured text is left off (EPC allows only one of the two). Lines joined by
-    "\\n"."""
+# The EPC069-12 character set numbers (line 3 of the payload) and their codecs.
+_EPC_CHARSETS = {
+    "1": "utf-8",
+    "2": "iso-8859-1",
+    "3": "iso-8859-2",
+    "4": "iso-8859-4",
+    "5": "iso-8859-5",
+    "6": "iso-8859-7",
+    "7": "iso-8859-10",
+    "8": "iso-8859-15",
+}
+
+
+def _epc_data(code: GiroCode) -> bytes:
+    """The EPC069-12 (version 002) payload as segno encodes it into the QR code: BCD, 002,
+    charset, SCT, BIC, holder, IBAN, "EUR<amount>", purpose (empty), the structured RF
+    reference (line 10); the unstructured text is left off (EPC allows only one of the
+    two). The one place both the text and the PNG are made from."""
     from segno import helpers
 
     # segno 1.6 names the function with a leading underscore; later versions drop it.
@@ -86,21 +98,25 @@ def epc_payload(code: GiroCode) -> str:
         reference=code.reference,
         bic=code.bic or None,
     )
-    return data.decode("iso-8859-1") if isinstance(data, bytes) else str(data)
+    return data if isinstance(data, bytes) else str(data).encode("utf-8")
+
+
+def epc_payload(code: GiroCode) -> str:
+    """The EPC069-12 (version 002) text of the code (`_epc_data`), lines joined by "\n",
+    decoded in the character set its third line names (segno picks the smallest that holds
+    the holder's name: ISO 8859-1 for German names, UTF-8 beyond)."""
+    data = _epc_data(code)
+    charset = data.split(b"\n", 3)[2].decode("ascii", "replace")
+    return data.decode(_EPC_CHARSETS.get(charset, "utf-8"))
 
 
 def girocode_png(code: GiroCode, *, scale: int = 6) -> bytes:
     """The code as a PNG (black on white, quiet zone of 4 modules, ``scale`` px per module)
-    of ``epc_payload(code)``: the structured RF reference, no unstructured text."""
-    from segno.helpers import make_epc_qr
+    of the payload of ``epc_payload(code)``: error level M, as EPC069-12 requires (segno's
+    ``make_epc_qr`` does the same with the same data)."""
+    import segno
 
-    qr = make_epc_qr(
-        name=code.holder,
-        iban=code.iban,
-        amount=code.amount,
-        reference=code.reference,
-        bic=code.bic or None,
-    )
+    qr = segno.make_qr(_epc_data(code), error="m", boost_error=False)
     buf = io.BytesIO()
     qr.save(buf, kind="png", scale=scale, border=4)
     return buf.getvalue()

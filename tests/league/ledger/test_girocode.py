@@ -210,3 +210,32 @@ def test_girocode_page_shows_the_open_season(client, club_books):
     page = _login(client, club_books["bernd"]).get("/marken/girocode/").content.decode()
     assert "2,50" in page
     assert f"/api/v1/members/{club_books['bernd'].pk}/girocode.png" in page
+
+
+def test_the_payload_text_keeps_a_holder_name_outside_latin_1():
+    """segno writes "Ł" in ISO 8859-2 (charset 3), not in ISO 8859-1: the text is read in the
+    charset its third line names, and the PNG carries the same bytes as segno's own code."""
+    import io
+
+    from segno.helpers import make_epc_qr
+
+    from league.banking.girocode import GiroCode, epc_payload, girocode_png
+
+    code = GiroCode(
+        holder="Łukasz Schockclub",
+        iban="DE89370400440532013000",
+        bic="COBADEFFXXX",
+        amount=Decimal("12.50"),
+        reference="RF18M1S2",
+    )
+    lines = epc_payload(code).split("\n")
+    assert (lines[2], lines[5]) == ("3", "Łukasz Schockclub")
+    expected = io.BytesIO()
+    make_epc_qr(
+        name=code.holder,
+        iban=code.iban,
+        amount=code.amount,
+        reference=code.reference,
+        bic=code.bic,
+    ).save(expected, kind="png", scale=6, border=4)
+    assert girocode_png(code) == expected.getvalue()
