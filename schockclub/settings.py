@@ -204,6 +204,18 @@ REST_KNOX = {
     "AUTH_HEADER_PREFIX": "Token",
 }
 
+# The site's address as people reach it (links in e-mails, `manage.py club_create`'s
+# invitation): e.g. https://schock.example.org
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
+
+# Clubs sign up themselves at /registrieren/ only with SIGNUP_OPEN=true (else 404):
+# the secretary's link holds SIGNUP_LINK_HOURS hours; at most SIGNUP_MAX_PER_EMAIL requests
+# per e-mail address and SIGNUP_MAX_PER_ADDRESS per client address in an hour.
+SIGNUP_OPEN = env_bool("SIGNUP_OPEN", False)
+SIGNUP_LINK_HOURS = int(os.environ.get("SIGNUP_LINK_HOURS", "48"))
+SIGNUP_MAX_PER_EMAIL = int(os.environ.get("SIGNUP_MAX_PER_EMAIL", "3"))
+SIGNUP_MAX_PER_ADDRESS = int(os.environ.get("SIGNUP_MAX_PER_ADDRESS", "10"))
+
 # E-mail (the password reset): printed to the console unless EMAIL_HOST
 # names an SMTP server.
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")

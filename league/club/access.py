@@ -3,7 +3,8 @@
 A user belongs to at most one club, through `Member.user`. A member reads the own club;
 the club's secretary (`Member.is_secretary`) also writes it. Another club's data does not
 exist for anyone: lookups are scoped to the user's club and answer 404 otherwise.
-Superusers without a membership use the admin only.
+Superusers without a membership use the admin only. The people of a club the operator
+suspended are refused everywhere (403 `club_suspended`) until it is lifted.
 """
 
 from collections.abc import Callable
@@ -13,6 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
+from django.utils.translation import gettext_lazy as _
 
 from league.club.models import Club, Member
 
@@ -26,11 +28,32 @@ class ClubRequest(HttpRequest):
     user: User  # logged in: member_required lets no anonymous request through
 
 
+class ClubSuspended(PermissionDenied):
+    """The user's club is suspended by the operator (`Club.suspended_at`): pages answer
+    403 with this message, the API 403 `club_suspended` (league.club.api_common)."""
+
+    code = "club_suspended"
+
+    def __init__(self) -> None:
+        super().__init__(
+            _(
+                "This club is suspended by the operator. Its books are kept; please "
+                "contact the operator."
+            )
+        )
+
+
 def member_for_user(user) -> Member | None:
-    """The user's Member (with its club loaded), or None for anonymous or club-less users."""
+    """The user's Member (with its club loaded), or None for anonymous or club-less users.
+
+    Raises ClubSuspended (403) when the member's club is suspended: every page and API
+    call of a club's people reads the member here first."""
     if not user or not user.is_authenticated:
         return None
-    return Member.objects.select_related("club").filter(user=user).first()
+    member = Member.objects.select_related("club").filter(user=user).first()
+    if member is not None and member.club.suspended_at is not None:
+        raise ClubSuspended()
+    return member
 
 
 def member_required(view: Callable) -> Callable:
