@@ -82,6 +82,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Which database a request reads (league/club/replica.py): only with a replica.
+    "league.club.replica.ReadYourWritesMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -149,6 +151,27 @@ if DATABASE_POOL_MAX_SIZE and DATABASES["default"]["ENGINE"] == "django.db.backe
     }
 if env_bool("DATABASE_PGBOUNCER", False):
     DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
+
+# A read replica (README "Scaling: a read replica"): DATABASE_REPLICA_URL names a hot
+# standby of the primary (PostgreSQL streaming replication). Pages and API reads of a
+# client that has not written in the last REPLICA_READ_YOUR_WRITES_SECONDS seconds go
+# there; writes, transactions, tasks and commands stay on the primary
+# (league/club/replica.py). In tests the alias mirrors the primary's test database.
+DATABASE_REPLICA_URL = os.environ.get("DATABASE_REPLICA_URL", "")
+if DATABASE_REPLICA_URL:
+    DATABASES["replica"] = {
+        **dj_database_url.parse(
+            DATABASE_REPLICA_URL,
+            conn_max_age=DATABASES["default"]["CONN_MAX_AGE"],
+            conn_health_checks=True,
+        ),
+        "TEST": {"MIRROR": "default"},
+    }
+    for _key in ("OPTIONS", "DISABLE_SERVER_SIDE_CURSORS"):
+        if _key in DATABASES["default"]:
+            DATABASES["replica"][_key] = DATABASES["default"][_key]
+DATABASE_ROUTERS = ["league.club.replica.ReplicaRouter"]
+REPLICA_READ_YOUR_WRITES_SECONDS = int(os.environ.get("REPLICA_READ_YOUR_WRITES_SECONDS", "10"))
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
