@@ -372,6 +372,13 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 CELERY_TIMEZONE = TIME_ZONE
 # The queue tasks are sent to and `make worker` listens on (the worker test uses its own).
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "celery")
+# Queues apart (README "Workers: one per queue"): the season reports, the mail (payment
+# reminders) and the club-book imports each have a queue of their own, served by a worker
+# of its own, so a slow PDF never delays a reminder (schockclub.celery.task_route).
+QUEUE_REPORTS = os.environ.get("QUEUE_REPORTS", "reports")
+QUEUE_MAIL = os.environ.get("QUEUE_MAIL", "mail")
+QUEUE_IMPORTS = os.environ.get("QUEUE_IMPORTS", "imports")
+CELERY_TASK_ROUTES = ["schockclub.celery.task_route"]
 
 # The largest request body (bytes): a JSON body of the API, a form of a page; views that
 # take files name their own bound (league/club/body_limits.py). The largest game entered by
@@ -398,6 +405,19 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "league.club.api_common.ApiPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "league.club.api_common.api_exception_handler",
+    # Requests per login and per client address (league/club/throttles.py): past either
+    # rate, 429 `throttled` with Retry-After.
+    "DEFAULT_THROTTLE_CLASSES": [
+        "league.club.throttles.UserThrottle",
+        "league.club.throttles.AddressThrottle",
+    ],
+}
+# The throttles' rates ("n/s", "n/min", "n/hour", "n/day"), read on each request: a phone
+# syncing an evening sends a few dozen requests at once; a pub's Wi-Fi puts the whole club
+# behind one address. Tests raise both (tests/conftest.py).
+API_THROTTLE_RATES = {
+    "user": os.environ.get("API_THROTTLE_USER", "300/min"),
+    "address": os.environ.get("API_THROTTLE_ADDRESS", "1200/min"),
 }
 
 SPECTACULAR_SETTINGS = {
