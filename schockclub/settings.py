@@ -85,7 +85,7 @@ MIDDLEWARE = [
     # Which database a request reads (league/club/replica.py): only with a replica.
     "league.club.replica.ReadYourWritesMiddleware",
     "csp.middleware.CSPMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "schockclub.static_files.StaticFilesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     # Under /api/, a 404 of no route and a 405 of no API view in the API's JSON shape.
@@ -271,8 +271,11 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES: dict[str, dict] = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+    # Hashed names (after collectstatic), kept a year by browsers (schockclub/static_files.py).
+    "staticfiles": {"BACKEND": "schockclub.static_files.HashedStaticFilesStorage"},
 }
+# Static URLs without a hash (none of the pages' links after collectstatic): seconds kept.
+WHITENOISE_MAX_AGE = int(os.environ.get("WHITENOISE_MAX_AGE", "0" if DEBUG else "60"))
 # Media (the season report PDFs) on object storage when several hosts share them (README
 # "Scaling"): MEDIA_STORAGE=s3 with django-storages (`pip install '.[s3]'`) and S3_BUCKET,
 # optionally S3_ENDPOINT_URL (MinIO, Ceph, ...), S3_REGION, S3_ACCESS_KEY, S3_SECRET_KEY.
