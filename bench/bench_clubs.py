@@ -57,7 +57,9 @@ from bench_load import (  # noqa: E402
 
 PASSWORD = "bench-clubs-Schocken-1979"  # a local throwaway database's logins
 SMALL_YEARS = (2025, 2026)
-ENTRY_DATE = datetime.date(2026, 12, 30)
+# The evening the game entry saves its games into: a fresh one per phase (a save costs
+# more as the evening grows: its charges are brought in line with every game).
+ENTRY_DATES = {"alone": datetime.date(2026, 12, 28), "among": datetime.date(2026, 12, 30)}
 
 
 def parse_args() -> argparse.Namespace:
@@ -116,7 +118,7 @@ def import_club(name: str, attendance: bytes, games: bytes) -> None:
     assert result.ok, (name, result.errors[:3])
 
 
-def club_target(club_name: str, username: str) -> dict:
+def club_target(club_name: str, username: str, entry_date: datetime.date) -> dict:
     """The club's secretary with a login, an API token, a session cookie, a fresh evening
     of the last season for the game entry, and the cells' URLs."""
     from django.conf import settings
@@ -143,10 +145,11 @@ def club_target(club_name: str, username: str) -> dict:
     if user is None:
         user = get_user_model().objects.create_user(username, password=PASSWORD)
     Member.objects.filter(pk=secretary.pk).update(user=user, is_secretary=True)
-    evening = Evening.objects.filter(club=club, date=ENTRY_DATE).first()
+    evening = Evening.objects.filter(club=club, date=entry_date).first()
     if evening is None:
-        date = min(ENTRY_DATE, season.ends_on)
-        evening = evening_create(club=club, date=date, secretary=secretary, present_members=people)
+        evening = evening_create(
+            club=club, date=entry_date, secretary=secretary, present_members=people
+        )
     client = Client()
     client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
     cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
@@ -237,26 +240,33 @@ def measure(wrk: str, args, env: dict, targets: dict[str, dict], label: str) -> 
     return results
 
 
-def sizes(n_clubs: int) -> None:
+def database_figures() -> tuple[int, dict[str, int]]:
+    """(database size in bytes, {table: live rows}) after ANALYZE."""
     from django.db import connection
 
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")
         cursor.execute("SELECT pg_database_size(current_database())")
         size = cursor.fetchone()[0]
-        cursor.execute(
-            "SELECT relname, n_live_tup, pg_total_relation_size(relid) FROM pg_stat_user_tables "
-            "ORDER BY pg_total_relation_size(relid) DESC LIMIT 8"
-        )
-        tables = cursor.fetchall()
+        cursor.execute("SELECT relname, n_live_tup FROM pg_stat_user_tables")
+        rows = dict(cursor.fetchall())
+    return size, rows
+
+
+def sizes(n_clubs: int, size_alone: int, rows_alone: dict[str, int]) -> None:
+    """The database's growth by the `n_clubs` clubs: in all and per club, by table."""
+    size, rows = database_figures()
+    grown = size - size_alone
     print(
-        f"\ndatabase {size / 2**20:,.0f} MiB, {size / n_clubs / 1024:,.0f} KiB per club "
-        f"({n_clubs:,} clubs)"
+        f"\ndatabase {size / 2**20:,.0f} MiB ({size_alone / 2**20:,.0f} MiB with the "
+        f"48-season club alone); the {n_clubs:,} clubs added {grown / 2**20:,.0f} MiB, "
+        f"{grown / n_clubs / 1024:,.0f} KiB per club"
     )
-    print("| table | rows | size | rows per club |")
-    print("|---|---|---|---|")
-    for name, rows, total in tables:
-        print(f"| {name} | {rows:,} | {total / 2**20:,.0f} MiB | {rows / n_clubs:,.0f} |")
+    added = sorted(((rows[t] - rows_alone.get(t, 0), t) for t in rows), reverse=True)[:10]
+    print("| table | rows added | per club |")
+    print("|---|---|---|")
+    for count, table in added:
+        print(f"| {table} | {count:,} | {count / n_clubs:,.0f} |")
 
 
 def redis_per_club(sample: list[str]) -> None:
@@ -274,7 +284,7 @@ def redis_per_club(sample: list[str]) -> None:
     users = [
         get_user_model().objects.get(username=f"bench-r{i}")
         for i, name in enumerate(sample)
-        if club_target(name, f"bench-r{i}")
+        if club_target(name, f"bench-r{i}", ENTRY_DATES["among"])
     ]
     cache_redis = redis.Redis.from_url(settings.REDIS_CACHE_URL)
     cache_redis.flushdb()
@@ -283,7 +293,9 @@ def redis_per_club(sample: list[str]) -> None:
         client = Client()
         client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
         for path in ("/", "/saison/2026/", "/abende/", "/kasse/", "/statistik/"):
-            client.get(path)
+            # secure: the session cookie is Secure with DEBUG off, as behind the TLS proxy
+            status = client.get(path, secure=True).status_code
+            assert status == 200, (path, status)
     after = cache_redis.info("memory")["used_memory"]
     keys = cache_redis.dbsize()
     print(
@@ -328,7 +340,8 @@ def main() -> None:
             import_club(CLUB, attendance, games)
         with connection.cursor() as cursor:
             cursor.execute("ANALYZE")
-        targets = {"48-season club": club_target(CLUB, "bench-big")}
+        targets = {"48-season club": club_target(CLUB, "bench-big", ENTRY_DATES["alone"])}
+        size_alone, rows_alone = database_figures()
         connections.close_all()
         alone = measure(wrk, args, env, targets, "48-season club alone")
 
@@ -345,7 +358,10 @@ def main() -> None:
         with connection.cursor() as cursor:
             cursor.execute("ANALYZE")
         middle = names[len(names) // 2]
-        targets[f"club among {args.clubs:,}"] = club_target(middle, "bench-middle")
+        targets = {
+            "48-season club": club_target(CLUB, "bench-big", ENTRY_DATES["among"]),
+            f"club among {args.clubs:,}": club_target(middle, "bench-middle", ENTRY_DATES["among"]),
+        }
         connections.close_all()
         among = measure(wrk, args, env, targets, f"among {args.clubs:,} clubs")
 
@@ -363,7 +379,7 @@ def main() -> None:
                 f"| {cell} | {figures['rate']:,.1f} | {other['rate']:,.1f} | "
                 f"{ratio:.2f}{flag} | {small['rate']:,.1f} |"
             )
-        sizes(args.clubs + 1)
+        sizes(args.clubs, size_alone, rows_alone)
         redis_per_club(names[: args.redis_sample])
     finally:
         try:
