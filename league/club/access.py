@@ -9,6 +9,7 @@ suspended are refused everywhere (403 `club_suspended`) until it is lifted.
 
 from collections.abc import Callable
 from functools import wraps
+from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
@@ -43,6 +44,21 @@ class ClubSuspended(PermissionDenied):
         )
 
 
+_NOT_READ: Any = object()
+
+
+def _member_read_with(user) -> Any:
+    """The user's Member (or None: no person) when the query that read the user read it
+    and its club too (the API token's `select_related`), else _NOT_READ."""
+    cache = getattr(getattr(user, "_state", None), "fields_cache", {})
+    if "member" not in cache:
+        return _NOT_READ
+    member = cache["member"]
+    if member is not None and "club" not in member._state.fields_cache:
+        return _NOT_READ
+    return member
+
+
 def member_for_user(user) -> Member | None:
     """The user's Member (with its club loaded), or None for anonymous or club-less users.
 
@@ -50,7 +66,9 @@ def member_for_user(user) -> Member | None:
     call of a club's people reads the member here first."""
     if not user or not user.is_authenticated:
         return None
-    member = Member.objects.select_related("club").filter(user=user).first()
+    member = _member_read_with(user)
+    if member is _NOT_READ:
+        member = Member.objects.select_related("club").filter(user=user).first()
     if member is not None and member.club.suspended_at is not None:
         raise ClubSuspended()
     return member
