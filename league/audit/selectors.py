@@ -31,7 +31,9 @@ from league.club.books import CLUB_BOOK_IMPORT as IMPORT_REASON
 from league.club.models import Club, Member, Season
 from league.club.money import format_money
 from league.ledger.models import LedgerEntry, Payment
-from league.ledger.services import reversal_reason_label as ledger_reason_label
+from league.ledger.selectors import (
+    reversal_reason_label as ledger_reason_label,
+)
 from league.runden.models import RundeGiven
 
 CREATED, CHANGED, DELETED = "+", "~", "-"

@@ -40,7 +40,9 @@ from league.club.caching import books_cached, club_books_version
 from league.club.errors import BooksError
 from league.club.fields import BoundedListField, StrictIntegerField
 from league.club.models import Member, Season
-from league.ledger.services import member_balance
+from league.ledger.selectors import (
+    member_balance,
+)
 
 
 @extend_schema(tags=["Money in"])

@@ -3,7 +3,7 @@ open amount, drawn by ``segno.helpers.make_epc_qr``.
 
 A code exists only when the club has a bank account, the season is kept in EUR (a DM season
 cannot be paid by SEPA) and the member owes money in it (the ledger's balance,
-``league.ledger.services.member_balance``; nothing open or a credit: no code).
+``league.ledger.selectors.member_balance``; nothing open or a credit: no code).
 """
 
 from __future__ import annotations
@@ -18,7 +18,9 @@ from league.banking.models import ClubBankAccount
 from league.club.models import Member, Season
 from league.club.money import round_money
 from league.club.reference import creditor_reference
-from league.ledger.services import member_balance
+from league.ledger.selectors import (
+    member_balance,
+)
 
 
 @dataclass(frozen=True)

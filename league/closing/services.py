@@ -62,7 +62,10 @@ from league.club.money import round_money
 from league.club.services import season_get_or_create
 from league.club.statutes import season_statutes
 from league.ledger.models import LedgerEntry
-from league.ledger.services import REASON_SEASON_CLOSED, REASON_SEASON_REOPENED
+from league.ledger.selectors import (
+    REASON_SEASON_CLOSED,
+    REASON_SEASON_REOPENED,
+)
 from league.runden.models import RundeGiven
 from league.runden.services import STATUS_OPEN, RundeStatus, runden_overview
 from league.standings.selectors import season_standings

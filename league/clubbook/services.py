@@ -71,7 +71,7 @@ from league.club.services import season_get_or_create
 from league.club.spreadsheet import spreadsheet_cell, spreadsheet_text
 from league.club.statutes import Statutes, season_statutes
 from league.ledger.models import LedgerEntry
-from league.ledger.services import (
+from league.ledger.selectors import (
     Charge,
     absence_charge,
     absence_source_key,

@@ -32,9 +32,9 @@ from league.ledger.selectors import (
     club_balances_kept,
     member_balance_by_currency,
     member_season_summaries,
+    member_statement,
 )
 from league.ledger.services import (
-    member_statement,
     payment_cancel,
     payment_record,
 )

@@ -38,7 +38,9 @@ from league.club.caching import books_cached, club_books_version
 from league.club.models import Club, Member, Season
 from league.club.money import marks_to_money, round_money
 from league.club.statutes import Statutes, season_statutes
-from league.ledger.services import club_balances
+from league.ledger.selectors import (
+    club_balances,
+)
 from league.standings.selectors import SeasonStandings, season_standings
 
 REPORT_LANGUAGE = "de"
@@ -207,7 +209,7 @@ def runde_reason_text(reason: str | None, ordinal: int, total: int) -> str:
 
 def season_payments(*, season: Season) -> dict[int, Decimal]:
     """Money paid per member id in a season (Decimal, season currency), from the kitty
-    ledger (`league.ledger.services.club_balances`: payments less cancelled ones)."""
+    ledger (`league.ledger.selectors.club_balances`: payments less cancelled ones)."""
     balances = club_balances(club=season.club, season=season)
     return {row.member.pk: round_money(row.paid) for row in balances.rows}
 

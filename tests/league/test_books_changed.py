@@ -27,10 +27,12 @@ from league.club.models import Member, Season
 from league.club.services import season_get_or_create, season_update
 from league.clubbook.services import club_book_import
 from league.ledger.models import LedgerEntry, Payment
-from league.ledger.services import (
+from league.ledger.selectors import (
     CHARGE_KINDS,
     club_balances,
     member_balance,
+)
+from league.ledger.services import (
     payment_cancel,
     payment_record,
 )

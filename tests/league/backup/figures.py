@@ -13,7 +13,10 @@ from league.backup.services import _tables
 from league.backup.tables import club_rows
 from league.banking.models import BankStatementLine, ClubBankAccount, PaymentReminder
 from league.club.models import Club, Member, Season
-from league.ledger.services import club_balances, member_statement
+from league.ledger.selectors import (
+    club_balances,
+    member_statement,
+)
 from league.reports.models import ReportBuild
 from league.reports.services import club_records, season_report_data
 from league.runden.services import runden_overview

@@ -28,7 +28,13 @@ from league.club.models import Club, Season
 from league.club.services import member_create, season_create, season_update
 from league.clubbook.services import club_book_import
 from league.ledger.models import LedgerEntry
-from league.ledger.services import member_statement, payment_record, reversal_reason_label
+from league.ledger.selectors import (
+    member_statement,
+    reversal_reason_label,
+)
+from league.ledger.services import (
+    payment_record,
+)
 from league.runden.services import runde_mark_given
 from tests.conftest import SAMPLES
 from tests.factories import UserFactory

@@ -8,7 +8,9 @@ import pytest
 from games.evenings.selectors import evening_books
 from league.club import statutes as statutes_module
 from league.club.statutes import CLUB_STATUTES, Statutes, season_rules
-from league.ledger.services import member_balance
+from league.ledger.selectors import (
+    member_balance,
+)
 from league.standings.selectors import season_standings
 from tests.sample import enter_sample_evening
 

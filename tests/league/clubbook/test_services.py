@@ -87,7 +87,7 @@ def test_every_imported_charge_is_the_one_the_ledger_gives_for_its_game_or_absen
     currency, description, source key, date, game and evening."""
     from league.club.money import marks_to_money
     from league.club.statutes import season_statutes
-    from league.ledger.services import (
+    from league.ledger.selectors import (
         absence_charge,
         absence_source_key,
         game_lost_charge,
