@@ -42,7 +42,7 @@ Decisions (the issue left them open):
   commits. The digest tells damage or an edit (`backup_digest`) from a file of another
   version (`backup_version`); the header's row counts must be the rows' (`backup_counts`);
   the ledger must be what the records imply (`backup_books_differ`:
-  `league.ledger.selectors.club_ledger_differences`, `league.closing.services.
+  `league.ledger.selectors.club_ledger_differences`, `league.closing.selectors.
   club_carry_differences`), and payments and ledger lines, which are never deleted, must
   be there for every history record of theirs. **Decision** on files without a digest:
   version 1 files (written before it) are read with every other check, the result says
@@ -80,7 +80,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from league.backup.tables import CLUB_TABLES, ClubTable, club_rows
-from league.closing.services import club_carry_differences
+from league.closing.selectors import (
+    club_carry_differences,
+)
 from league.club.caching import books_cache_forget
 from league.club.database import tables_analyze
 from league.club.errors import BooksError

@@ -22,15 +22,17 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from league.closing.services import (
-    REASON_MAX_LENGTH,
+from league.closing.selectors import (
     may_see_balances,
     may_sign_off,
-    season_close,
     season_close_state,
+    season_sign_off_state,
+)
+from league.closing.services import (
+    REASON_MAX_LENGTH,
+    season_close,
     season_reopen,
     season_sign_off,
-    season_sign_off_state,
 )
 from league.club.access import ClubRequest, member_required, secretary_required
 from league.club.caching import books_fragment, books_page

@@ -263,7 +263,8 @@ def club_ledger_differences(*, club_id: int, limit: int = 1) -> list[str]:
       same person, season and currency, and every payment line has its payment;
     - every line is in its season's currency.
 
-    Carry-overs of closed seasons are checked by `league.closing.services`. Reads only;
+    Carry-overs of closed seasons are checked by
+    `league.closing.selectors.club_carry_differences`. Reads only;
     seven queries whatever the club's size (used by a restore, league.backup)."""
     seasons = Season.objects.filter(club_id=club_id).in_bulk()
     found: list[str] = []

@@ -33,7 +33,9 @@ from django.utils.safestring import SafeString, mark_safe
 
 from games.evenings.models import Attendance, Evening, Game, SchockAus
 from games.evenings.selectors import EveningBooks, evening_books
-from league.closing.services import season_sign_offs
+from league.closing.selectors import (
+    season_sign_offs,
+)
 from league.club.caching import books_cached, club_books_version
 from league.club.models import Club, Member, Season
 from league.club.money import marks_to_money, round_money

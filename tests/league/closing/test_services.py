@@ -11,17 +11,19 @@ from django.db.models import F
 from games.evenings.models import SchockAus
 from games.evenings.services import evening_create, game_record
 from league.closing.models import SeasonSignOff
-from league.closing.services import (
+from league.closing.selectors import (
     BROKEN,
     VALID,
     carry_amount,
-    season_close,
     season_fingerprint,
     season_member_balances,
     season_open_items,
+    signature_state,
+)
+from league.closing.services import (
+    season_close,
     season_reopen,
     season_sign_off,
-    signature_state,
 )
 from league.club.errors import BooksError
 from league.club.models import Club, Season
