@@ -74,7 +74,13 @@ from games.evenings.services import (
     game_record,
     game_update,
 )
-from games.rounds.services import RoundInput, ThrowInput, game_record_rounds
+from games.rounds.selectors import (
+    RoundInput,
+    ThrowInput,
+)
+from games.rounds.services import (
+    game_record_rounds,
+)
 from league.backup.services import club_backup, club_restore
 from league.banking.bank_import import bank_lines_book, bank_lines_match, parse_bank_csv
 from league.banking.reminders import payment_reminders_send
@@ -708,11 +714,6 @@ def _command_restore() -> None:
 # and those that write only as a part of another writer (inside its transaction).
 READS_ONLY: dict[str, str] = {
     # reads and pure helpers
-    "games.evenings.services.season_for_date": "reads the season of a date",
-    "games.evenings.services.next_vorleger": "reads who opens the next game",
-    "games.rounds.services.evening_game_context": "reads a game's number and place",
-    "games.rounds.services.rounds_replay": "plays rounds through the engine, writes nothing",
-    "games.rounds.services.game_rounds_play": "plays rounds through the engine, writes nothing",
     "league.backup.services.club_backup": "reads the club into a file",
     "league.banking.bank_import.parse_bank_csv": "parses a file",
     "league.banking.bank_import.bank_lines_match": "proposes matches, writes nothing",

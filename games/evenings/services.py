@@ -21,7 +21,11 @@ from django.utils.translation import gettext as _
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
 from games.evenings.models import Attendance, Evening, Game, SchockAus
-from games.evenings.selectors import next_game_number
+from games.evenings.selectors import (
+    next_game_number,
+    next_vorleger,
+    season_for_date,
+)
 from league.club.books import books_changed
 from league.club.errors import (
     BooksError,
@@ -29,25 +33,9 @@ from league.club.errors import (
     check_version,
     db_refusal_messages,
 )
-from league.club.models import Club, Member, Season
+from league.club.models import Club, Member
 from league.club.services import member_create
 from league.club.statutes import season_rules
-
-
-def season_for_date(*, club: Club, date: datetime.date) -> Season:
-    """The club's season whose dates contain `date`.
-
-    Raises BooksError `no_season` when there is none.
-    """
-    season = Season.objects.filter(club=club, starts_on__lte=date, ends_on__gte=date).first()
-    if season is None:
-        raise BooksError(
-            "no_season",
-            _("There is no season for %(date)s. Create the season first.")
-            % {"date": date.strftime("%d.%m.%Y")},
-            field="date",
-        )
-    return season
 
 
 def evening_changed(*, evening: Evening, reason: str = "evening") -> None:
@@ -375,16 +363,6 @@ def _check_people(
                 message % {"name": thrower.name},
                 field="schock_aus",
             )
-
-
-def next_vorleger(*, evening: Evening, number: int) -> Member:
-    """The Vorleger of game `number` (docs/rules.md 4.5): the secretary opens game 1, the loser
-    of the previous game opens the next (the secretary when that game is missing)."""
-    if number > 1:
-        previous = evening.games.filter(number=number - 1).select_related("loser").first()
-        if previous is not None:
-            return previous.loser
-    return evening.secretary
 
 
 def _write_schock_aus(game: Game, throwers: Sequence[Member]) -> None:

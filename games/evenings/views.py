@@ -17,7 +17,13 @@ from django.utils.translation import gettext as _
 from games.evenings import services as evening_services
 from games.evenings.forms import EveningForm, GameForm
 from games.evenings.models import Evening, Game
-from games.evenings.selectors import evening_books, evening_list, next_game_number, present_people
+from games.evenings.selectors import (
+    evening_books,
+    evening_list,
+    next_game_number,
+    next_vorleger,
+    present_people,
+)
 from league.club.access import ClubRequest, member_required, secretary_required
 from league.club.caching import books_cached, books_fragment, books_page
 from league.club.errors import BooksError
@@ -28,7 +34,7 @@ from league.club.selectors import club_season, club_seasons, query_year, whole_n
 def _next_game_form(evening: Evening) -> GameForm:
     """The entry form for the evening's next game: next number, Vorleger pre-filled."""
     number = next_game_number(evening=evening)
-    vorleger = evening_services.next_vorleger(evening=evening, number=number)
+    vorleger = next_vorleger(evening=evening, number=number)
     return GameForm(evening=evening, initial={"number": number, "vorleger": vorleger.pk})
 
 

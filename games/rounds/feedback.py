@@ -30,7 +30,9 @@ from games.rules import (
 from games.rules.engine import ABLEGEN, AUFNAHME, RoundOutcome
 
 if TYPE_CHECKING:
-    from games.rounds.services import RoundsPlay
+    from games.rounds.selectors import (
+        RoundsPlay,
+    )
 
 # Schocken terms stay German (docs/rules.md glossary).
 CATEGORY_LABELS = {

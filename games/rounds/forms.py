@@ -22,7 +22,11 @@ from django.http import QueryDict
 from django.utils.translation import gettext as _
 
 from games.rounds.feedback import PlayedRound
-from games.rounds.services import KINDS, RoundInput, ThrowInput
+from games.rounds.selectors import (
+    KINDS,
+    RoundInput,
+    ThrowInput,
+)
 from games.rules import RuleSet
 from league.club.models import Member
 from league.club.selectors import whole_number

@@ -26,17 +26,17 @@ from games.rounds.forms import (
     throw_query,
 )
 from games.rounds.selectors import (
+    RoundsPlay,
+    evening_game_context,
     game_rounds_detail,
+    game_rounds_play,
     odds_overview,
     odds_simulation,
     rounds_entry_start,
     season_schock_aus_stats,
 )
 from games.rounds.services import (
-    RoundsPlay,
-    evening_game_context,
     game_record_rounds,
-    game_rounds_play,
 )
 from games.rules import PRESETS, RuleSet
 from league.club.access import ClubRequest, member_for_user, member_required, secretary_required
