@@ -741,8 +741,6 @@ READS_ONLY: dict[str, str] = {
     "league.reports.builds.report_state": "read",
     "league.reports.builds.report_build_for_download": "read",
     "league.reports.runs.report_data_version": "read",
-    "league.runden.services.runden_overview": "read",
-    "league.runden.services.open_runden_by_evening": "arithmetic",
     # parts of another writer, called inside its transaction (that writer is tested)
     "games.evenings.services.evening_changed": "the books-changed call of the evening writers",
     "games.evenings.services.evening_people_merge": "part of member_merge",

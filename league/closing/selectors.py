@@ -27,7 +27,11 @@ from league.club.money import round_money
 from league.club.statutes import season_statutes
 from league.ledger.models import LedgerEntry
 from league.runden.models import RundeGiven
-from league.runden.services import STATUS_OPEN, RundeStatus, runden_overview
+from league.runden.selectors import (
+    STATUS_OPEN,
+    RundeStatus,
+    runden_overview,
+)
 from league.standings.selectors import season_standings
 
 DM_PER_EUR = Decimal("1.95583")

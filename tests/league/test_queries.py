@@ -16,7 +16,9 @@ from league.ledger.selectors import (
 from league.ledger.services import (
     payment_record,
 )
-from league.runden.services import runden_overview
+from league.runden.selectors import (
+    runden_overview,
+)
 from tests.sample import enter_sample_evening
 
 pytestmark = pytest.mark.django_db

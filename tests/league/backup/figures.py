@@ -19,7 +19,9 @@ from league.ledger.selectors import (
 )
 from league.reports.models import ReportBuild
 from league.reports.services import club_records, season_report_data
-from league.runden.services import runden_overview
+from league.runden.selectors import (
+    runden_overview,
+)
 from league.standings.selectors import member_dues, season_standings
 
 TODAY = datetime.date(2026, 11, 20)
