@@ -68,8 +68,12 @@ from league.club.fields import FIRST_YEAR, last_year, parse_iso_date
 from league.club.models import Club, Member, Season
 from league.club.money import marks_to_money
 from league.club.services import season_get_or_create
-from league.club.spreadsheet import spreadsheet_cell, spreadsheet_text
+from league.club.spreadsheet import spreadsheet_text
 from league.club.statutes import Statutes, season_statutes
+from league.clubbook.selectors import (
+    ATTENDANCE_COLUMNS,
+    GAMES_COLUMNS,
+)
 from league.ledger.models import LedgerEntry
 from league.ledger.selectors import (
     Charge,
@@ -80,8 +84,6 @@ from league.ledger.selectors import (
 )
 from league.standings.selectors import seasons_standings
 
-ATTENDANCE_COLUMNS = ["date", "name", "role"]
-GAMES_COLUMNS = ["date", "number", "loser", "schock_aus"]
 ROLES = ("secretary", "member", "guest", "absent")
 PRESENT_ROLES = ("secretary", "member", "guest")
 
@@ -99,12 +101,6 @@ assert NAME_MAX == names.NAME_MAX
 # Unicode's stability policy): the same set `has_control_character` finds with
 # unicodedata, as one precompiled search per row (a test compares them on every code point).
 CONTROL_CHARACTER = re.compile("[\x00-\x1f\x7f-\x9f]")
-_FOLD = str.maketrans({"ä": "a", "ö": "o", "ü": "u", "ß": "ss", "é": "e"})
-
-
-def name_key(name: str) -> tuple[str, str]:
-    """Sort key of names: case and German umlauts folded, then the name itself."""
-    return (name.casefold().translate(_FOLD), name)
 
 
 @dataclass(frozen=True)
@@ -1391,47 +1387,3 @@ def _season_totals(batch: _Batch) -> list[SeasonTotals]:
 
 
 # --- exporting -------------------------------------------------------------------------------
-
-_ROLE_GROUP = {"member": 0, "guest": 1, "absent": 2}
-
-
-def _csv_bytes(header: list[str], rows: list[list[str]]) -> bytes:
-    out = io.StringIO(newline="")
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(header)
-    writer.writerows([spreadsheet_cell(cell) for cell in row] for row in rows)
-    return out.getvalue().encode("utf-8")
-
-
-def club_book_export(*, club: Club) -> tuple[bytes, bytes]:
-    """The club's whole book as (attendance CSV, games CSV) bytes in the import format and
-    the canonical order (see the module's docstring). A secretary who is a guest is
-    written as `guest` (the format's `secretary` is a club member). Four queries."""
-    secretaries = dict(Evening.objects.filter(club=club).values_list("pk", "secretary_id"))
-    per_evening: dict[int, list[tuple[int, tuple[str, str], str, str]]] = defaultdict(list)
-    dates = {}
-    for evening_id, date, member_id, name, role in Attendance.objects.filter(
-        evening__club=club
-    ).values_list("evening_id", "evening__date", "member_id", "member__name", "role"):
-        dates[evening_id] = date
-        shown = "secretary" if role == "member" and member_id == secretaries[evening_id] else role
-        per_evening[evening_id].append((_ROLE_GROUP[role], name_key(name), name, shown))
-    attendance_rows = []
-    for evening_id in sorted(per_evening, key=lambda pk: dates[pk]):
-        day = dates[evening_id].isoformat()
-        for _g, _k, name, role in sorted(per_evening[evening_id]):
-            attendance_rows.append([day, name, role])
-    throwers: dict[int, list[str]] = defaultdict(list)
-    for game_id, name in (
-        SchockAus.objects.filter(game__evening__club=club)
-        .order_by("game_id", "position")
-        .values_list("game_id", "thrower__name")
-    ):
-        throwers[game_id].append(name)
-    games_rows = [
-        [date.isoformat(), str(number), loser, ";".join(throwers.get(pk, []))]
-        for pk, date, number, loser in Game.objects.filter(evening__club=club)
-        .order_by("evening__date", "number")
-        .values_list("pk", "evening__date", "number", "loser__name")
-    ]
-    return _csv_bytes(ATTENDANCE_COLUMNS, attendance_rows), _csv_bytes(GAMES_COLUMNS, games_rows)

@@ -10,7 +10,13 @@ from django.utils import timezone, translation
 
 from games.evenings.models import Attendance, Evening, Game, SchockAus
 from league.club.models import Club, Member, Season
-from league.clubbook.services import club_book_export, club_book_import, club_book_parse
+from league.clubbook.selectors import (
+    club_book_export,
+)
+from league.clubbook.services import (
+    club_book_import,
+    club_book_parse,
+)
 from league.ledger.models import LedgerEntry
 from league.ledger.services import ledger_sync_evening
 from league.standings.selectors import season_standings
