@@ -106,7 +106,9 @@ def generate(evenings: int, seed: int = 5):
 
 def _build(season) -> tuple[bytes, float, float]:
     """One build: (PDF, wall seconds, CPU seconds)."""
-    from league.reports.services import build_season_report_pdf
+    from league.reports.pdf import (
+        build_season_report_pdf,
+    )
 
     t, c = time.perf_counter(), time.process_time()
     pdf = build_season_report_pdf(season=season)

@@ -114,7 +114,7 @@ from league.club.services import (
 from league.clubbook.services import club_book_import
 from league.ledger.models import Payment
 from league.ledger.services import payment_cancel, payment_record
-from league.reports import services as report_services
+from league.reports import pdf as report_pdf
 from league.reports.builds import report_build_request, report_refresh_if_stale
 from league.reports.models import ReportBuild
 from league.reports.runs import report_build_fail, report_build_retrying, report_build_run
@@ -723,16 +723,6 @@ READS_ONLY: dict[str, str] = {
     "league.clubbook.services.last_year": "pure",
     "league.clubbook.services.club_book_parse": "parses files",
     "league.clubbook.services.database_refusal": "maps an error",
-    "league.reports.services.runde_reason_text": "a label",
-    "league.reports.services.season_payments": "read",
-    "league.reports.services.season_dues": "read",
-    "league.reports.services.season_chronicle": "read",
-    "league.reports.services.season_report_data": "read",
-    "league.reports.services.club_records": "read",
-    "league.reports.services.club_records_cached": "read (kept)",
-    "league.reports.services.season_report_charts": "draws charts",
-    "league.reports.services.build_season_report_pdf": "renders bytes",
-    "league.reports.services.build_evening_sheet_pdf": "renders bytes",
     "league.reports.builds.tasks_run_eagerly": "a setting",
     "league.reports.builds.broker_available": "asks the broker",
     "league.reports.builds.report_build_current": "read",
@@ -1052,7 +1042,7 @@ def warm(django_db_setup, django_db_blocker) -> Iterator[Warm]:
         patch = stack.enter_context(pytest.MonkeyPatch.context())
         # The PDFs as their HTML: WeasyPrint renders the HTML and nothing else, and its PDF
         # carries the time of rendering.
-        patch.setattr(report_services, "_weasyprint", lambda html: html.encode("utf-8"))
+        patch.setattr(report_pdf, "_weasyprint", lambda html: html.encode("utf-8"))
         media = stack.enter_context(tempfile.TemporaryDirectory())
         stack.enter_context(override_settings(MEDIA_ROOT=media, PASSWORD_HASHERS=FAST_HASHERS))
         clock = stack.enter_context(time_machine.travel(TODAY, tick=False))

@@ -3,7 +3,7 @@ CSV exports of standings, dues and the Schock-Aus chronicle.
 
 Every page needs a member of the club (league/club/access.py); other clubs' seasons and
 evenings are 404. The views parse, call one service or selector (league/reports/builds.py,
-services.py, csv_exports.py), and respond.
+pdf.py, csv_exports.py), and respond.
 """
 
 from django.http import FileResponse, Http404, HttpResponse
@@ -22,7 +22,9 @@ from league.reports.builds import (
     report_refresh_if_stale,
     report_state,
 )
-from league.reports.services import build_evening_sheet_pdf
+from league.reports.pdf import (
+    build_evening_sheet_pdf,
+)
 
 
 def _season(request: ClubRequest, year: int) -> Season:

@@ -37,7 +37,7 @@ def report_libraries_load(*, render: bool = True) -> float:
     tiny chart, so that Pango, the fonts and matplotlib's font manager are set up too: the
     first report then costs what any later one does. Returns the seconds it
     took. A library that cannot be loaded is logged, never raised: the build that needs it
-    reports the error itself (league/reports/services.py).
+    reports the error itself (league/reports/pdf.py).
 
     Call `render=False` before a worker forks its children (no Pango state is shared
     across a fork), `render=True` in the process that will build."""

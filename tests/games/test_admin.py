@@ -46,7 +46,7 @@ def cheap_reports(monkeypatch, settings, tmp_path):
     saved = app.conf.task_always_eager
     app.conf.task_always_eager = True
     monkeypatch.setattr(
-        "league.reports.services.build_season_report_pdf",
+        "league.reports.pdf.build_season_report_pdf",
         lambda *, season, today=None: b"%PDF-1.4 stub",
     )
     yield

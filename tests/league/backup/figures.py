@@ -18,7 +18,10 @@ from league.ledger.selectors import (
     member_statement,
 )
 from league.reports.models import ReportBuild
-from league.reports.services import club_records, season_report_data
+from league.reports.selectors import (
+    club_records,
+    season_report_data,
+)
 from league.runden.selectors import (
     runden_overview,
 )

@@ -95,7 +95,7 @@ from league.club.services import (  # noqa: E402
 )
 from league.club.statutes import season_statutes  # noqa: E402
 from league.ledger.models import LedgerEntry  # noqa: E402
-from league.reports.services import season_report_data  # noqa: E402
+from league.reports.selectors import season_report_data  # noqa: E402
 from league.runden.selectors import season_runden  # noqa: E402
 from league.standings.selectors import member_dues  # noqa: E402
 
