@@ -62,7 +62,12 @@ def demo_round_trip() -> list[str]:
     from django.core.management import call_command
     from django.db import connection, transaction
 
-    from league.backup.services import club_backup, club_restore
+    from league.backup.selectors import (
+        club_backup,
+    )
+    from league.backup.services import (
+        club_restore,
+    )
     from league.club.models import Club
     from tests.league.backup.figures import TODAY, club_figures, delete_club, differences
 
@@ -141,7 +146,12 @@ def main() -> None:
         raise SystemExit(1)
     if "--demo-only" in sys.argv:
         return
-    from league.backup.services import club_backup, club_restore
+    from league.backup.selectors import (
+        club_backup,
+    )
+    from league.backup.services import (
+        club_restore,
+    )
     from league.club.models import Club, Season
     from tests.league.backup.conftest import our_rows
     from tests.league.backup.figures import club_figures, differences

@@ -81,7 +81,12 @@ from games.rounds.selectors import (
 from games.rounds.services import (
     game_record_rounds,
 )
-from league.backup.services import club_backup, club_restore
+from league.backup.selectors import (
+    club_backup,
+)
+from league.backup.services import (
+    club_restore,
+)
 from league.banking.bank_import import bank_lines_book, bank_lines_match, parse_bank_csv
 from league.banking.reminders import payment_reminders_send
 from league.banking.services import club_bank_account_set
@@ -714,7 +719,6 @@ def _command_restore() -> None:
 # and those that write only as a part of another writer (inside its transaction).
 READS_ONLY: dict[str, str] = {
     # reads and pure helpers
-    "league.backup.services.club_backup": "reads the club into a file",
     "league.banking.bank_import.parse_bank_csv": "parses a file",
     "league.banking.bank_import.bank_lines_match": "proposes matches, writes nothing",
     "league.closing.services.carry_source_key": "a key",
