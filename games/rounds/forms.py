@@ -95,19 +95,6 @@ def throw_query(query: QueryDict, *, default_max_attempts: int) -> dict:
     }
 
 
-def turn_text(turn: list[dict] | None) -> str:
-    """The notation of a stored turn: ``[{"rolled": [1, 4, 5], "keep": [1]}, ...]`` ->
-    ``"145:1 / ..."``."""
-    if not turn:
-        return ""
-    parts = []
-    for a in turn:
-        text = "".join(str(d) for d in a.get("rolled", ()))
-        after = "".join(str(d) for d in a.get("keep", ())) + "u" * int(a.get("umwandlung") or 0)
-        parts.append(f"{text}:{after}" if after else text)
-    return " / ".join(parts)
-
-
 @dataclass
 class Row:
     """One throw row of the form, as typed, with what the page shows beside it."""

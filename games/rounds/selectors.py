@@ -30,7 +30,7 @@ from games.evenings.selectors import (
     next_game_number,
     next_vorleger,
 )
-from games.rounds.feedback import CATEGORY_LABELS, describe_throw, rounds_played
+from games.rounds.feedback import CATEGORY_LABELS, describe_throw, rounds_played, turn_text
 from games.rounds.models import Round, RoundThrow
 from games.rules import PRESETS, Attempt, Category, RuleSet, RuleViolation, Throw, preset_name
 from games.rules.engine import (
@@ -95,8 +95,6 @@ class StoredThrow:
     @property
     def turn_text(self) -> str:
         """The detailed turn in the entry form's notation, e.g. "145:1 / 61:1 / 1"."""
-        from games.rounds.forms import turn_text
-
         return turn_text(self.row.turn)
 
 
