@@ -32,7 +32,7 @@ from league.runden.selectors import (
     RundeStatus,
     runden_overview,
 )
-from league.standings.selectors import season_standings
+from league.standings.selectors import SeasonStandings, season_standings
 
 DM_PER_EUR = Decimal("1.95583")
 """The fixed conversion rate of the Deutsche Mark to the euro (1 EUR = 1.95583 DM)."""
@@ -144,18 +144,23 @@ def club_carry_differences(*, club_id: int, limit: int = 1) -> list[str]:
             "reverses__kind",
         )
     )
-    reversed_pks = {e["reverses_id"] for e in lines if e["reverses_id"] is not None}
+    found = _season_carry_differences(lines, seasons) + _carry_pair_differences(lines, seasons)
+    return found[:limit]
+
+
+def _season_carry_differences(
+    lines: list[dict[str, Any]], seasons: Mapping[int, Season]
+) -> list[str]:
+    """A closed season whose lines do not add up to nothing for a person, or an open
+    season that carries a person's balance out."""
     zero = Decimal("0")
     totals: dict[tuple[int, int], Decimal] = defaultdict(lambda: zero)
     carried_out: dict[tuple[int, int], Decimal] = defaultdict(lambda: zero)
-    standing: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
     for e in lines:
         person = (e["season_id"], e["member_id"])
         totals[person] += e["amount"]
         if LedgerEntry.Kind.CARRY_OUT in (e["kind"], e["reverses__kind"]):
             carried_out[person] += e["amount"]
-        if e["kind"] in _CARRY_KINDS and e["pk"] not in reversed_pks:
-            standing[e["source_key"]].append(e)
     found: list[str] = []
     for (season_id, member_id), total in sorted(totals.items()):
         season = seasons[season_id]
@@ -169,6 +174,20 @@ def club_carry_differences(*, club_id: int, limit: int = 1) -> list[str]:
                 _("The open season %(year)s carries a balance out for person %(member)s.")
                 % {"year": season.year, "member": member_id}
             )
+    return found
+
+
+def _carry_pair_differences(
+    lines: list[dict[str, Any]], seasons: Mapping[int, Season]
+) -> list[str]:
+    """A standing carry-out without its one standing carry-in of the same person in a
+    later season and of the same money converted (`carry_amount`), or the other way."""
+    reversed_pks = {e["reverses_id"] for e in lines if e["reverses_id"] is not None}
+    standing: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+    for e in lines:
+        if e["kind"] in _CARRY_KINDS and e["pk"] not in reversed_pks:
+            standing[e["source_key"]].append(e)
+    found: list[str] = []
     for key, pair in standing.items():
         kinds = {e["kind"]: e for e in pair}
         out, into = kinds.get(LedgerEntry.Kind.CARRY_OUT), kinds.get(LedgerEntry.Kind.CARRY_IN)
@@ -184,7 +203,7 @@ def club_carry_differences(*, club_id: int, limit: int = 1) -> list[str]:
             )
         ):
             found.append(_("The carry-over %(key)s does not match its other line.") % {"key": key})
-    return found[:limit]
+    return found
 
 
 @dataclass(frozen=True)
@@ -305,22 +324,7 @@ def season_figures(
             "currency": season.currency,
             "mark_value_cents": _cents(season.mark_value),
         },
-        "standings": sorted(
-            [
-                r.member.pk,
-                r.place,
-                r.evenings_attended,
-                r.evenings_absent,
-                r.games_played,
-                r.games_lost,
-                r.schock_aus,
-                r.points,
-                r.runden,
-                r.marks,
-                _cents(r.money),
-            ]
-            for r in standings.everyone
-        ),
+        "standings": _standings_figures(standings),
         "totals": {
             "evenings": standings.evenings,
             "games": standings.games,
@@ -328,10 +332,7 @@ def season_figures(
             "runden": standings.runden,
             "marks": standings.marks_total,
             "money_cents": _cents(standings.money_total),
-            "charged_cents": sum(_cents(b.charged) for b in balances),
-            "paid_cents": sum(_cents(b.paid) for b in balances),
-            "carried_in_cents": sum(_cents(b.carried_in) for b in balances),
-            "balance_cents": sum(_cents(b.balance) for b in balances),
+            **_balance_totals(balances),
         },
         "balances": sorted(
             [
@@ -344,6 +345,38 @@ def season_figures(
             for b in balances
         ),
         "runden_given": sorted([g["schock_aus__thrower_id"], g["n"]] for g in given),
+    }
+
+
+def _standings_figures(standings: SeasonStandings) -> list[list[int]]:
+    """Per person (by id) of the season's standings: place, evenings attended and absent,
+    games played and lost, Schock-Aus, points, Runden owed, Marks and money in cents."""
+    return sorted(
+        [
+            r.member.pk,
+            r.place,
+            r.evenings_attended,
+            r.evenings_absent,
+            r.games_played,
+            r.games_lost,
+            r.schock_aus,
+            r.points,
+            r.runden,
+            r.marks,
+            _cents(r.money),
+        ]
+        for r in standings.everyone
+    )
+
+
+def _balance_totals(balances: list[MemberBalance]) -> dict[str, int]:
+    """The ledger's sums of the season's balances in cents: charged, paid, carried in,
+    balance."""
+    return {
+        "charged_cents": sum(_cents(b.charged) for b in balances),
+        "paid_cents": sum(_cents(b.paid) for b in balances),
+        "carried_in_cents": sum(_cents(b.carried_in) for b in balances),
+        "balance_cents": sum(_cents(b.balance) for b in balances),
     }
 
 

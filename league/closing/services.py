@@ -213,6 +213,44 @@ def season_close(*, season: Season, by: Member, confirm: bool = False) -> Season
     return season
 
 
+def _reopen_reason(reason: str | None) -> str:
+    """The reason of a reopening, white space folded. Raises BooksError
+    `reason_required` (400) when empty, `reason_too_long` (400) past 100 characters."""
+    reason = " ".join((reason or "").split())
+    if not reason:
+        raise BooksError(
+            "reason_required", _("Please give the reason for reopening."), field="reason"
+        )
+    if len(reason) > REASON_MAX_LENGTH:
+        raise BooksError(
+            "reason_too_long",
+            _("The reason may have at most %(max)s characters.") % {"max": REASON_MAX_LENGTH},
+            field="reason",
+        )
+    return reason
+
+
+def _reverse_carry(carried: list[LedgerEntry]) -> None:
+    """Reverse each carry line in `carried`, booked today (reason "season_reopened")."""
+    today = timezone.localdate()
+    for entry in carried:
+        reversal = LedgerEntry(
+            club_id=entry.club_id,
+            season_id=entry.season_id,
+            member_id=entry.member_id,
+            kind=LedgerEntry.Kind.REVERSAL,
+            marks=0,
+            amount=-entry.amount,
+            currency=entry.currency,
+            source_key=entry.source_key,
+            description=REASON_SEASON_REOPENED,
+            reverses=entry,
+            booked_on=today,
+        )
+        reversal._change_reason = REASON_SEASON_REOPENED  # type: ignore[attr-defined]
+        reversal.save()
+
+
 @transaction.atomic
 def season_reopen(*, season: Season, by: Member, reason: str) -> Season:
     """Reopen a closed season so its books can change again: `closed_at` is cleared (the
@@ -230,17 +268,7 @@ def season_reopen(*, season: Season, by: Member, reason: str) -> Season:
             (409), `next_season_closed` (409) when the carry must be reversed in a closed
             season.
     """
-    reason = " ".join((reason or "").split())
-    if not reason:
-        raise BooksError(
-            "reason_required", _("Please give the reason for reopening."), field="reason"
-        )
-    if len(reason) > REASON_MAX_LENGTH:
-        raise BooksError(
-            "reason_too_long",
-            _("The reason may have at most %(max)s characters.") % {"max": REASON_MAX_LENGTH},
-            field="reason",
-        )
+    reason = _reopen_reason(reason)
     season = _locked(season)
     if season.closed_at is None:
         raise BooksError("season_not_closed", _("The season is not closed."), status=409)
@@ -259,28 +287,38 @@ def season_reopen(*, season: Season, by: Member, reason: str) -> Season:
     season._change_reason = reason  # type: ignore[attr-defined]
     season._history_user = by.user  # type: ignore[attr-defined]
     season.save(update_fields=["closed_at", "closed_by"])
-    today = timezone.localdate()
-    for entry in carried:
-        reversal = LedgerEntry(
-            club_id=entry.club_id,
-            season_id=entry.season_id,
-            member_id=entry.member_id,
-            kind=LedgerEntry.Kind.REVERSAL,
-            marks=0,
-            amount=-entry.amount,
-            currency=entry.currency,
-            source_key=entry.source_key,
-            description=REASON_SEASON_REOPENED,
-            reverses=entry,
-            booked_on=today,
-        )
-        reversal._change_reason = REASON_SEASON_REOPENED  # type: ignore[attr-defined]
-        reversal.save()
+    _reverse_carry(carried)
     books_changed(season_id=season.pk, reason="season_reopened")
     for season_id in sorted(following_ids):
         books_changed(season_id=season_id, reason="season_carry")
     season.refresh_from_db(fields=["data_version"])
     return season
+
+
+def _auditor_check(season: Season, auditor: Member) -> Member:
+    """The auditor as stored (its flags, not as handed in), refused when its password was
+    not set by its holder (`auditor_password_not_own`, 403) or when it was a secretary
+    during `season` (`auditor_was_secretary`, 403)."""
+    auditor = Member.objects.get(pk=auditor.pk)
+    if not auditor.password_set_by_holder:
+        raise BooksError(
+            "auditor_password_not_own",
+            _(
+                'Your password was not set by yourself. Set a new password ("Change '
+                'password", or "Forgot your password?" on the login page), then sign.'
+            ),
+            status=403,
+        )
+    if was_secretary_during(member=auditor, season=season):
+        raise BooksError(
+            "auditor_was_secretary",
+            _(
+                "You were a secretary during this season; the auditor checks the "
+                "secretaries' books and cannot be one of them."
+            ),
+            status=403,
+        )
+    return auditor
 
 
 @transaction.atomic
@@ -308,25 +346,7 @@ def season_sign_off(*, season: Season, auditor: Member) -> SeasonSignOff:
             _("Only a club member with a login who is not the secretary signs as auditor."),
             status=403,
         )
-    auditor = Member.objects.get(pk=auditor.pk)  # the flags as stored, not as handed in
-    if not auditor.password_set_by_holder:
-        raise BooksError(
-            "auditor_password_not_own",
-            _(
-                'Your password was not set by yourself. Set a new password ("Change '
-                'password", or "Forgot your password?" on the login page), then sign.'
-            ),
-            status=403,
-        )
-    if was_secretary_during(member=auditor, season=season):
-        raise BooksError(
-            "auditor_was_secretary",
-            _(
-                "You were a secretary during this season; the auditor checks the "
-                "secretaries' books and cannot be one of them."
-            ),
-            status=403,
-        )
+    auditor = _auditor_check(season, auditor)
     fingerprint = season_fingerprint(season=season)
     valid = [
         line for line in season_sign_offs(season=season, fingerprint=fingerprint) if line.valid

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import datetime
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Case, CharField, Count, Exists, F, OuterRef, Q, Sum, When
+from django.db.models import Case, CharField, Count, Exists, F, OuterRef, Q, QuerySet, Sum, When
 from django.utils.translation import gettext as _
 
 from games.evenings.models import Attendance, Evening, Game
@@ -267,7 +267,43 @@ def club_ledger_differences(*, club_id: int, limit: int = 1) -> list[str]:
     `league.closing.selectors.club_carry_differences`. Reads only;
     seven queries whatever the club's size (used by a restore, league.backup)."""
     seasons = Season.objects.filter(club_id=club_id).in_bulk()
-    found: list[str] = []
+    payments, entries = _ledger_rows(club_id)
+    by_pk = {e["pk"]: e for e in entries}
+    paid_by = {e["payment_id"] for e in entries if e["payment_id"] is not None}
+    found = [
+        _("Payment %(pk)s of %(amount)s has no ledger line.")
+        % {"pk": pk, "amount": format_money(payment["amount"], payment["currency"])}
+        for pk, payment in payments.items()
+        if pk not in paid_by
+    ]
+    for entry in entries:
+        found += _entry_differences(entry, by_pk, payments, seasons)
+        if len(found) >= limit:
+            return found[:limit]
+    reversed_pks = {e["reverses_id"] for e in entries if e["reverses_id"] is not None}
+    open_charges: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+    for entry in entries:
+        if entry["kind"] in CHARGE_KINDS and entry["pk"] not in reversed_pks:
+            open_charges[entry["source_key"]].append(entry)
+    for key, season, charge in _charges_of_evenings(club_id, seasons):
+        standing = open_charges.pop(key, [])
+        found += _implied_charge_difference(key, season, charge, standing[:1])
+        open_charges[key] = standing[1:]
+        if len(found) >= limit:
+            return found[:limit]
+    for standing in open_charges.values():
+        for entry in standing:
+            found.append(
+                _("Ledger line %(pk)s (%(key)s) charges what no game or attendance implies.")
+                % {"pk": entry["pk"], "key": entry["source_key"]}
+            )
+    return found[:limit]
+
+
+def _ledger_rows(
+    club_id: int,
+) -> tuple[dict[int, Mapping[str, Any]], list[Mapping[str, Any]]]:
+    """The club's payments by number and its ledger lines in their order, as values."""
     payments: dict[int, Mapping[str, Any]] = {
         p["pk"]: p
         for p in Payment.objects.filter(club_id=club_id)
@@ -290,68 +326,42 @@ def club_ledger_differences(*, club_id: int, limit: int = 1) -> list[str]:
             "payment_id",
         )
     )
-    by_pk = {e["pk"]: e for e in entries}
-    paid_by = {e["payment_id"]: e for e in entries if e["payment_id"] is not None}
-    for pk, payment in payments.items():
-        if pk not in paid_by:
-            found.append(
-                _("Payment %(pk)s of %(amount)s has no ledger line.")
-                % {"pk": pk, "amount": format_money(payment["amount"], payment["currency"])}
-            )
-    reversed_pks = set()
-    for entry in entries:
-        found += _entry_differences(entry, by_pk, payments, seasons)
-        if entry["reverses_id"] is not None:
-            reversed_pks.add(entry["reverses_id"])
-        if len(found) >= limit:
-            return found[:limit]
-    open_charges: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
-    for entry in entries:
-        if entry["kind"] in CHARGE_KINDS and entry["pk"] not in reversed_pks:
-            open_charges[entry["source_key"]].append(entry)
-    for key, season, charge in _charges_of_evenings(club_id, seasons):
-        standing = open_charges.pop(key, [])
-        amount = marks_to_money(charge.marks, season.mark_value)
-        if not standing:
-            found.append(
-                _(
-                    "The charge %(key)s of %(amount)s that the games and attendance imply is "
-                    "missing."
-                )
-                % {"key": key, "amount": format_money(amount, season.currency)}
-            )
-            continue
-        entry, *more = standing
-        if (entry["member_id"], entry["marks"], entry["season_id"], entry["amount"]) != (
-            charge.member_id,
-            charge.marks,
-            season.pk,
-            amount,
-        ):
-            found.append(
-                _(
-                    "Ledger line %(pk)s (%(key)s) books %(marks)s Marks, %(amount)s; the games "
-                    "and attendance imply %(implied_marks)s Marks, %(implied)s."
-                )
-                % {
-                    "pk": entry["pk"],
-                    "key": key,
-                    "marks": entry["marks"],
-                    "amount": format_money(entry["amount"], entry["currency"]),
-                    "implied_marks": charge.marks,
-                    "implied": format_money(amount, season.currency),
-                }
-            )
-        open_charges[key] = more
-        if len(found) >= limit:
-            return found[:limit]
-    for standing in open_charges.values():
-        for entry in standing:
-            found.append(
-                _("Ledger line %(pk)s (%(key)s) charges what no game or attendance implies.")
-                % {"pk": entry["pk"], "key": entry["source_key"]}
-            )
-    return found[:limit]
+    return payments, entries
+
+
+def _implied_charge_difference(
+    key: str, season: Season, charge: Charge, standing: list[Mapping[str, Any]]
+) -> list[str]:
+    """Where the open charge line of `key` (the first of `standing`; none: missing)
+    differs from the `charge` the evening implies under `season`'s Mark value."""
+    amount = marks_to_money(charge.marks, season.mark_value)
+    if not standing:
+        return [
+            _("The charge %(key)s of %(amount)s that the games and attendance imply is missing.")
+            % {"key": key, "amount": format_money(amount, season.currency)}
+        ]
+    entry = standing[0]
+    if (entry["member_id"], entry["marks"], entry["season_id"], entry["amount"]) == (
+        charge.member_id,
+        charge.marks,
+        season.pk,
+        amount,
+    ):
+        return []
+    return [
+        _(
+            "Ledger line %(pk)s (%(key)s) books %(marks)s Marks, %(amount)s; the games "
+            "and attendance imply %(implied_marks)s Marks, %(implied)s."
+        )
+        % {
+            "pk": entry["pk"],
+            "key": key,
+            "marks": entry["marks"],
+            "amount": format_money(entry["amount"], entry["currency"]),
+            "implied_marks": charge.marks,
+            "implied": format_money(amount, season.currency),
+        }
+    ]
 
 
 def _entry_differences(
@@ -726,15 +736,51 @@ def member_statement(
     lines: games, evenings and payments are read by joins on the person's lines, not by
     lists of ids."""
     lines = LedgerEntry.objects.filter(member=member)
+    own = Payment.objects.filter(member=member)
     if season is not None:
-        lines = lines.filter(season=season)
+        lines, own = lines.filter(season=season), own.filter(season=season)
     elif seasons is not None:
-        lines = lines.filter(season__in=[s.pk for s in seasons])
+        ids = [s.pk for s in seasons]
+        lines, own = lines.filter(season__in=ids), own.filter(season__in=ids)
     entries = list(
         lines.select_related("season", "reverses")
         .annotate(is_reversed=Exists(LedgerEntry.objects.filter(reverses=OuterRef("pk"))))
         .order_by("season__year", "booked_on", "id")
     )
+    label = _entry_labeller(entries, lines, own)
+    accounts: dict[int, SeasonStatement] = {}
+    for e in entries:
+        account = accounts.get(e.season_id)
+        if account is None:
+            account = accounts[e.season_id] = SeasonStatement(
+                season=e.season,
+                reference=creditor_reference(member_id=member.pk, season_id=e.season_id)
+                if e.season.currency == "EUR"
+                else "",
+            )
+        _statement_add(account, e, label(e))
+    shown = list(accounts.values())
+    if seasons is not None and season is None:
+        totals = _balances_by_currency(member)
+        count = len(seasons)
+    else:
+        sums: dict[str, Decimal] = defaultdict(lambda: Decimal("0.00"))
+        for account in shown:
+            sums[account.currency] += account.balance
+        totals, count = dict(sums), len(shown)
+    return MemberStatement(
+        member=member, seasons=shown, balance_by_currency=totals, season_count=count
+    )
+
+
+def _entry_labeller(
+    entries: list[LedgerEntry],
+    lines: QuerySet[LedgerEntry],
+    own: QuerySet[Payment],
+) -> Callable[[LedgerEntry], str]:
+    """The line texts of a statement's `entries`: reads the game numbers, evening dates
+    and the person's payments (`own`) its `lines` name, each only when a line needs it
+    (one query each, by a join on the lines, never by lists of ids)."""
     game_numbers: dict[int, int] = {}
     evening_dates: dict[int, datetime.date] = {}
     if any(e.game_id_ref for e in entries):
@@ -748,56 +794,34 @@ def member_statement(
     # A payment line, or the reversal of one: the person's own payments of these seasons.
     payments: dict[int, Payment] = {}
     if any(e.payment_id or (e.reverses and e.reverses.payment_id) for e in entries):
-        own = Payment.objects.filter(member=member)
-        if season is not None:
-            own = own.filter(season=season)
-        elif seasons is not None:
-            own = own.filter(season__in=[s.pk for s in seasons])
         payments = {p.pk: p for p in own}
-    accounts: dict[int, SeasonStatement] = {}
-    balance: dict[int, Decimal] = defaultdict(lambda: Decimal("0.00"))
-    for e in entries:
-        account = accounts.get(e.season_id)
-        if account is None:
-            account = accounts[e.season_id] = SeasonStatement(
-                season=e.season,
-                reference=creditor_reference(member_id=member.pk, season_id=e.season_id)
-                if e.season.currency == "EUR"
-                else "",
-            )
-        balance[e.season_id] += e.amount
-        if _is_payment_side(e):
-            account.paid -= e.amount
-        else:
-            account.charged += e.amount
-            account.marks_charged += e.marks
-        account.lines.append(
-            StatementLine(
-                entry_id=e.pk,
-                booked_on=e.booked_on,
-                kind=e.kind,
-                label=_entry_label(e, game_numbers, evening_dates, payments),
-                marks=e.marks,
-                amount=e.amount,
-                balance=balance[e.season_id],
-                balance_marks=_marks_of(balance[e.season_id], e.season.mark_value),
-                evening_id=e.evening_id_ref,
-                game_id=e.game_id_ref,
-                reversed=e.is_reversed,
-                payment_id=e.payment_id,
-            )
-        )
-    shown = list(accounts.values())
-    if seasons is not None and season is None:
-        totals = _balances_by_currency(member)
-        count = len(seasons)
+    return lambda e: _entry_label(e, game_numbers, evening_dates, payments)
+
+
+def _statement_add(account: SeasonStatement, e: LedgerEntry, label: str) -> None:
+    """Add the ledger line `e` to its season's `account`: its sums and its line with the
+    running balance (money, and Marks at the season's Mark value)."""
+    balance = (account.lines[-1].balance if account.lines else Decimal("0.00")) + e.amount
+    if _is_payment_side(e):
+        account.paid -= e.amount
     else:
-        sums: dict[str, Decimal] = defaultdict(lambda: Decimal("0.00"))
-        for account in shown:
-            sums[account.currency] += account.balance
-        totals, count = dict(sums), len(shown)
-    return MemberStatement(
-        member=member, seasons=shown, balance_by_currency=totals, season_count=count
+        account.charged += e.amount
+        account.marks_charged += e.marks
+    account.lines.append(
+        StatementLine(
+            entry_id=e.pk,
+            booked_on=e.booked_on,
+            kind=e.kind,
+            label=label,
+            marks=e.marks,
+            amount=e.amount,
+            balance=balance,
+            balance_marks=_marks_of(balance, e.season.mark_value),
+            evening_id=e.evening_id_ref,
+            game_id=e.game_id_ref,
+            reversed=e.is_reversed,
+            payment_id=e.payment_id,
+        )
     )
 
 
