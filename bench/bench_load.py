@@ -457,7 +457,7 @@ def main() -> None:
             from django.db import connections
 
             connections.close_all()
-        except Exception:  # noqa: BLE001 - Django may not be set up yet
+        except Exception:  # Django may not be set up yet
             pass
         if not args.keep:
             drop_database(args.database_url)

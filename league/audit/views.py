@@ -67,7 +67,7 @@ def audit_index(request: ClubRequest) -> HttpResponse:
 
     version = request.books_version  # type: ignore[attr-defined]
     html = books_cached("audit_index_body", request.club.pk, version, state.key, build=body)
-    context = {"body": mark_safe(html)}  # noqa: S308 - our own render
+    context = {"body": mark_safe(html)}  # our own render
     return render(request, "league/ledger/audit_index.html", context)
 
 
@@ -98,7 +98,7 @@ def audit_evening(request: ClubRequest, evening_id: int) -> HttpResponse:
     html = books_cached(
         "audit_evening_body", request.club.pk, version, state.key, evening_id, build=body
     )
-    context = {"body": mark_safe(html)}  # noqa: S308 - our own render
+    context = {"body": mark_safe(html)}  # our own render
     return render(request, "league/ledger/audit.html", context)
 
 
@@ -135,5 +135,5 @@ def audit_member(request: ClubRequest, member_id: int) -> HttpResponse:
     html = books_cached(
         "audit_member_lines", request.club.pk, version, state.key, member_id, number, build=body
     )
-    context = {"body": mark_safe(html)}  # noqa: S308 - our own render
+    context = {"body": mark_safe(html)}  # our own render
     return render(request, "league/ledger/audit.html", context)

@@ -170,7 +170,7 @@ class GuardedCache:
             return default
         try:
             return self._backend.get(key, default)
-        except Exception as exc:  # noqa: BLE001 - an unreachable cache is a miss
+        except Exception as exc:  # an unreachable cache is a miss
             self._failed("read", exc)
             return default
 
@@ -179,7 +179,7 @@ class GuardedCache:
             return False
         try:
             self._backend.set(key, value, self._timeout(timeout))
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             self._failed("write", exc)
             return False
         return True
@@ -189,7 +189,7 @@ class GuardedCache:
             return {}
         try:
             return dict(self._backend.get_many(keys))
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             self._failed("read", exc)
             return {}
 
@@ -198,7 +198,7 @@ class GuardedCache:
             return False
         try:
             self._backend.set_many(values, self._timeout(timeout))
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             self._failed("write", exc)
             return False
         return True
@@ -208,7 +208,7 @@ class GuardedCache:
             return False
         try:
             return bool(self._backend.delete(key))
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             self._failed("delete", exc)
             return False
 
@@ -217,7 +217,7 @@ class GuardedCache:
             return False
         try:
             return key in self._backend
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             self._failed("read", exc)
             return False
 
@@ -226,7 +226,7 @@ class GuardedCache:
             return default
         try:
             return await self._backend.aget(key, default)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             self._failed("read", exc)
             return default
 
@@ -235,7 +235,7 @@ class GuardedCache:
             return False
         try:
             await self._backend.aset(key, value, self._timeout(timeout))
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             self._failed("write", exc)
             return False
         return True
@@ -245,7 +245,7 @@ class GuardedCache:
             return False
         try:
             return bool(await self._backend.adelete(key))
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             self._failed("delete", exc)
             return False
 
@@ -372,7 +372,7 @@ def _forget_prefix(prefix: str) -> int:
                 for key in keys:
                     memory._delete(key)
             removed = len(keys)
-    except Exception:  # noqa: BLE001 - an unreachable cache must not break a writer
+    except Exception:  # an unreachable cache must not break a writer
         logger.warning("books cache unreachable; kept reads of %s not dropped", prefix)
     return removed
 
@@ -496,7 +496,7 @@ def books_fragment(
     html = books_cached("fragment", template, *parts, build=build)
     if CSRF_PLACEHOLDER in html:
         html = html.replace(CSRF_PLACEHOLDER, get_token(request))
-    return mark_safe(html)  # noqa: S308 - our own render
+    return mark_safe(html)  # our own render
 
 
 # --- state of a season page beyond its books --------------------------------------------

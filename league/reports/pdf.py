@@ -96,7 +96,7 @@ def _cached_chart(kind: str, content: Any, draw: Callable[[], str]) -> str | Non
             build=draw,
             seconds=CHART_CACHE_SECONDS,
         )
-    except Exception:  # noqa: BLE001 - a chart must not cost the whole report
+    except Exception:  # a chart must not cost the whole report
         logger.exception("Season report chart %r could not be drawn", kind)
         return None
 

@@ -75,7 +75,7 @@ class ChronicleLine:
         name with any other break opportunity (a hyphen, a slash) keeps the span."""
         text = f"{self.game} {self.thrower.name} {self.ordinal}."
         if _UNBROKEN.fullmatch(text):
-            return mark_safe(escape(text).replace(" ", "\xa0"))  # noqa: S308 - escaped
+            return mark_safe(escape(text).replace(" ", "\xa0"))  # escaped
         return format_html('<span class="nowrap">{}</span>', text)
 
 

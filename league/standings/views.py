@@ -65,7 +65,7 @@ def standings(request: ClubRequest, year: int) -> HttpResponse:
     if state is None:  # a POST or a request without the decorator's extra
         state = season_page_state(season=season)
     html = books_cached("standings_body", version, season.pk, is_secretary, state, build=body)
-    context = {"season": season, "body": mark_safe(html)}  # noqa: S308 - our own render
+    context = {"season": season, "body": mark_safe(html)}  # our own render
     return render(request, "league/standings.html", context)
 
 
