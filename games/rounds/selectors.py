@@ -826,7 +826,7 @@ def _play_entry(game: EngineGame, i: int, round_input: RoundInput, rules: RuleSe
     return PlayedEntry(round_input.kind, phase, result, **named)
 
 
-def _replay(play: RoundsPlay, rounds: Sequence[RoundInput]) -> EngineGame:
+def _engine_replay(play: RoundsPlay, rounds: Sequence[RoundInput]) -> EngineGame:
     """Play ``rounds`` through a new engine game with ``play``'s rules and evening context
     (``play.people`` knows every Member named); fill ``play``. Returns the engine's game.
     Raises BooksError as ``game_rounds_play`` (not ``game_not_finished``)."""
@@ -853,7 +853,7 @@ def rounds_replay(*, rounds: Sequence[RoundInput], rules: RuleSet) -> RoundsPlay
         ]:
             if member is not None:
                 play.people[player_key(member)] = member
-    _replay(play, rounds)
+    _engine_replay(play, rounds)
     return play
 
 
@@ -906,7 +906,7 @@ def game_rounds_play(
     before, last_game = evening_game_context(evening=evening, number=number)
     play = RoundsPlay(rules=rules, number=number, schock_aus_before=before, last_game=last_game)
     _check_players(evening, rounds, play)
-    game = _replay(play, rounds)
+    game = _engine_replay(play, rounds)
     if not game.finished and require_finished:
         raise BooksError(
             "game_not_finished",
