@@ -57,7 +57,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache, wraps
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from django.conf import settings
 from django.contrib.messages import get_messages
@@ -75,9 +75,13 @@ from django.utils.http import parse_etags
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.views.decorators.http import condition
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from league.club.models import Club, Member, Season
+
+if TYPE_CHECKING:
+    from league.club.access import ClubRequest
 
 __all__ = [
     "BOOKS_CACHE_SECONDS",
@@ -111,6 +115,7 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
+ResponseT = TypeVar("ResponseT", bound=HttpResponse)
 
 BOOKS_CACHE_SECONDS = 7 * 24 * 3600
 """How long a cached read is kept (seconds). A key never goes stale (a change is a new
@@ -275,7 +280,8 @@ class Version(str):
         version.namespace = namespace
         return version
 
-    def __reduce__(self):  # pickled inside kept values (a tuple of parts) as a plain pair
+    def __reduce__(self) -> tuple[type[Version], tuple[str, str]]:
+        # Pickled inside kept values (a tuple of parts) as a plain pair.
         return (Version, (str(self), self.namespace))
 
 
@@ -289,7 +295,7 @@ def club_versions(*, club: Club | int) -> tuple[int, int]:
     return row if row is not None else (0, 0)
 
 
-def season_and_books_version(*, club: Club, year: int) -> tuple[Season | None, str]:
+def season_and_books_version(*, club: Club, year: int) -> tuple[Season | None, Version]:
     """The club's season of `year` (None when there is none) and the club's books version
     (`club_books_version`, read with the club): one query, a season page's first read."""
     season = Season.objects.filter(club=club, year=year).first()
@@ -442,9 +448,9 @@ def books_cached(*parts: Any, build: Callable[[], T], seconds: int = BOOKS_CACHE
     if in_writer_transaction():
         return build()
     key = books_cache_key(*parts)
-    value = kept_cache.get(key, _MISSING)
-    if value is not _MISSING:
-        return value
+    kept = kept_cache.get(key, _MISSING)
+    if kept is not _MISSING:
+        return cast(T, kept)
     value = build()
     kept_cache.set(key, value, seconds)
     return value
@@ -537,7 +543,7 @@ def _has_messages(request: HttpRequest) -> bool:
     return bool(len(get_messages(request)))
 
 
-def _private(response: HttpResponse, etag: str, *vary: str) -> HttpResponse:
+def _private(response: ResponseT, etag: str, *vary: str) -> ResponseT:
     response["ETag"] = etag
     patch_cache_control(response, private=True, no_cache=True)
     patch_vary_headers(response, vary)
@@ -545,6 +551,8 @@ def _private(response: HttpResponse, etag: str, *vary: str) -> HttpResponse:
 
 
 PageVersion = Callable[..., Any]
+#: A page view: the request, the URL's arguments, the response.
+PageView = Callable[..., HttpResponse]
 
 
 def _share_membership(request: HttpRequest) -> None:
@@ -651,7 +659,7 @@ def _dependency(name: str, request: Any, club: Club | None, member: Member | Non
 
 def books_page(
     extra: PageVersion | None = None, *, season_year: str | None = None
-) -> Callable[[Callable], Callable]:
+) -> Callable[[PageView], PageView]:
     """Page decorator (inside `member_required`): a conditional GET by Django's
     `condition` with an ETag of the page's `KeptRead` (the view's module and name; it
     depends on the club's books and register versions, the frame's state of the viewer,
@@ -666,13 +674,13 @@ def books_page(
     season's year: the season is then read and left on the request (`request.season`;
     an unknown year is a 404)."""
 
-    def decorator(view: Callable) -> Callable:
+    def decorator(view: PageView) -> PageView:
         kept = KeptRead(
             f"{view.__module__}.{view.__qualname__}",
             ("books", "season", "frame", "role", "person", "csrf", "query", "day"),
         )
 
-        def etag_of(request, *args, **kwargs) -> str | None:
+        def etag_of(request: ClubRequest, *args: Any, **kwargs: Any) -> str | None:
             # Read on every GET (also when no ETag follows): one query count per page.
             state = extra(request, *args, **kwargs) if extra else ()
             # Without a CSRF cookie the page sets a new one (its form's token): no ETag, the
@@ -682,7 +690,7 @@ def books_page(
             return kept.etag(request, state)
 
         @wraps(view)
-        def wrapper(request, *args, **kwargs):
+        def wrapper(request: ClubRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             if season_year is not None:
                 season, version = season_and_books_version(
                     club=request.club, year=kwargs[season_year]
@@ -716,7 +724,9 @@ def books_page(
 _API_READ = ("books", "frame", "role", "person", "query", "day")
 
 
-def api_conditional(request, name: str, *extra: Any, club: Club | None) -> tuple[str, Any]:
+def api_conditional(
+    request: Request, name: str, *extra: Any, club: Club | None
+) -> tuple[str, Response | None]:
     """The ETag of the API read `name` (`KeptRead` of the club's versions, the viewer, the
     full path and the day, and `extra`) and, when the request's If-None-Match carries it,
     the 304 Response to answer with (else None): one helper for every kept API read."""
@@ -724,14 +734,14 @@ def api_conditional(request, name: str, *extra: Any, club: Club | None) -> tuple
     return etag, api_not_modified(request, etag)
 
 
-def api_not_modified(request, etag: str):
+def api_not_modified(request: Request, etag: str) -> Response | None:
     """A DRF 304 Response when the request's If-None-Match carries `etag`, else None."""
     if request.method in ("GET", "HEAD") and _matches(request, etag):
         return api_private(Response(status=304), etag)
     return None
 
 
-def api_private(response, etag: str):
+def api_private(response: ResponseT, etag: str) -> ResponseT:
     """Set the ETag, `Cache-Control: private, no-cache` and `Vary: Authorization, Cookie`
     on an API response (200 or 304)."""
     return _private(response, etag, "Authorization", "Cookie")

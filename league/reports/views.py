@@ -103,7 +103,7 @@ def season_csv(request: ClubRequest, year: int, kind: str) -> HttpResponse:
     (league/club/caching.py)."""
     if kind not in CSV_EXPORTS:
         raise Http404
-    season: Season = request.season  # type: ignore[attr-defined]
+    season: Season = request.season
     build, stem = CSV_EXPORTS[kind]
     own = None if kind != "kasse" or request.member.is_secretary else request.member.pk
 
@@ -115,7 +115,7 @@ def season_csv(request: ClubRequest, year: int, kind: str) -> HttpResponse:
             else report_csv.dues_csv(season=season, person_id=own)
         )
 
-    version = request.books_version  # type: ignore[attr-defined]
+    version = request.books_version
     body = books_cached("season_csv", kind, version, season.pk, own, build=text)
     response = HttpResponse(body, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{stem}-{season.year}.csv"'

@@ -56,7 +56,7 @@ def runden_list(request: ClubRequest) -> HttpResponse:
     person = None
     if (person_id := whole_number(request.GET.get("person"))) is not None:
         person = get_object_or_404(Member, pk=person_id, club=request.club)
-    version = request.books_version  # type: ignore[attr-defined]
+    version = request.books_version
     today = timezone.localdate()
     is_secretary = request.member.is_secretary
 
