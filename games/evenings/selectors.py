@@ -9,8 +9,10 @@ import datetime
 from collections import Counter
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import Any
 
-from django.db.models import Exists, OuterRef
+from django.db.models import Count, Exists, IntegerField, OuterRef, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -107,7 +109,7 @@ class EveningBooks:
         }
 
     @property
-    def game_rows(self) -> list[dict]:
+    def game_rows(self) -> list[dict[str, Any]]:
         """The games in number order, each with its Schock-Aus lines (ordinal, thrower):
         ``{"game": Game, "schock_aus": [SchockAusLine]}``."""
         by_game: dict[int, list[SchockAusLine]] = {}
@@ -245,11 +247,8 @@ def _warnings(books: EveningBooks) -> list[str]:
     return warnings
 
 
-def _count_of(queryset, field: str = "evening_id"):
+def _count_of(queryset: QuerySet[Any], field: str = "evening_id") -> Coalesce:
     """A correlated subquery: the rows of `queryset` whose `field` is the outer evening."""
-    from django.db.models import Count, IntegerField, OuterRef, Subquery, Value
-    from django.db.models.functions import Coalesce
-
     counted = (
         queryset.filter(**{field: OuterRef("pk")})
         .order_by()
@@ -260,7 +259,7 @@ def _count_of(queryset, field: str = "evening_id"):
     return Coalesce(Subquery(counted, output_field=IntegerField()), Value(0))
 
 
-def evening_list(*, season) -> list[dict]:
+def evening_list(*, season: Season) -> list[dict[str, Any]]:
     """The season's evenings, newest first, with counts: games, Schock-Aus, present people.
     One query (a counting subquery per figure instead of a join of games and attendance)."""
     evenings = Evening.objects.filter(season=season).annotate(

@@ -90,7 +90,7 @@ def game_round_rows(*, game: Game) -> QuerySet[Round]:
 @dataclass
 class StoredThrow:
     row: RoundThrow
-    result: dict
+    result: dict[str, Any]
 
     @property
     def turn_text(self) -> str:
@@ -102,7 +102,7 @@ class StoredThrow:
 class StoredRound:
     row: Round
     throws: list[StoredThrow]
-    summary: dict | None = None
+    summary: dict[str, Any] | None = None
 
 
 @dataclass

@@ -11,7 +11,7 @@ import datetime
 import hashlib
 import json
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -149,7 +149,7 @@ def club_carry_differences(*, club_id: int, limit: int = 1) -> list[str]:
 
 
 def _season_carry_differences(
-    lines: list[dict[str, Any]], seasons: Mapping[int, Season]
+    lines: Sequence[Mapping[str, Any]], seasons: Mapping[int, Season]
 ) -> list[str]:
     """A closed season whose lines do not add up to nothing for a person, or an open
     season that carries a person's balance out."""
@@ -178,7 +178,7 @@ def _season_carry_differences(
 
 
 def _carry_pair_differences(
-    lines: list[dict[str, Any]], seasons: Mapping[int, Season]
+    lines: Sequence[Mapping[str, Any]], seasons: Mapping[int, Season]
 ) -> list[str]:
     """A standing carry-out without its one standing carry-in of the same person in a
     later season and of the same money converted (`carry_amount`), or the other way."""
@@ -348,7 +348,7 @@ def season_figures(
     }
 
 
-def _standings_figures(standings: SeasonStandings) -> list[list[int]]:
+def _standings_figures(standings: SeasonStandings) -> list[list[int | None]]:
     """Per person (by id) of the season's standings: place, evenings attended and absent,
     games played and lost, Schock-Aus, points, Runden owed, Marks and money in cents."""
     return sorted(

@@ -133,7 +133,7 @@ def _summaries_of(member_id: int, seasons: Sequence[Season]) -> list[SeasonSumma
             summaries.append(None)
             continue
 
-        def money(*names: str, kinds=kinds) -> Decimal:
+        def money(*names: str, kinds: Mapping[str, Any] = kinds) -> Decimal:
             return round_money(sum((kinds[n][0] for n in names if n in kinds), _ZERO))
 
         summaries.append(
@@ -758,7 +758,7 @@ def member_statement(
                 if e.season.currency == "EUR"
                 else "",
             )
-        _statement_add(account, e, label(e))
+        _statement_add(account, e, label(e), reversed=e.is_reversed)
     shown = list(accounts.values())
     if seasons is not None and season is None:
         totals = _balances_by_currency(member)
@@ -774,7 +774,7 @@ def member_statement(
 
 
 def _entry_labeller(
-    entries: list[LedgerEntry],
+    entries: Sequence[LedgerEntry],
     lines: QuerySet[LedgerEntry],
     own: QuerySet[Payment],
 ) -> Callable[[LedgerEntry], str]:
@@ -798,9 +798,10 @@ def _entry_labeller(
     return lambda e: _entry_label(e, game_numbers, evening_dates, payments)
 
 
-def _statement_add(account: SeasonStatement, e: LedgerEntry, label: str) -> None:
-    """Add the ledger line `e` to its season's `account`: its sums and its line with the
-    running balance (money, and Marks at the season's Mark value)."""
+def _statement_add(account: SeasonStatement, e: LedgerEntry, label: str, *, reversed: bool) -> None:
+    """Add the ledger line `e` (`reversed`: a later line reverses it) to its season's
+    `account`: its sums and its line with the running balance (money, and Marks at the
+    season's Mark value)."""
     balance = (account.lines[-1].balance if account.lines else Decimal("0.00")) + e.amount
     if _is_payment_side(e):
         account.paid -= e.amount
@@ -819,7 +820,7 @@ def _statement_add(account: SeasonStatement, e: LedgerEntry, label: str) -> None
             balance_marks=_marks_of(balance, e.season.mark_value),
             evening_id=e.evening_id_ref,
             game_id=e.game_id_ref,
-            reversed=e.is_reversed,
+            reversed=reversed,
             payment_id=e.payment_id,
         )
     )

@@ -17,7 +17,7 @@ from league.club.statutes import season_statutes
 from league.runden.models import RundeGiven
 
 
-def season_runden(*, season: Season) -> list[dict]:
+def season_runden(*, season: Season) -> list[dict[str, Any]]:
     """All Runden owed in a season, evening by evening: dicts with evening_id, date,
     ordinal, thrower_id, reason, schock_aus_id. One query."""
     rows = _runden(SchockAus.objects.filter(game__evening__season=season), season)
@@ -26,7 +26,7 @@ def season_runden(*, season: Season) -> list[dict]:
     return rows
 
 
-def club_runden(*, club: Club, season: Season | None = None) -> list[dict]:
+def club_runden(*, club: Club, season: Season | None = None) -> list[dict[str, Any]]:
     """The Runden owed in a club, in every season (or `season`'s only), as
     `season_runden`'s dicts with `season_id`, oldest first. One query over all seasons,
     whatever their number ("open Runden, all seasons"), and one for their
@@ -37,7 +37,7 @@ def club_runden(*, club: Club, season: Season | None = None) -> list[dict]:
     return _runden(schock_aus, season)
 
 
-def _runden(schock_aus: QuerySet[SchockAus], season: Season | None) -> list[dict]:
+def _runden(schock_aus: QuerySet[SchockAus], season: Season | None) -> list[dict[str, Any]]:
     """The Runden these Schock-Aus owe, evening by evening (the season's statutes: seed
     003's first, every fifth and last Schock-Aus in throwing order). One query for one
     `season`, two over all seasons."""
@@ -46,8 +46,9 @@ def _runden(schock_aus: QuerySet[SchockAus], season: Season | None) -> list[dict
     ).values_list(
         "pk", "thrower_id", "game__evening_id", "game__evening__date", "game__evening__season_id"
     )
-    per_evening: dict[int, list] = defaultdict(list)
-    dates, seasons = {}, {}
+    per_evening: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    dates: dict[int, datetime.date] = {}
+    seasons: dict[int, int] = {}
     for pk, thrower_id, evening_id, date, season_id in rows:
         per_evening[evening_id].append((pk, thrower_id))
         dates[evening_id] = date
@@ -80,7 +81,7 @@ def _runden(schock_aus: QuerySet[SchockAus], season: Season | None) -> list[dict
     return result
 
 
-def season_runden_owed(*, season: Season, thrower_id: int | None = None) -> list[dict]:
+def season_runden_owed(*, season: Season, thrower_id: int | None = None) -> list[dict[str, Any]]:
     """The rows of `season_runden` (only `thrower_id`'s when given), each with
     `thrower_name` and `given_on` (the day it was given, or None). Three queries."""
     rows = season_runden(season=season)
