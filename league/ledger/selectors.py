@@ -1,6 +1,10 @@
-"""Reads of the kitty for the pages: a person's statement summarised per season ("long lists
-paginated or summarised per season: the statement defaults to the current
-season with the others one request away"; docs/rules.md section 5).
+"""Reads of the kitty (docs/rules.md section 5): a person's statement, line by line with its
+running balance and summarised per season ("long lists paginated or summarised per season:
+the statement defaults to the current season with the others one request away"), the
+club's balances, what a person owes, the charges the records imply (`charges_implied`,
+which the writers in league/ledger/services.py book) with their source keys and the reason
+codes and labels of the lines, and the check that a club's ledger is what its records
+imply (a restore). Nothing here writes.
 
 Money is Decimal in each season's own currency (DM up to 2001, EUR from 2002): a summary
 row never adds DM and EUR together, and totals over seasons are per currency.

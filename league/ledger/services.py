@@ -1,5 +1,5 @@
-"""The kitty ledger (docs/rules.md section 5): charges derived from the records,
-reversals, payments, member statements and the club's balances.
+"""The kitty ledger's writes (docs/rules.md section 5): charges derived from the records,
+reversals and payments. Statements and balances are read in league/ledger/selectors.py.
 
 How the ledger stays trustworthy:
 - A charge is derived from a record and carries its `source_key`: "game:<game id>" (1 Mark
