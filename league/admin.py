@@ -27,6 +27,7 @@ from simple_history.admin import SimpleHistoryAdmin
 
 from league.banking.models import BankStatementLine, ClubBankAccount, PaymentReminder
 from league.closing.models import SeasonSignOff
+from league.sharing.models import WallScreen
 from league.club.accounts.services import password_set
 from league.club.admin_base import BooksAdmin, adopt
 from league.club.books import register_changed
@@ -319,6 +320,16 @@ class BankStatementLineAdmin(ReadOnlyAdmin):
     list_filter = ("club",)
     search_fields = ("name", "reference")
     list_select_related = ("club", "payment")
+
+
+@admin.register(WallScreen)
+class WallScreenAdmin(ReadOnlyAdmin):
+    """Read-only: the secretary makes and revokes wall links on /verein/tafel/ (the token
+    is never stored, only its hash)."""
+
+    list_display = ("club", "name", "created_at", "created_by", "revoked_at")
+    list_filter = ("club",)
+    exclude = ("token_hash",)
 
 
 @admin.register(PaymentReminder)
