@@ -27,7 +27,6 @@ from simple_history.admin import SimpleHistoryAdmin
 
 from league.banking.models import BankStatementLine, ClubBankAccount, PaymentReminder
 from league.closing.models import SeasonSignOff
-from league.sharing.models import WallScreen
 from league.club.accounts.services import password_set
 from league.club.admin_base import BooksAdmin, adopt
 from league.club.books import register_changed
@@ -37,6 +36,7 @@ from league.club.services import member_create, member_update, season_create, se
 from league.ledger.models import LedgerEntry, Payment
 from league.ledger.services import payment_cancel, payment_record
 from league.reports.models import ReportBuild
+from league.sharing.models import WallScreen
 
 
 @admin.register(Club)
