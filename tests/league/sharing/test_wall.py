@@ -122,7 +122,9 @@ def test_a_saved_game_changes_the_board_and_its_etag(tonight):
 
 def test_fifty_screens_share_one_rendering(tonight, monkeypatch):
     evening = tonight[0]
-    tokens = [tonight[3]] + [wall_screen_create(club=evening.club, name=f"TV {i}")[1] for i in range(3)]
+    tokens = [tonight[3]] + [
+        wall_screen_create(club=evening.club, name=f"TV {i}")[1] for i in range(3)
+    ]
     calls = []
     real = sharing_views.wall_board
     monkeypatch.setattr(sharing_views, "wall_board", lambda **kw: calls.append(1) or real(**kw))
