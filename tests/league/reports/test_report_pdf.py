@@ -70,8 +70,8 @@ def test_a_running_season_is_the_standings_so_far_with_its_leader(two_evenings, 
 
 
 def test_a_closed_season_has_the_final_standings_and_its_champion(two_evenings):
-    from league.club.models import Member
     from league.closing.services import season_close
+    from league.club.models import Member
 
     secretary = Member.objects.get(club=two_evenings.club, name="Bernd Krause")
     season_close(season=two_evenings, by=secretary, confirm=True)
