@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import secrets
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -52,7 +53,7 @@ def wall_screen_create(
             club=club,
             name=text,
             token_hash=wall_token_hash(token),
-            created_by=user if getattr(user, "pk", None) else None,
+            created_by=user if isinstance(user, User) else None,
         )
     return screen, token
 
