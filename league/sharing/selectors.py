@@ -169,6 +169,11 @@ def wall_screen_by_token(*, token: str) -> WallScreen | None:
     )
 
 
+def wall_screens_of(*, club: Club) -> list[WallScreen]:
+    """The club's wall links, newest first, with who made them (at most 100; one query)."""
+    return list(WallScreen.objects.filter(club=club).select_related("created_by")[:100])
+
+
 def wall_board(*, club: Club) -> WallBoard:
     """The wall's figures for `club` today (the club's zone): the evening of today or
     else the latest before it, its books (games_entered, Schock-Aus, Runden, who lost

@@ -35,7 +35,12 @@ from league.club.errors import BooksError
 from league.sharing.cards import build_evening_card_png
 from league.sharing.forms import WallScreenForm
 from league.sharing.models import WallScreen
-from league.sharing.selectors import evening_share_text, wall_board, wall_screen_by_token
+from league.sharing.selectors import (
+    evening_share_text,
+    wall_board,
+    wall_screen_by_token,
+    wall_screens_of,
+)
 from league.sharing.services import wall_screen_create, wall_screen_revoke
 
 
@@ -165,7 +170,7 @@ def wall_screens(request: ClubRequest) -> HttpResponse:
         else:
             new_link = request.build_absolute_uri(reverse("wall", args=[token]))
             form = WallScreenForm()
-    screens = WallScreen.objects.filter(club=request.club).select_related("created_by")[:100]
+    screens = wall_screens_of(club=request.club)
     return render(
         request,
         "league/wall_screens.html",
