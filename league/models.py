@@ -18,6 +18,7 @@ from league.club.models import (
 from league.ledger.models import LedgerEntry, Payment
 from league.reports.models import ReportBuild
 from league.runden.models import RundeGiven
+from league.sharing.models import WallScreen
 
 __all__ = [
     "BankStatementLine",
@@ -35,4 +36,5 @@ __all__ = [
     "RundeGiven",
     "Season",
     "SeasonSignOff",
+    "WallScreen",
 ]

@@ -29,6 +29,7 @@ from league.club.caching import books_cache_forget
 from league.club.services import season_get_or_create
 from league.ledger.services import payment_record
 from league.runden.services import runde_mark_given
+from league.sharing.services import wall_screen_create
 from tests.factories import ClubFactory, MemberFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -57,6 +58,8 @@ ROUTES: dict[str, Callable[[dict], str] | None] = {
     "game_rounds": lambda c: f"/spiele/{c['game']}/runden/",
     "evening_share": lambda c: f"/abende/{c['evening']}/teilen/",
     "evening_share_card": lambda c: f"/abende/{c['evening']}/teilen.png",
+    "wall": lambda c: f"/tafel/{c['wall']}/",
+    "wall_screens": lambda c: "/verein/tafel/",
     "ledger_home": lambda c: "/kasse/",
     "ledger_home_all": lambda c: "/kasse/?saison=alle",
     "ledger_statement": lambda c: f"/kasse/konto/{c['member']}/",
@@ -300,6 +303,7 @@ def history():
         "evening": evening.pk,
         "game": games[1].pk,
         "payment": payment.pk,
+        "wall": wall_screen_create(club=club, name="TV")[1],
     }
 
     def grow():
