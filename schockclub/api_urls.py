@@ -7,7 +7,12 @@ Add a viewset with one `router.register(...)` line below; plain views go into
 from django.urls import path
 from rest_framework.routers import DefaultRouter
 
-from games.evenings.api import EveningViewSet
+from games.evenings.api import (
+    EveningFinaliseView,
+    EveningObjectionsView,
+    EveningViewSet,
+    ObjectionAnswerView,
+)
 from games.rounds.api import GameViewSet, RulesEvaluateView
 from league.audit.api import HistoryView
 from league.banking.api import BankStatementView, MemberGiroCodeView, MemberPaymentView
@@ -45,6 +50,22 @@ router.register("payments", PaymentViewSet, basename="payment")
 urlpatterns: list = [
     path("me/", MeView.as_view(), name="api-me"),
     path("rules/evaluate/", RulesEvaluateView.as_view(), name="api-rules-evaluate"),
+    # Objections to a provisional evening (games/evenings/api.py).
+    path(
+        "evenings/<int:evening_id>/objections/",
+        EveningObjectionsView.as_view(),
+        name="api-evening-objections",
+    ),
+    path(
+        "evenings/<int:evening_id>/finalise/",
+        EveningFinaliseView.as_view(),
+        name="api-evening-finalise",
+    ),
+    path(
+        "objections/<int:objection_id>/answer/",
+        ObjectionAnswerView.as_view(),
+        name="api-objection-answer",
+    ),
     path("auth/token/", TokenView.as_view(), name="api-token"),
     # Logins (league/club/accounts/api.py).
     path("auth/logout/", LogoutView.as_view(), name="api-logout"),

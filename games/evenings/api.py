@@ -11,32 +11,46 @@ games/evenings/schema.py. Rounds: games/rounds/api.py extends GameViewSet.
 from typing import Any
 
 from django.db.models import Prefetch
+from django.http import Http404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import (
     extend_schema,
 )
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from games.evenings import schema
 from games.evenings.filters import EveningFilter, GameFilter
-from games.evenings.models import Attendance, Evening, Game, SchockAus
-from games.evenings.selectors import evening_books
+from games.evenings.models import Attendance, Evening, Game, Objection, SchockAus
+from games.evenings.selectors import (
+    evening_books,
+    evening_objections,
+    evening_provisional_state,
+)
 from games.evenings.serializers import (
+    EveningObjectionsSerializer,
     EveningSerializer,
     EveningSummarySerializer,
     EveningWriteSerializer,
     GameSerializer,
     GameWriteSerializer,
+    ObjectionAnswerSerializer,
+    ObjectionCreateSerializer,
+    ObjectionSerializer,
 )
 from games.evenings.services import (
     evening_create,
     evening_delete,
+    evening_finalise,
     evening_update,
     game_delete,
     game_record,
     game_update,
+    objection_answer,
+    objection_create,
 )
 from league.club.api_common import (
     ClubScopedMixin,
@@ -47,6 +61,7 @@ from league.club.api_common import (
     kept_api_object,
     member_of,
     request_club,
+    require_secretary,
 )
 from league.club.api_schema import answers_not_modified
 from league.club.errors import BooksError
@@ -263,3 +278,99 @@ def evening_of_club(request, evening_id: int) -> Evening:
             "unknown_evening", _("Unknown evening: %(id)s.") % {"id": evening_id}, field="evening"
         )
     return evening
+
+
+# --- objections to a provisional evening ---------------------------------------------
+
+
+def _evening_of(request, evening_id: int) -> Evening:
+    """The requesting person's club's evening (its season with it); 404 otherwise."""
+    club = club_of(request)
+    evening = Evening.objects.select_related("season").filter(club=club, pk=evening_id).first()
+    if evening is None:
+        raise Http404
+    return evening
+
+
+def _objections_state(evening: Evening) -> dict[str, Any]:
+    state = evening_provisional_state(evening=evening)
+    return dict(
+        EveningObjectionsSerializer(
+            {
+                "evening": evening.pk,
+                "provisional": state.provisional,
+                "provisional_until": state.until,
+                "finalised_at": state.finalised_at,
+                "open_objections": state.open_objections,
+                "objections": evening_objections(evening=evening),
+            }
+        ).data
+    )
+
+
+@extend_schema(tags=["Evenings"])
+class EveningObjectionsView(APIView):
+    """GET/POST /api/v1/evenings/{id}/objections/: the evening's provisional state and
+    objections; object to one of its games (every person of the club). Not kept: the
+    state moves with the clock."""
+
+    permission_classes = [IsAuthenticated]
+    writes_books = False
+
+    @schema.OBJECTIONS_GET
+    def get(self, request, evening_id: int):
+        return Response(_objections_state(_evening_of(request, evening_id)))
+
+    @schema.OBJECTIONS_POST
+    @idempotent
+    def post(self, request, evening_id: int):
+        evening = _evening_of(request, evening_id)
+        body = ObjectionCreateSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        game = Game.objects.filter(pk=body.validated_data["game"], evening=evening).first()
+        if game is None:
+            raise BooksError("unknown_game", _("The evening has no such game."), field="game")
+        objection = objection_create(
+            evening=evening, game=game, by=member_of(request), text=body.validated_data["text"]
+        )
+        return Response(ObjectionSerializer(objection).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(tags=["Evenings"])
+class ObjectionAnswerView(APIView):
+    """POST /api/v1/objections/{id}/answer/: the secretary answers an objection."""
+
+    permission_classes = [IsAuthenticated]
+    writes_books = False
+
+    @schema.OBJECTION_ANSWER_POST
+    def post(self, request, objection_id: int):
+        require_secretary(request)
+        objection = Objection.objects.filter(
+            pk=objection_id, evening__club=club_of(request)
+        ).first()
+        if objection is None:
+            raise Http404
+        body = ObjectionAnswerSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        objection = objection_answer(
+            objection=objection,
+            by=member_of(request),
+            outcome=body.validated_data["outcome"],
+            reason=body.validated_data["reason"],
+        )
+        return Response(ObjectionSerializer(objection).data)
+
+
+@extend_schema(tags=["Evenings"])
+class EveningFinaliseView(APIView):
+    """POST /api/v1/evenings/{id}/finalise/: the secretary declares the evening final."""
+
+    permission_classes = [IsAuthenticated]
+    writes_books = False
+
+    @schema.FINALISE_POST
+    def post(self, request, evening_id: int):
+        require_secretary(request)
+        evening = evening_finalise(evening=_evening_of(request, evening_id), by=member_of(request))
+        return Response(_objections_state(evening))

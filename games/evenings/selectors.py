@@ -5,19 +5,21 @@ Everything here is computed from the records (attendance, games, Schock-Aus) in 
 number of queries, whatever the size of the evening.
 """
 
+import datetime
 from collections import Counter
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.db.models import Exists, OuterRef
+from django.db.models import Count, Exists, Max, OuterRef, Q
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.evenings.models import Attendance, Evening, Game, SchockAus
+from games.evenings.models import Attendance, Evening, Game, Objection, SchockAus
 from league.club.caching import books_cached, season_part_version
 from league.club.models import Club, Member, Season
 from league.club.money import marks_to_money
-from league.club.statutes import season_statutes
+from league.club.statutes import PROVISIONAL_HOURS_BOUNDS, season_statutes
 
 
 @dataclass(frozen=True)
@@ -296,3 +298,118 @@ def club_seasons_played(*, club: Club) -> list[Season]:
     first game."""
     has_games = Game.objects.filter(evening__season=OuterRef("pk"))
     return list(Season.objects.filter(Exists(has_games), club=club).order_by("-year"))
+
+
+# --- provisional evenings and objections -----------------------------------------------
+
+
+@dataclass(frozen=True)
+class ProvisionalState:
+    """Whether an evening's charges still stand "vorläufig" (provisional).
+
+    `until` is the end of its objection time (aware datetime): its last game's entry (the
+    evening's creation when it has none) plus the season statutes' `provisional_hours`.
+    `open_objections` counts the objections not yet answered; `finalised_at` is set when
+    the secretary declared it final early. It is `provisional` until it is finalised, or
+    until `until` has passed with no objection open."""
+
+    provisional: bool
+    until: datetime.datetime
+    open_objections: int
+    finalised_at: datetime.datetime | None
+
+    @property
+    def key(self) -> tuple[bool, int]:
+        """What a page keyed by this state depends on (its ETag part)."""
+        return (self.provisional, self.open_objections)
+
+
+def _provisional(
+    *,
+    season: Season,
+    reference: datetime.datetime,
+    open_objections: int,
+    finalised_at: datetime.datetime | None,
+    now: datetime.datetime,
+) -> ProvisionalState:
+    until = reference + datetime.timedelta(hours=season_statutes(season).provisional_hours)
+    provisional = finalised_at is None and (now < until or open_objections > 0)
+    return ProvisionalState(provisional, until, open_objections, finalised_at)
+
+
+def evening_provisional_state(
+    *, evening: Evening, now: datetime.datetime | None = None
+) -> ProvisionalState:
+    """The provisional state of `evening` at `now` (default: the current time). One query
+    (the last game's entry and the open objections); the season is the evening's, read
+    with it when the caller selected it."""
+    figures = Evening.objects.filter(pk=evening.pk).aggregate(
+        last_game=Max("games__created_at"),
+        open=Count("objections", filter=Q(objections__status=Objection.Status.OPEN), distinct=True),
+    )
+    return _provisional(
+        season=evening.season,
+        reference=figures["last_game"] or evening.created_at,
+        open_objections=figures["open"] or 0,
+        finalised_at=evening.finalised_at,
+        now=now or timezone.now(),
+    )
+
+
+def club_provisional_evening_ids(
+    *, club: Club | int, now: datetime.datetime | None = None
+) -> frozenset[int]:
+    """The ids of the club's evenings that are provisional at `now` (default: the current
+    time), for the "vorläufig" mark of statement lines. Two queries; only evenings entered
+    or played within the longest objection time the statutes allow, or with an objection
+    open, are looked at (the games' entry time is indexed)."""
+    club_id = club if isinstance(club, int) else club.pk
+    now = now or timezone.now()
+    recent = now - datetime.timedelta(hours=PROVISIONAL_HOURS_BOUNDS[1])
+    played = Game.objects.filter(evening__club_id=club_id, created_at__gte=recent)
+    objected = Objection.objects.filter(evening__club_id=club_id, status=Objection.Status.OPEN)
+    rows = list(
+        Evening.objects.filter(club_id=club_id, finalised_at__isnull=True)
+        .filter(
+            Q(created_at__gte=recent)
+            | Q(pk__in=played.values("evening_id"))
+            | Q(pk__in=objected.values("evening_id"))
+        )
+        .annotate(
+            last_game=Max("games__created_at"),
+            open=Count(
+                "objections", filter=Q(objections__status=Objection.Status.OPEN), distinct=True
+            ),
+        )
+        .values_list("pk", "season_id", "created_at", "last_game", "open")
+    )
+    seasons = Season.objects.in_bulk({row[1] for row in rows}) if rows else {}
+    return frozenset(
+        pk
+        for pk, season_id, created_at, last_game, open_count in rows
+        if _provisional(
+            season=seasons[season_id],
+            reference=last_game or created_at,
+            open_objections=open_count,
+            finalised_at=None,
+            now=now,
+        ).provisional
+    )
+
+
+def evening_objections(*, evening: Evening) -> list[Objection]:
+    """The evening's objections, oldest first, with who raised and who answered them.
+    One query."""
+    return list(
+        Objection.objects.filter(evening=evening).select_related("raised_by", "answered_by")
+    )
+
+
+def season_open_objections(*, season: Season) -> list[Objection]:
+    """The season's objections not yet answered, oldest first (with their evening). One
+    query."""
+    return list(
+        Objection.objects.filter(evening__season=season, status=Objection.Status.OPEN)
+        .select_related("evening")
+        .order_by("evening__date", "created_at", "pk")
+    )

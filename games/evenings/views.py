@@ -16,8 +16,15 @@ from django.utils.translation import gettext as _
 
 from games.evenings import services as evening_services
 from games.evenings.forms import EveningForm, GameForm
-from games.evenings.models import Evening, Game
-from games.evenings.selectors import evening_books, evening_list, next_game_number, present_people
+from games.evenings.models import Evening, Game, Objection
+from games.evenings.selectors import (
+    evening_books,
+    evening_list,
+    evening_objections,
+    evening_provisional_state,
+    next_game_number,
+    present_people,
+)
 from league.club.access import ClubRequest, member_required, secretary_required
 from league.club.caching import books_cached, books_fragment, books_page
 from league.club.errors import BooksError
@@ -102,8 +109,15 @@ def evening_index(request: ClubRequest) -> HttpResponse:
     return render(request, "games/evening_list.html", {"body": body})
 
 
+def _provisional_key(request: ClubRequest, pk: int) -> tuple:
+    """The evening's provisional state as the page shows it (part of its ETag): it moves
+    with the clock and with objections, not with the books. One query or two."""
+    evening = Evening.objects.select_related("season").filter(pk=pk, club=request.club).first()
+    return evening_provisional_state(evening=evening).key if evening else ()
+
+
 @member_required
-@books_page()
+@books_page(extra=_provisional_key)
 def evening_detail(request: ClubRequest, pk: int) -> HttpResponse:
     """The evening sheet; for the secretary with the next game's entry form on top.
 
@@ -131,7 +145,15 @@ def evening_detail(request: ClubRequest, pk: int) -> HttpResponse:
     body = books_fragment(
         request, version, pk, is_secretary, template="games/_evening_body.html", context=context
     )
-    page = {"body": body, "evening_date": date, "entry_form": is_secretary}
+    provisional = _provisional_key(request, pk)
+    page = {
+        "body": body,
+        "evening_date": date,
+        "entry_form": is_secretary,
+        "evening_pk": pk,
+        "provisional": provisional[0],
+        "open_objections": provisional[1],
+    }
     return render(request, "games/evening.html", page)
 
 
@@ -292,3 +314,72 @@ def evening_delete(request: ClubRequest, pk: int) -> HttpResponse:
         return redirect("evening_detail", pk=pk)
     messages.success(request, _("Evening deleted."))
     return redirect("season_standings", year=evening.season.year)
+
+
+# --- objections to a provisional evening ---------------------------------------------
+
+
+@member_required
+def evening_objections_page(request: ClubRequest, pk: int) -> HttpResponse:
+    """The evening's objections: whether it is still provisional (vorläufig) and until
+    when, each objection with its answer; a form to object to a game while it is
+    provisional (every person of the club); for the secretary a form to answer each open
+    objection and the button that declares the evening final. POST raises an objection
+    (`objection_create`)."""
+    evening = get_object_or_404(Evening.objects.select_related("season"), pk=pk, club=request.club)
+    if request.method == "POST":
+        game = Game.objects.filter(
+            evening=evening, pk=whole_number(request.POST.get("game"))
+        ).first()
+        try:
+            if game is None:
+                raise BooksError("unknown_game", _("Please choose a game of this evening."))
+            evening_services.objection_create(
+                evening=evening, game=game, by=request.member, text=request.POST.get("text", "")
+            )
+            messages.success(request, _("Your objection was sent to the secretary."))
+        except BooksError as exc:
+            messages.error(request, exc.message)
+        return redirect("evening_objections", pk=pk)
+    context = {
+        "evening": evening,
+        "state": evening_provisional_state(evening=evening),
+        "objections": evening_objections(evening=evening),
+        "games": list(evening.games.select_related("loser").order_by("number")),
+        "is_secretary": request.member.is_secretary,
+    }
+    return render(request, "games/objections.html", context)
+
+
+@secretary_required
+def objection_answer_page(request: ClubRequest, pk: int, objection_pk: int) -> HttpResponse:
+    """POST only: the secretary answers an objection, corrected or dismissed with a
+    reason (`objection_answer`)."""
+    objection = get_object_or_404(
+        Objection, pk=objection_pk, evening_id=pk, evening__club=request.club
+    )
+    if request.method == "POST":
+        try:
+            evening_services.objection_answer(
+                objection=objection,
+                by=request.member,
+                outcome=request.POST.get("outcome", ""),
+                reason=request.POST.get("reason", ""),
+            )
+            messages.success(request, _("The objection is answered."))
+        except BooksError as exc:
+            messages.error(request, exc.message)
+    return redirect("evening_objections", pk=pk)
+
+
+@secretary_required
+def evening_finalise_page(request: ClubRequest, pk: int) -> HttpResponse:
+    """POST only: the secretary declares the evening final (`evening_finalise`)."""
+    evening = get_object_or_404(Evening, pk=pk, club=request.club)
+    if request.method == "POST":
+        try:
+            evening_services.evening_finalise(evening=evening, by=request.member)
+            messages.success(request, _("The evening is final."))
+        except BooksError as exc:
+            messages.error(request, exc.message)
+    return redirect("evening_objections", pk=pk)

@@ -273,8 +273,8 @@ _STATUTES_PUT = extend_schema(
     "is audited and the `data_version` moves. A bad figure: 400 with a `statutes_*` "
     "code (`statutes_invalid`, `statutes_invalid_number`, `statutes_invalid_mode`, "
     "`statutes_invalid_flag`, `statutes_invalid_rank_points`, "
-    "`statutes_invalid_mark_eras`); new eras that would change the currency of a season "
-    "with ledger lines: 409 `currency_in_use`.",
+    "`statutes_invalid_mark_eras`, `statutes_invalid_time`); new eras that would change "
+    "the currency of a season with ledger lines: 409 `currency_in_use`.",
     request=SeasonStatutesUpdateSerializer,
     responses={200: SeasonStatutesSerializer, **error_responses(400, 403, 409)},
     examples=[
