@@ -12,6 +12,9 @@ from games.evenings.api import (
     EveningObjectionsView,
     EveningViewSet,
     ObjectionAnswerView,
+    PlannedEveningCancelView,
+    PlannedEveningMoveView,
+    PlannedEveningsView,
 )
 from games.rounds.api import GameViewSet, RulesEvaluateView
 from league.audit.api import HistoryView
@@ -29,7 +32,7 @@ from league.club.accounts.api import (
     TokenListView,
     TokenView,
 )
-from league.club.api import ClubViewSet, MeView
+from league.club.api import CalendarRevokeView, ClubViewSet, MeView
 from league.clubbook.api import ClubBookExportView, ClubBookImportView
 from league.ledger.api import BalancesView, MemberStatementView, PaymentViewSet
 from league.reports.api import SeasonReportPdfView, SeasonReportView
@@ -49,6 +52,19 @@ router.register("payments", PaymentViewSet, basename="payment")
 
 urlpatterns: list = [
     path("me/", MeView.as_view(), name="api-me"),
+    path("me/calendar/revoke/", CalendarRevokeView.as_view(), name="api-calendar-revoke"),
+    # The calendar's planned evenings (games/evenings/api.py).
+    path("planned-evenings/", PlannedEveningsView.as_view(), name="api-planned-evenings"),
+    path(
+        "planned-evenings/<str:date>/move/",
+        PlannedEveningMoveView.as_view(),
+        name="api-planned-evening-move",
+    ),
+    path(
+        "planned-evenings/<str:date>/cancel/",
+        PlannedEveningCancelView.as_view(),
+        name="api-planned-evening-cancel",
+    ),
     path("rules/evaluate/", RulesEvaluateView.as_view(), name="api-rules-evaluate"),
     # Objections to a provisional evening (games/evenings/api.py).
     path(

@@ -8,10 +8,12 @@ header, or `?version=` on DELETE); none -> 428 `version_required`, a stale one -
 games/evenings/schema.py. Rounds: games/rounds/api.py extends GameViewSet.
 """
 
+import datetime
 from typing import Any
 
 from django.db.models import Prefetch
 from django.http import Http404
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import (
     extend_schema,
@@ -26,6 +28,9 @@ from games.evenings import schema
 from games.evenings.filters import EveningFilter, GameFilter
 from games.evenings.models import Attendance, Evening, Game, Objection, SchockAus
 from games.evenings.selectors import (
+    PLANNED_WEEKS,
+    PlannedEveningLine,
+    club_planned_evenings,
     evening_books,
     evening_objections,
     evening_provisional_state,
@@ -40,6 +45,8 @@ from games.evenings.serializers import (
     ObjectionAnswerSerializer,
     ObjectionCreateSerializer,
     ObjectionSerializer,
+    PlannedEveningSerializer,
+    PlannedEveningWriteSerializer,
 )
 from games.evenings.services import (
     evening_create,
@@ -51,6 +58,9 @@ from games.evenings.services import (
     game_update,
     objection_answer,
     objection_create,
+    planned_evening_add,
+    planned_evening_cancel,
+    planned_evening_move,
 )
 from league.club.api_common import (
     ClubScopedMixin,
@@ -65,6 +75,7 @@ from league.club.api_common import (
 )
 from league.club.api_schema import answers_not_modified
 from league.club.errors import BooksError
+from league.club.fields import parse_iso_date
 from league.club.idempotency import idempotent
 
 
@@ -374,3 +385,89 @@ class EveningFinaliseView(APIView):
         require_secretary(request)
         evening = evening_finalise(evening=_evening_of(request, evening_id), by=member_of(request))
         return Response(_objections_state(evening))
+
+
+# --- planned evenings (the calendar) ----------------------------------------------------
+
+
+def _planned_line(club, day: datetime.date) -> dict[str, Any]:
+    """The planned line on `day` (cancelled ones too) as the API shows it."""
+    weeks = max(PLANNED_WEEKS, (day - timezone.localdate()).days // 7 + 1)
+    lines: list[PlannedEveningLine] = club_planned_evenings(club=club, weeks=weeks)
+    line = next(line for line in lines if line.date == day)
+    return dict(PlannedEveningSerializer(line).data)
+
+
+def _path_date(raw: str) -> datetime.date:
+    day = parse_iso_date(raw)
+    if day is None:
+        raise Http404
+    return day
+
+
+def _time_of(raw: str | None) -> datetime.time | None:
+    return datetime.time(int(raw[:2]), int(raw[3:])) if raw else None
+
+
+@extend_schema(tags=["Evenings"])
+class PlannedEveningsView(APIView):
+    """GET/POST /api/v1/planned-evenings/: the calendar's planned evenings; add one."""
+
+    permission_classes = [IsAuthenticated]
+    writes_books = False
+
+    @schema.PLANNED_GET
+    def get(self, request):
+        lines = club_planned_evenings(club=club_of(request))
+        return Response(PlannedEveningSerializer(lines, many=True).data)
+
+    @schema.PLANNED_POST
+    @idempotent
+    def post(self, request):
+        require_secretary(request)
+        body = PlannedEveningWriteSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        club = club_of(request)
+        row = planned_evening_add(
+            club=club,
+            date=body.validated_data["date"],
+            starts_at=_time_of(body.validated_data["time"]),
+        )
+        return Response(_planned_line(club, row.date), status=status.HTTP_201_CREATED)
+
+
+@extend_schema(tags=["Evenings"])
+class PlannedEveningMoveView(APIView):
+    """POST /api/v1/planned-evenings/{date}/move/: the secretary moves an evening."""
+
+    permission_classes = [IsAuthenticated]
+    writes_books = False
+
+    @schema.PLANNED_MOVE_POST
+    def post(self, request, date: str):
+        require_secretary(request)
+        body = PlannedEveningWriteSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        club = club_of(request)
+        row = planned_evening_move(
+            club=club,
+            date=_path_date(date),
+            new_date=body.validated_data["date"],
+            starts_at=_time_of(body.validated_data["time"]),
+        )
+        return Response(_planned_line(club, row.date))
+
+
+@extend_schema(tags=["Evenings"])
+class PlannedEveningCancelView(APIView):
+    """POST /api/v1/planned-evenings/{date}/cancel/: the secretary cancels an evening."""
+
+    permission_classes = [IsAuthenticated]
+    writes_books = False
+
+    @schema.PLANNED_CANCEL_POST
+    def post(self, request, date: str):
+        require_secretary(request)
+        club = club_of(request)
+        row = planned_evening_cancel(club=club, date=_path_date(date))
+        return Response(_planned_line(club, row.date))

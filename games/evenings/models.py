@@ -212,3 +212,33 @@ class Objection(models.Model):
 
     def __str__(self) -> str:
         return f"{self.evening} #{self.game_number}: {self.get_status_display()}"
+
+
+class PlannedEvening(models.Model):
+    """The secretary's change to the club's planned evenings (the calendar feed): the
+    statutes plan one evening a week (`evening_weekday` at `evening_time`,
+    league.club.statutes); a row moves one of them (`regular_date` the statutes' date,
+    `date` and `starts_at` where it went), cancels one (`cancelled`), or adds an evening
+    of its own (`regular_date` empty). `starts_at` empty: the statutes' time. Audited."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="planned_evenings")
+    regular_date = models.DateField(_("planned by the statutes on"), null=True, blank=True)
+    date = models.DateField(_("date"))
+    starts_at = models.TimeField(_("begins at"), null=True, blank=True)
+    cancelled = models.BooleanField(_("cancelled"), default=False)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("planned evening")
+        verbose_name_plural = _("planned evenings")
+        ordering = ["club", "date"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "regular_date"],
+                condition=Q(regular_date__isnull=False),
+                name="planned_evening_one_change_per_regular_date",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club} {self.date:%d.%m.%Y}"

@@ -14,6 +14,8 @@ from games.evenings.serializers import (
     ObjectionAnswerSerializer,
     ObjectionCreateSerializer,
     ObjectionSerializer,
+    PlannedEveningSerializer,
+    PlannedEveningWriteSerializer,
 )
 from league.club.api_common import api_example, error_responses
 
@@ -365,4 +367,50 @@ FINALISE_POST = extend_schema(
     "evening final already stays as it is.",
     request=None,
     responses={200: EveningObjectionsSerializer, **error_responses(409)},
+)
+
+
+# --- planned evenings (the calendar) ----------------------------------------------------
+
+PLANNED_EXAMPLE = {
+    "date": "2026-11-27",
+    "starts": "2026-11-27T20:00:00+01:00",
+    "cancelled": False,
+    "regular_date": "2026-11-27",
+}
+
+PLANNED_GET = extend_schema(
+    summary="The planned evenings",
+    description="Every person of the club: the statutes' evening of each of the next 12 "
+    "weeks (`evening.weekday` and `evening.time` of the statutes) as the secretary moved "
+    "or cancelled it, and the evenings the secretary added, by date.",
+    responses={200: PlannedEveningSerializer(many=True), **error_responses()},
+    examples=[api_example("Next Friday", [PLANNED_EXAMPLE], response_only=True)],
+)
+
+PLANNED_POST = extend_schema(
+    summary="Add a planned evening",
+    description="Secretary only. 400 `date_in_past`, `date_too_far` (more than a year "
+    "ahead), `invalid_date`; 409 `evening_planned_already`.",
+    request=PlannedEveningWriteSerializer,
+    responses={201: PlannedEveningSerializer, **error_responses(400, 409)},
+    examples=[api_example("Saturday", {"date": "2026-12-05", "time": "19:00"}, request_only=True)],
+)
+
+PLANNED_MOVE_POST = extend_schema(
+    summary="Move a planned evening",
+    description="Secretary only: the evening planned on `{date}` goes to the body's "
+    "`date` and `time`; a calendar app keeps it as the same event. 404 "
+    "`unknown_planned_evening`; 400 `date_in_past`, `date_too_far`; 409 "
+    "`evening_planned_already`.",
+    request=PlannedEveningWriteSerializer,
+    responses={200: PlannedEveningSerializer, **error_responses(400, 409)},
+)
+
+PLANNED_CANCEL_POST = extend_schema(
+    summary="Cancel a planned evening",
+    description="Secretary only: the evening planned on `{date}` is shown cancelled "
+    "(STATUS:CANCELLED in the calendar feed). 404 `unknown_planned_evening`.",
+    request=None,
+    responses={200: PlannedEveningSerializer, **error_responses(409)},
 )

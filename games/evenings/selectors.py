@@ -15,11 +15,16 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.evenings.models import Attendance, Evening, Game, Objection, SchockAus
+from games.evenings.models import Attendance, Evening, Game, Objection, PlannedEvening, SchockAus
 from league.club.caching import books_cached, season_part_version
 from league.club.models import Club, Member, Season
 from league.club.money import marks_to_money
-from league.club.statutes import PROVISIONAL_HOURS_BOUNDS, season_statutes
+from league.club.statutes import (
+    PROVISIONAL_HOURS_BOUNDS,
+    Statutes,
+    club_statutes,
+    season_statutes,
+)
 
 
 @dataclass(frozen=True)
@@ -413,3 +418,130 @@ def season_open_objections(*, season: Season) -> list[Objection]:
         .select_related("evening")
         .order_by("evening__date", "created_at", "pk")
     )
+
+
+# --- planned evenings (the calendar) ----------------------------------------------------
+
+#: How far ahead the statutes' evenings are planned, in weeks.
+PLANNED_WEEKS = 12
+#: How far back the calendar lists the evenings played, in days.
+CALENDAR_PAST_DAYS = 366
+
+
+@dataclass(frozen=True)
+class PlannedEveningLine:
+    """A planned evening: `date`, `starts` (aware datetime, Europe/Berlin), `cancelled`;
+    `regular_date` the statutes' date it stands for (None: added by the secretary),
+    `plan_id` the secretary's change (`PlannedEvening`), if any. `uid` names it for a
+    calendar app across moves and cancellation."""
+
+    uid: str
+    date: datetime.date
+    starts: datetime.datetime
+    cancelled: bool
+    regular_date: datetime.date | None
+    plan_id: int | None
+
+
+@dataclass(frozen=True)
+class PlayedEveningLine:
+    """An evening played (recorded): its id, date, `starts` (aware, the statutes' time of
+    its season) and the number of games entered."""
+
+    uid: str
+    evening_id: int
+    date: datetime.date
+    starts: datetime.datetime
+    games: int
+
+
+def _clock(statutes: Statutes) -> datetime.time:
+    hours, minutes = statutes.evening_time.split(":")
+    return datetime.time(int(hours), int(minutes))
+
+
+def _at(day: datetime.date, clock: datetime.time) -> datetime.datetime:
+    return datetime.datetime.combine(day, clock, tzinfo=timezone.get_default_timezone())
+
+
+def _statutes_on(club: Club, seasons: list[Season], day: datetime.date) -> Statutes:
+    for season in seasons:
+        if season.starts_on <= day <= season.ends_on:
+            return season_statutes(season)
+    return club_statutes(club)
+
+
+def club_planned_evenings(
+    *, club: Club, today: datetime.date | None = None, weeks: int = PLANNED_WEEKS
+) -> list[PlannedEveningLine]:
+    """The club's evenings planned from `today` (default: the club's day) for `weeks`
+    weeks, by date: one on the statutes' `evening_weekday` each week at `evening_time`
+    (the statutes of the season that holds the date, else the club's), as the secretary
+    moved or cancelled them, and the evenings the secretary added. A date with an evening
+    recorded already is no longer planned. Cancelled ones are listed (a calendar app
+    needs to hear of it). Three queries."""
+    today = today or timezone.localdate()
+    end = today + datetime.timedelta(weeks=weeks)
+    seasons = list(Season.objects.filter(club=club, ends_on__gte=today, starts_on__lte=end))
+    recorded = set(
+        Evening.objects.filter(club=club, date__gte=today).values_list("date", flat=True)
+    )
+    rows = list(
+        PlannedEvening.objects.filter(club=club).filter(
+            Q(date__gte=today) | Q(regular_date__gte=today)
+        )
+    )
+    changes = {row.regular_date: row for row in rows if row.regular_date is not None}
+    lines: list[PlannedEveningLine] = []
+    day = today
+    while day < end:
+        statutes = _statutes_on(club, seasons, day)
+        if day.weekday() == statutes.evening_weekday:
+            row = changes.get(day)
+            uid = f"schockclub-{club.pk}-planned-{day.isoformat()}"
+            if row is not None:
+                clock = row.starts_at or _clock(_statutes_on(club, seasons, row.date))
+                if row.date not in recorded or row.cancelled:
+                    lines.append(
+                        PlannedEveningLine(
+                            uid, row.date, _at(row.date, clock), row.cancelled, day, row.pk
+                        )
+                    )
+            elif day not in recorded:
+                lines.append(
+                    PlannedEveningLine(uid, day, _at(day, _clock(statutes)), False, day, None)
+                )
+        day += datetime.timedelta(days=1)
+    for row in rows:
+        if row.regular_date is None and row.date >= today and row.date not in recorded:
+            clock = row.starts_at or _clock(_statutes_on(club, seasons, row.date))
+            uid = f"schockclub-{club.pk}-added-{row.pk}"
+            lines.append(
+                PlannedEveningLine(uid, row.date, _at(row.date, clock), row.cancelled, None, row.pk)
+            )
+    return sorted(lines, key=lambda line: (line.date, line.uid))
+
+
+def club_played_evenings(
+    *, club: Club, today: datetime.date | None = None, days: int = CALENDAR_PAST_DAYS
+) -> list[PlayedEveningLine]:
+    """The club's evenings recorded from `days` days before `today` (default: the club's
+    day) on, oldest first, at the statutes' time of their season. One query (the seasons
+    with them)."""
+    today = today or timezone.localdate()
+    evenings = (
+        Evening.objects.filter(club=club, date__gte=today - datetime.timedelta(days=days))
+        .select_related("season")
+        .annotate(n_games=Count("games"))
+        .order_by("date")
+    )
+    return [
+        PlayedEveningLine(
+            f"schockclub-{club.pk}-evening-{evening.pk}",
+            evening.pk,
+            evening.date,
+            _at(evening.date, _clock(season_statutes(evening.season))),
+            evening.n_games,
+        )
+        for evening in evenings
+    ]

@@ -311,3 +311,33 @@ class ObjectionAnswerSerializer(serializers.Serializer):
         default="",
         help_text="Why it is dismissed (required then), up to 1,000 characters.",
     )
+
+
+# --- planned evenings (the calendar) ----------------------------------------------------
+
+
+class PlannedEveningSerializer(serializers.Serializer):
+    """A planned evening of the club's calendar."""
+
+    date = serializers.DateField()
+    starts = serializers.DateTimeField(help_text="When it begins (Europe/Berlin).")
+    cancelled = serializers.BooleanField()
+    regular_date = serializers.DateField(
+        allow_null=True,
+        help_text="The statutes' date it stands for (moved when it differs from `date`); "
+        "null for an evening the secretary added.",
+    )
+
+
+class PlannedEveningWriteSerializer(serializers.Serializer):
+    """Add an evening (`date`) or move one (`date`: where it goes); `time` "HH:MM" or
+    left out for the statutes' time."""
+
+    date = StrictDateField()
+    time = serializers.RegexField(
+        r"^([01][0-9]|2[0-3]):[0-5][0-9]$",
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text='The time it begins, "HH:MM"; left out: the statutes\' evening time.',
+    )

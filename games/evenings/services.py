@@ -21,8 +21,21 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
-from games.evenings.models import Attendance, Evening, Game, Objection, SchockAus
-from games.evenings.selectors import evening_provisional_state, next_game_number
+from games.evenings.models import (
+    Attendance,
+    Evening,
+    Game,
+    Objection,
+    PlannedEvening,
+    SchockAus,
+)
+from games.evenings.selectors import (
+    PLANNED_WEEKS,
+    PlannedEveningLine,
+    club_planned_evenings,
+    evening_provisional_state,
+    next_game_number,
+)
 from league.club.books import books_changed
 from league.club.errors import (
     BooksError,
@@ -789,3 +802,122 @@ def evening_finalise(*, evening: Evening, by: Member) -> Evening:
         evening._history_user = by.user  # type: ignore[attr-defined]
         evening.save(update_fields=["finalised_at"])
     return evening
+
+
+# --- planned evenings (the calendar) ----------------------------------------------------
+
+#: How far ahead the secretary may plan an evening, in days.
+PLAN_AHEAD_DAYS = 366
+
+
+def _plan_date(day: datetime.date, today: datetime.date, field: str) -> None:
+    if day < today:
+        raise BooksError("date_in_past", _("A planned evening lies today or later."), field=field)
+    if day > today + datetime.timedelta(days=PLAN_AHEAD_DAYS):
+        raise BooksError(
+            "date_too_far",
+            _("An evening is planned at most a year ahead."),
+            field=field,
+        )
+
+
+def _planned_on(club: Club, day: datetime.date, today: datetime.date) -> PlannedEveningLine:
+    weeks = max(PLANNED_WEEKS, (day - today).days // 7 + 1)
+    for line in club_planned_evenings(club=club, today=today, weeks=weeks):
+        if line.date == day and not line.cancelled:
+            return line
+    raise BooksError(
+        "unknown_planned_evening",
+        _("No evening is planned on %(date)s.") % {"date": day.strftime("%d.%m.%Y")},
+        status=404,
+    )
+
+
+def _check_free(club: Club, day: datetime.date, today: datetime.date, field: str) -> None:
+    weeks = max(PLANNED_WEEKS, (day - today).days // 7 + 1)
+    taken = Evening.objects.filter(club=club, date=day).exists() or any(
+        line.date == day and not line.cancelled
+        for line in club_planned_evenings(club=club, today=today, weeks=weeks)
+    )
+    if taken:
+        raise BooksError(
+            "evening_planned_already",
+            _("An evening is planned on %(date)s already.") % {"date": day.strftime("%d.%m.%Y")},
+            field=field,
+            status=409,
+        )
+
+
+@transaction.atomic
+def planned_evening_add(
+    *,
+    club: Club,
+    date: datetime.date,
+    starts_at: datetime.time | None = None,
+    today: datetime.date | None = None,
+) -> PlannedEvening:
+    """The secretary adds an evening to the calendar on `date` (from `today`, the club's
+    day, to a year ahead) at `starts_at` (None: the statutes' `evening_time`). Audited.
+
+    Raises BooksError `date_in_past`, `date_too_far` (400, field "date"),
+    `evening_planned_already` (409) when an evening is planned or recorded on that date.
+    """
+    Club.objects.select_for_update().filter(pk=club.pk).first()  # one planner at a time
+    today = today or timezone.localdate()
+    _plan_date(date, today, "date")
+    _check_free(club, date, today, "date")
+    return PlannedEvening.objects.create(club=club, date=date, starts_at=starts_at)
+
+
+@transaction.atomic
+def planned_evening_move(
+    *,
+    club: Club,
+    date: datetime.date,
+    new_date: datetime.date,
+    starts_at: datetime.time | None = None,
+    today: datetime.date | None = None,
+) -> PlannedEvening:
+    """The secretary moves the evening planned on `date` to `new_date` at `starts_at`
+    (None: the statutes' time); the calendar keeps it as the same event. Audited.
+
+    Raises BooksError `unknown_planned_evening` (404) when none is planned on `date`,
+    `date_in_past`, `date_too_far` (400, field "new_date"), `evening_planned_already`
+    (409) when another is planned or recorded on `new_date`.
+    """
+    Club.objects.select_for_update().filter(pk=club.pk).first()
+    today = today or timezone.localdate()
+    line = _planned_on(club, date, today)
+    _plan_date(new_date, today, "new_date")
+    if new_date != date:
+        _check_free(club, new_date, today, "new_date")
+    row = (
+        PlannedEvening.objects.get(pk=line.plan_id)
+        if line.plan_id is not None
+        else PlannedEvening(club=club, regular_date=line.regular_date)
+    )
+    row.date, row.starts_at = new_date, starts_at
+    row.save()
+    return row
+
+
+@transaction.atomic
+def planned_evening_cancel(
+    *, club: Club, date: datetime.date, today: datetime.date | None = None
+) -> PlannedEvening:
+    """The secretary cancels the evening planned on `date`: the calendar shows it
+    cancelled. Audited.
+
+    Raises BooksError `unknown_planned_evening` (404) when none is planned on `date`.
+    """
+    Club.objects.select_for_update().filter(pk=club.pk).first()
+    today = today or timezone.localdate()
+    line = _planned_on(club, date, today)
+    row = (
+        PlannedEvening.objects.get(pk=line.plan_id)
+        if line.plan_id is not None
+        else PlannedEvening(club=club, regular_date=line.regular_date, date=date)
+    )
+    row.cancelled = True
+    row.save()
+    return row

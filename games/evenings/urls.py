@@ -20,4 +20,6 @@ urlpatterns = [
         name="objection_answer",
     ),
     path("abende/<int:pk>/abschliessen/", views.evening_finalise_page, name="evening_finalise"),
+    path("abende/termine/", views.planned_evenings_page, name="planned_evenings"),
+    path("kalender/<str:token>.ics", views.calendar_feed, name="calendar_feed"),
 ]

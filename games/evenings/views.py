@@ -7,17 +7,22 @@ through games/evenings/services.py (via its forms), figures come from
 games/evenings/selectors.py.
 """
 
+import datetime
+import re
+
 from django.contrib import messages
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.evenings import services as evening_services
+from games.evenings.calendar import club_calendar_ics
 from games.evenings.forms import EveningForm, GameForm
 from games.evenings.models import Evening, Game, Objection
 from games.evenings.selectors import (
+    club_planned_evenings,
     evening_books,
     evening_list,
     evening_objections,
@@ -28,8 +33,15 @@ from games.evenings.selectors import (
 from league.club.access import ClubRequest, member_required, secretary_required
 from league.club.caching import books_cached, books_fragment, books_page
 from league.club.errors import BooksError
+from league.club.fields import parse_iso_date
 from league.club.models import Member
-from league.club.selectors import club_season, club_seasons, query_year, whole_number
+from league.club.selectors import (
+    club_season,
+    club_seasons,
+    member_of_calendar_token,
+    query_year,
+    whole_number,
+)
 
 
 def _next_game_form(evening: Evening) -> GameForm:
@@ -383,3 +395,67 @@ def evening_finalise_page(request: ClubRequest, pk: int) -> HttpResponse:
         except BooksError as exc:
             messages.error(request, exc.message)
     return redirect("evening_objections", pk=pk)
+
+
+# --- the calendar -----------------------------------------------------------------------
+
+
+def calendar_feed(request, token: str) -> HttpResponse:
+    """GET /kalender/<token>.ics: the club's evenings as an iCalendar feed for the person
+    whose secret link it is, without a login (calendar apps poll it). A revoked, forged
+    or malformed link, or an inactive person: 404."""
+    member = member_of_calendar_token(token=token)
+    if member is None:
+        raise Http404
+    response = HttpResponse(
+        club_calendar_ics(club=member.club), content_type="text/calendar; charset=utf-8"
+    )
+    response["Cache-Control"] = "private, no-cache"
+    response["Content-Disposition"] = 'inline; filename="schockabende.ics"'
+    return response
+
+
+def _form_date(raw: str | None) -> datetime.date | None:
+    return parse_iso_date(raw or "")
+
+
+def _form_time(raw: str | None) -> datetime.time | None:
+    """A time of day "HH:MM" of a form, or None (empty or not one: the statutes' time)."""
+    if raw and re.fullmatch(r"[0-2][0-9]:[0-5][0-9]", raw) and int(raw[:2]) < 24:
+        return datetime.time(int(raw[:2]), int(raw[3:]))
+    return None
+
+
+@secretary_required
+def planned_evenings_page(request: ClubRequest) -> HttpResponse:
+    """The secretary's planned evenings (the calendar): the statutes' evenings of the next
+    weeks, each to move or cancel, and a form to add one. POST (field `action`: add, move
+    or cancel) calls one service and returns here."""
+    if request.method == "POST":
+        action = request.POST.get("action")
+        date, new_date = (
+            _form_date(request.POST.get("date")),
+            _form_date(request.POST.get("new_date")),
+        )
+        starts_at = _form_time(request.POST.get("time"))
+        try:
+            if date is None:
+                raise BooksError("invalid_date", _("Please give a date."))
+            if action == "add":
+                evening_services.planned_evening_add(
+                    club=request.club, date=date, starts_at=starts_at
+                )
+            elif action == "move" and new_date is not None:
+                evening_services.planned_evening_move(
+                    club=request.club, date=date, new_date=new_date, starts_at=starts_at
+                )
+            elif action == "cancel":
+                evening_services.planned_evening_cancel(club=request.club, date=date)
+            else:
+                raise BooksError("invalid_date", _("Please give a date."))
+            messages.success(request, _("The planned evenings are saved."))
+        except BooksError as exc:
+            messages.error(request, exc.message)
+        return redirect("planned_evenings")
+    context = {"planned": club_planned_evenings(club=request.club)}
+    return render(request, "games/planned_evenings.html", context)

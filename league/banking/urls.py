@@ -9,4 +9,5 @@ urlpatterns = [
     path("verein/bankimport/", views.bank_import, name="bank_import"),
     path("marken/girocode/", views.my_girocodes, name="my_girocodes"),
     path("verein/export/datev.csv", views.datev_export, name="datev_export"),
+    path("verein/export/jverein.zip", views.jverein_export_view, name="jverein_export"),
 ]

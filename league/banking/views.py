@@ -5,7 +5,8 @@
   reference are booked at once, name-and-amount guesses confirmed by the secretary;
 - ``marken/girocode/``    the logged-in person's GiroCodes, one per EUR season with an open
   amount (the images come from ``GET /api/v1/members/{id}/girocode.png``);
-- ``verein/export/datev.csv`` the DATEV Buchungsstapel of the kitty's payments (secretary).
+- ``verein/export/datev.csv`` the DATEV Buchungsstapel of the kitty's payments (secretary);
+- ``verein/export/jverein.zip`` the export for JVerein: people and bookings (secretary).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from league.banking.bank_import import MAX_BYTES, BankLine, bank_lines_book
-from league.banking.exports import datev_buchungsstapel
+from league.banking.exports import datev_buchungsstapel, jverein_export
 from league.banking.forms import BankStatementUploadForm, ClubBankAccountForm
 from league.banking.girocode import girocode_reference, member_open_seasons
 from league.banking.models import ClubBankAccount
@@ -179,18 +180,42 @@ def bank_import(request: ClubRequest) -> HttpResponse:
     return render(request, "league/banking/bank_import.html", context)
 
 
+def _export_year(request: ClubRequest) -> int | None:
+    """The year of ``?jahr=YYYY`` (default: this year); None for anything but a year
+    from 1950 to 2100."""
+    raw = request.GET.get("jahr", "")
+    if not raw:
+        return timezone.localdate().year
+    # Four ASCII digits before int(): a 5,000-digit year is refused, not converted.
+    if not (len(raw) == 4 and raw.isascii() and raw.isdigit() and 1950 <= int(raw) <= 2100):
+        return None
+    return int(raw)
+
+
 @secretary_required
 def datev_export(request: ClubRequest) -> HttpResponse:
     """The DATEV Buchungsstapel of the kitty's euro payments of ``?jahr=YYYY`` (default:
     this year; anything but a year from 1950 to 2100: 400 with a German message)."""
-    raw = request.GET.get("jahr", "")
-    year = timezone.localdate().year
-    if raw:
-        # Four ASCII digits before int(): a 5,000-digit year is refused, not converted.
-        if not (len(raw) == 4 and raw.isascii() and raw.isdigit() and 1950 <= int(raw) <= 2100):
-            return HttpResponseBadRequest(_("Give the year as four digits, e.g. 2026."))
-        year = int(raw)
+    year = _export_year(request)
+    if year is None:
+        return HttpResponseBadRequest(_("Give the year as four digits, e.g. 2026."))
     data = datev_buchungsstapel(club=request.club, year=year)
     response = HttpResponse(data, content_type="text/csv; charset=windows-1252")
     response["Content-Disposition"] = f'attachment; filename="EXTF_Buchungsstapel_{year}.csv"'
+    return response
+
+
+@secretary_required
+def jverein_export_view(request: ClubRequest) -> HttpResponse:
+    """ "Export für JVerein": a ZIP of the club's people (JVerein's member import) and the
+    kitty's euro bookings of ``?jahr=YYYY`` (default: this year; its booking import;
+    league/banking/exports.py `jverein_export` names the columns). Secretary only;
+    anything but a year from 1950 to 2100: 400 with a German message."""
+    year = _export_year(request)
+    if year is None:
+        return HttpResponseBadRequest(_("Give the year as four digits, e.g. 2026."))
+    response = HttpResponse(
+        jverein_export(club=request.club, year=year), content_type="application/zip"
+    )
+    response["Content-Disposition"] = f'attachment; filename="JVerein_{year}.zip"'
     return response

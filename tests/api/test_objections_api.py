@@ -92,7 +92,9 @@ def test_the_same_objection_twice_is_refused(api, cast):
 def test_an_objection_sent_again_with_its_idempotency_key_is_raised_once(api, cast):
     client = api("member")
     body = {"game": cast.games[1].pk, "text": "falsch"}
-    first = client.post(objections_url(cast.evening), body, format="json", HTTP_IDEMPOTENCY_KEY="k1")
+    first = client.post(
+        objections_url(cast.evening), body, format="json", HTTP_IDEMPOTENCY_KEY="k1"
+    )
     second = client.post(
         objections_url(cast.evening), body, format="json", HTTP_IDEMPOTENCY_KEY="k1"
     )

@@ -40,7 +40,9 @@ def test_the_evening_sheet_is_not_provisional_after_its_objection_time(cast):  #
 
 def test_a_member_objects_on_the_page_and_the_secretary_dismisses_it(cast):  # noqa: F811
     url = f"/abende/{cast.evening.pk}/einsprueche/"
-    sent = client_of(cast.member).post(url, {"game": cast.games[0].pk, "text": "Falscher Verlierer"})
+    sent = client_of(cast.member).post(
+        url, {"game": cast.games[0].pk, "text": "Falscher Verlierer"}
+    )
     assert sent.status_code == 302
     objection = Objection.objects.get()
     assert objection.raised_by == cast.member
