@@ -18,7 +18,13 @@ from games.evenings.api import (
 )
 from games.rounds.api import GameViewSet, RulesEvaluateView
 from league.audit.api import HistoryView
-from league.banking.api import BankStatementView, MemberGiroCodeView, MemberPaymentView
+from league.banking.api import (
+    BankStatementView,
+    MemberGiroCodeView,
+    MemberPaymentView,
+    NotificationChoicesView,
+    PushSubscriptionView,
+)
 from league.closing.api import SeasonCloseView, SeasonReopenView, SeasonSignOffView
 from league.club.accounts.api import (
     ClubLoginInviteView,
@@ -111,6 +117,9 @@ urlpatterns: list = [
     # Money in: transfer details and bank statements (league/banking/api.py).
     path("members/<int:id>/payment/", MemberPaymentView.as_view(), name="api-member-payment"),
     path("bank-statements/", BankStatementView.as_view(), name="api-bank-statements"),
+    # Reminders by web push and e-mail (league/banking/api.py).
+    path("push-subscriptions/", PushSubscriptionView.as_view(), name="api-push-subscriptions"),
+    path("me/notifications/", NotificationChoicesView.as_view(), name="api-notifications"),
     path("club-book/import/", ClubBookImportView.as_view(), name="api-club-book-import"),
     path(
         "club-book/export/attendance.csv",

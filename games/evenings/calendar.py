@@ -11,11 +11,11 @@ app updates the entry it has. Texts are German.
 """
 
 import datetime
+from typing import Any
 
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from icalendar import Calendar, Event
 
 from games.evenings.selectors import club_planned_evenings, club_played_evenings
 from league.club.models import Club
@@ -32,7 +32,9 @@ def _event(
     stamp: datetime.datetime,
     status: str,
     description: str = "",
-) -> Event:
+) -> Any:
+    from icalendar import Event
+
     event = Event()
     event.add("uid", uid)
     event.add("dtstamp", stamp)
@@ -49,6 +51,10 @@ def club_calendar_ics(*, club: Club, today: datetime.date | None = None) -> byte
     """The club's calendar as iCalendar bytes (UTF-8, CRLF lines): one VEVENT per evening
     played since a year before `today` (default: the club's day) and per evening planned
     for the next weeks, cancelled ones with STATUS:CANCELLED. Four queries."""
+    # Imported here, not with the module: a host whose packages predate the lock's
+    # icalendar still serves every page but the feed.
+    from icalendar import Calendar
+
     today = today or timezone.localdate()
     stamp = timezone.now().replace(microsecond=0)
     with translation.override("de"):

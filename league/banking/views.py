@@ -6,7 +6,9 @@
 - ``marken/girocode/``    the logged-in person's GiroCodes, one per EUR season with an open
   amount (the images come from ``GET /api/v1/members/{id}/girocode.png``);
 - ``verein/export/datev.csv`` the DATEV Buchungsstapel of the kitty's payments (secretary);
-- ``verein/export/jverein.zip`` the export for JVerein: people and bookings (secretary).
+- ``verein/export/jverein.zip`` the export for JVerein: people and bookings (secretary);
+- ``benachrichtigungen/abbestellen/<token>/`` the one-tap unsubscribe of a reminder kind
+  (no login: the signed token names person and kind).
 """
 
 from __future__ import annotations
@@ -15,18 +17,20 @@ import datetime
 from decimal import Decimal
 
 from django.contrib import messages
-from django.http import HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+from django.views.decorators.csrf import csrf_exempt
 
 from league.banking.bank_import import MAX_BYTES, BankLine, bank_lines_book
 from league.banking.exports import datev_buchungsstapel, jverein_export
 from league.banking.forms import BankStatementUploadForm, ClubBankAccountForm
 from league.banking.girocode import girocode_reference, member_open_seasons
-from league.banking.models import ClubBankAccount
-from league.banking.services import club_bank_account_set
+from league.banking.models import ClubBankAccount, NotificationKind
+from league.banking.notifications import notification_unsubscribe_read
+from league.banking.services import club_bank_account_set, notification_choice_set
 from league.banking.settlement import bank_statement_import
 from league.banking.statement_files import parse_statement
 from league.club.access import ClubRequest, member_required, secretary_required
@@ -219,3 +223,20 @@ def jverein_export_view(request: ClubRequest) -> HttpResponse:
     )
     response["Content-Disposition"] = f'attachment; filename="JVerein_{year}.zip"'
     return response
+
+
+@csrf_exempt  # the signed token is the credential; mail apps POST here (RFC 8058)
+def notification_unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    """One-tap unsubscribe of a reminder kind (league/banking/notifications.py): GET
+    shows a button, POST (the button, or a mail app's List-Unsubscribe-Post) turns both
+    e-mail and push of that kind off for the person the signed token names. A forged
+    token: 404."""
+    found = notification_unsubscribe_read(token=token)
+    if found is None:
+        raise Http404
+    member, kind = found
+    done = request.method == "POST"
+    if done:
+        notification_choice_set(member=member, kind=kind, email=False, push=False)
+    context = {"done": done, "kind": NotificationKind(kind).label, "token": token}
+    return render(request, "league/banking/unsubscribe.html", context)
