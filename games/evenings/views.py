@@ -340,9 +340,8 @@ def evening_objections_page(request: ClubRequest, pk: int) -> HttpResponse:
     (`objection_create`)."""
     evening = get_object_or_404(Evening.objects.select_related("season"), pk=pk, club=request.club)
     if request.method == "POST":
-        game = Game.objects.filter(
-            evening=evening, pk=whole_number(request.POST.get("game"))
-        ).first()
+        game_id = whole_number(request.POST.get("game"))
+        game = Game.objects.filter(evening=evening, pk=game_id).first() if game_id else None
         try:
             if game is None:
                 raise BooksError("unknown_game", _("Please choose a game of this evening."))

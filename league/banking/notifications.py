@@ -195,9 +195,8 @@ def notification_unsubscribe_read(*, token: str) -> tuple[Member, str] | None:
         return None
     if not isinstance(data, dict) or data.get("k") not in NotificationKind.values:
         return None
-    member = (
-        Member.objects.filter(pk=data.get("m")).first() if isinstance(data.get("m"), int) else None
-    )
+    member_id = data.get("m")
+    member = Member.objects.filter(pk=member_id).first() if isinstance(member_id, int) else None
     return (member, data["k"]) if member is not None else None
 
 
@@ -299,7 +298,8 @@ def notifications_send(*, now: datetime.datetime | None = None) -> int:
         if key in done:
             continue
         choice = choices.get(key)
-        email = (choice is None or choice.email) and bool(notice.member.user.email)
+        user = notice.member.user
+        email = (choice is None or choice.email) and user is not None and bool(user.email)
         push = subscriptions.get(notice.member.pk, []) if (choice is None or choice.push) else []
         if not email and not push:
             continue
