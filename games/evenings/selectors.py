@@ -16,10 +16,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.evenings.models import Attendance, Evening, Game, Objection, PlannedEvening, SchockAus
-from league.club.caching import books_cached, season_part_version
+from league.club.caching import books_cached, club_books_version, season_part_version
 from league.club.models import Club, Member, Season
 from league.club.money import marks_to_money
 from league.club.statutes import (
+    CLUB_STATUTES,
     PROVISIONAL_HOURS_BOUNDS,
     Statutes,
     club_statutes,
@@ -331,15 +332,32 @@ class ProvisionalState:
 
 def _provisional(
     *,
-    season: Season,
+    hours: int,
     reference: datetime.datetime,
     open_objections: int,
     finalised_at: datetime.datetime | None,
     now: datetime.datetime,
 ) -> ProvisionalState:
-    until = reference + datetime.timedelta(hours=season_statutes(season).provisional_hours)
+    until = reference + datetime.timedelta(hours=hours)
     provisional = finalised_at is None and (now < until or open_objections > 0)
     return ProvisionalState(provisional, until, open_objections, finalised_at)
+
+
+def _season_provisional_hours(club: Club) -> dict[int, int]:
+    """Each season's `provisional_hours` (its statutes), kept by the club's books version
+    (a change of the statutes moves it). One query when computed."""
+    return books_cached(
+        "season_provisional_hours",
+        club_books_version(club=club),
+        build=lambda: {
+            season.pk: season_statutes(season).provisional_hours
+            for season in Season.objects.filter(club=club)
+        },
+    )
+
+
+def _open_count() -> Count:
+    return Count("objections", filter=Q(objections__status=Objection.Status.OPEN), distinct=True)
 
 
 def evening_provisional_state(
@@ -349,11 +367,10 @@ def evening_provisional_state(
     (the last game's entry and the open objections); the season is the evening's, read
     with it when the caller selected it."""
     figures = Evening.objects.filter(pk=evening.pk).aggregate(
-        last_game=Max("games__created_at"),
-        open=Count("objections", filter=Q(objections__status=Objection.Status.OPEN), distinct=True),
+        last_game=Max("games__created_at"), open=_open_count()
     )
     return _provisional(
-        season=evening.season,
+        hours=season_statutes(evening.season).provisional_hours,
         reference=figures["last_game"] or evening.created_at,
         open_objections=figures["open"] or 0,
         finalised_at=evening.finalised_at,
@@ -361,39 +378,60 @@ def evening_provisional_state(
     )
 
 
+def club_evening_provisional_state(
+    *, club: Club, evening_id: int, now: datetime.datetime | None = None
+) -> ProvisionalState | None:
+    """The provisional state of the club's evening `evening_id` at `now` (default: the
+    current time), or None when the club has no such evening. One query (the seasons'
+    objection hours are kept by the books version)."""
+    row = (
+        Evening.objects.filter(pk=evening_id, club=club)
+        .annotate(last_game=Max("games__created_at"), open=_open_count())
+        .values_list("season_id", "created_at", "last_game", "open", "finalised_at")
+        .first()
+    )
+    if row is None:
+        return None
+    season_id, created_at, last_game, open_count, finalised_at = row
+    return _provisional(
+        hours=_season_provisional_hours(club).get(season_id, CLUB_STATUTES.provisional_hours),
+        reference=last_game or created_at,
+        open_objections=open_count,
+        finalised_at=finalised_at,
+        now=now or timezone.now(),
+    )
+
+
 def club_provisional_evening_ids(
-    *, club: Club | int, now: datetime.datetime | None = None
+    *, club: Club, now: datetime.datetime | None = None
 ) -> frozenset[int]:
     """The ids of the club's evenings that are provisional at `now` (default: the current
-    time), for the "vorläufig" mark of statement lines. Two queries; only evenings entered
-    or played within the longest objection time the statutes allow, or with an objection
-    open, are looked at (the games' entry time is indexed)."""
-    club_id = club if isinstance(club, int) else club.pk
+    time), for the "vorläufig" mark of statement lines. One query (the seasons' objection
+    hours are kept by the books version); only evenings entered or played within the
+    longest objection time the statutes allow, or with an objection open, are looked at
+    (the games' entry time is indexed)."""
     now = now or timezone.now()
     recent = now - datetime.timedelta(hours=PROVISIONAL_HOURS_BOUNDS[1])
-    played = Game.objects.filter(evening__club_id=club_id, created_at__gte=recent)
-    objected = Objection.objects.filter(evening__club_id=club_id, status=Objection.Status.OPEN)
+    played = Game.objects.filter(evening__club=club, created_at__gte=recent)
+    objected = Objection.objects.filter(evening__club=club, status=Objection.Status.OPEN)
     rows = list(
-        Evening.objects.filter(club_id=club_id, finalised_at__isnull=True)
+        Evening.objects.filter(club=club, finalised_at__isnull=True)
         .filter(
             Q(created_at__gte=recent)
             | Q(pk__in=played.values("evening_id"))
             | Q(pk__in=objected.values("evening_id"))
         )
-        .annotate(
-            last_game=Max("games__created_at"),
-            open=Count(
-                "objections", filter=Q(objections__status=Objection.Status.OPEN), distinct=True
-            ),
-        )
+        .annotate(last_game=Max("games__created_at"), open=_open_count())
         .values_list("pk", "season_id", "created_at", "last_game", "open")
     )
-    seasons = Season.objects.in_bulk({row[1] for row in rows}) if rows else {}
+    if not rows:
+        return frozenset()
+    hours = _season_provisional_hours(club)
     return frozenset(
         pk
         for pk, season_id, created_at, last_game, open_count in rows
         if _provisional(
-            season=seasons[season_id],
+            hours=hours.get(season_id, CLUB_STATUTES.provisional_hours),
             reference=last_game or created_at,
             open_objections=open_count,
             finalised_at=None,

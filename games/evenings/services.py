@@ -752,7 +752,11 @@ def objection_answer(
     answered already, `game_not_corrected` (409) for "corrected" while the game is
     unchanged.
     """
-    objection = Objection.objects.select_for_update().select_related("game").get(pk=objection.pk)
+    objection = (
+        Objection.objects.select_for_update(of=("self",))
+        .select_related("game")
+        .get(pk=objection.pk)
+    )
     if outcome not in (Objection.Status.CORRECTED, Objection.Status.DISMISSED):
         raise BooksError(
             "invalid_outcome",

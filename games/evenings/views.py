@@ -22,6 +22,7 @@ from games.evenings.calendar import club_calendar_ics
 from games.evenings.forms import EveningForm, GameForm
 from games.evenings.models import Evening, Game, Objection
 from games.evenings.selectors import (
+    club_evening_provisional_state,
     club_planned_evenings,
     evening_books,
     evening_list,
@@ -122,10 +123,13 @@ def evening_index(request: ClubRequest) -> HttpResponse:
 
 
 def _provisional_key(request: ClubRequest, pk: int) -> tuple:
-    """The evening's provisional state as the page shows it (part of its ETag): it moves
-    with the clock and with objections, not with the books. One query or two."""
-    evening = Evening.objects.select_related("season").filter(pk=pk, club=request.club).first()
-    return evening_provisional_state(evening=evening).key if evening else ()
+    """The evening's provisional state as the page shows it (part of its ETag; read once
+    a request): it moves with the clock and with objections, not with the books. One
+    query."""
+    if not hasattr(request, "provisional_key"):
+        state = club_evening_provisional_state(club=request.club, evening_id=pk)
+        request.provisional_key = state.key if state else ()  # type: ignore[attr-defined]
+    return request.provisional_key  # type: ignore[attr-defined]
 
 
 @member_required
@@ -163,8 +167,8 @@ def evening_detail(request: ClubRequest, pk: int) -> HttpResponse:
         "evening_date": date,
         "entry_form": is_secretary,
         "evening_pk": pk,
-        "provisional": provisional[0],
-        "open_objections": provisional[1],
+        "provisional": bool(provisional and provisional[0]),
+        "open_objections": provisional[1] if provisional else 0,
     }
     return render(request, "games/evening.html", page)
 

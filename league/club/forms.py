@@ -383,11 +383,14 @@ class StatutesForm(BooksErrorMixin, forms.Form):
     )
     provisional_hours = forms.IntegerField(
         label=_("Hours an evening stays provisional"),
+        required=False,
         help_text=_("After the evening's last game; members may object meanwhile"),
     )
     evening_weekday = forms.TypedChoiceField(
         label=_("Evening day"),
         coerce=int,
+        required=False,
+        empty_value=None,
         choices=[
             (0, _("Monday")),
             (1, _("Tuesday")),
@@ -398,7 +401,7 @@ class StatutesForm(BooksErrorMixin, forms.Form):
             (6, _("Sunday")),
         ],
     )
-    evening_time = forms.CharField(label=_("Evening begins at"), max_length=5)
+    evening_time = forms.CharField(label=_("Evening begins at"), max_length=5, required=False)
     confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
     field_aliases = {
@@ -500,8 +503,20 @@ class StatutesForm(BooksErrorMixin, forms.Form):
                 "every": data["runden_every"],
                 "shift": data["runden_shift"],
             },
-            "provisional_hours": data["provisional_hours"],
-            "evening": {"weekday": data["evening_weekday"], "time": data["evening_time"]},
+            # Left out of the form: the season keeps its figure.
+            **(
+                {"provisional_hours": data["provisional_hours"]}
+                if data.get("provisional_hours") is not None
+                else {}
+            ),
+            "evening": {
+                k: v
+                for k, v in (
+                    ("weekday", data.get("evening_weekday")),
+                    ("time", data.get("evening_time")),
+                )
+                if v not in (None, "")
+            },
         }
 
     def save(self) -> Season | None:
