@@ -36,7 +36,7 @@ from games.evenings.selectors import (
     evening_provisional_state,
     next_game_number,
 )
-from league.club.books import books_changed
+from league.club.books import books_changed, register_changed
 from league.club.errors import (
     BooksError,
     books_error_from_integrity,
@@ -689,6 +689,13 @@ def _objection_text(text: str, *, field: str, required: bool) -> str:
     return text
 
 
+def _objections_changed(club_id: int) -> None:
+    """The audit pages show objections and the finalisation, kept by the club's versions:
+    move the register's (not the books': no Mark or money moved, and no season's data
+    version)."""
+    register_changed(club=club_id)
+
+
 @transaction.atomic
 def objection_create(*, evening: Evening, game: Game, by: Member, text: str) -> Objection:
     """`by` objects to `game` of `evening` while the evening is provisional (its charges
@@ -696,7 +703,8 @@ def objection_create(*, evening: Evening, game: Game, by: Member, text: str) -> 
     The objection keeps the game's number and version (a correction of the game moves its
     version) and stays open until the secretary answers (`objection_answer`); while it is
     open the evening stays provisional and its season cannot be closed. Audited
-    (django-simple-history). Not a change of the books: no version moves.
+    (django-simple-history). Not a change of the books: only the register's version
+    moves (the audit pages show objections).
 
     Raises BooksError: `person_of_other_club` (403), `unknown_game` (400, field "game")
     when the game is not the evening's, `text_required` / `text_too_long` (400, field
@@ -725,7 +733,7 @@ def objection_create(*, evening: Evening, game: Game, by: Member, text: str) -> 
         raise BooksError("objection_open_already", already, field="game", status=409)
     try:
         with transaction.atomic():
-            return Objection.objects.create(
+            objection = Objection.objects.create(
                 evening=evening,
                 game=game,
                 game_number=game.number,
@@ -735,6 +743,8 @@ def objection_create(*, evening: Evening, game: Game, by: Member, text: str) -> 
             )
     except IntegrityError as exc:  # the same objection sent twice at once
         raise BooksError("objection_open_already", already, field="game", status=409) from exc
+    _objections_changed(evening.club_id)
+    return objection
 
 
 @transaction.atomic
@@ -754,7 +764,7 @@ def objection_answer(
     """
     objection = (
         Objection.objects.select_for_update(of=("self",))
-        .select_related("game")
+        .select_related("game", "evening")
         .get(pk=objection.pk)
     )
     if outcome not in (Objection.Status.CORRECTED, Objection.Status.DISMISSED):
@@ -782,6 +792,7 @@ def objection_answer(
     objection.answered_by = by
     objection.answered_at = timezone.now()
     objection.save()
+    _objections_changed(objection.evening.club_id)
     return objection
 
 
@@ -805,6 +816,7 @@ def evening_finalise(*, evening: Evening, by: Member) -> Evening:
         evening._change_reason = "evening_finalised"  # type: ignore[attr-defined]
         evening._history_user = by.user  # type: ignore[attr-defined]
         evening.save(update_fields=["finalised_at"])
+        _objections_changed(evening.club_id)
     return evening
 
 

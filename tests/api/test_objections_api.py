@@ -196,3 +196,22 @@ def test_a_season_cannot_close_with_an_objection_open(cast):
     with pytest.raises(BooksError) as refused:
         season_close(season=cast.season, by=cast.secretary, confirm=True)
     assert refused.value.code == "objections_open"
+
+
+def test_objections_and_answers_are_in_the_evenings_audit_page(api, cast):
+    from django.test import Client
+
+    client = Client()
+    client.force_login(cast.secretary.user)
+    url = f"/verlauf/abend/{cast.evening.pk}/"
+    client.get(url)  # kept before the objection
+    objection_id = raise_one(api, cast, text="Falscher Verlierer").json()["id"]
+    page = client.get(url).content.decode()
+    assert "Einspruch von Anna Becker zu Spiel 2 am 09.10.2026" in page
+    assert "Falscher Verlierer" in page
+    api("secretary").post(
+        f"/api/v1/objections/{objection_id}/answer/",
+        {"outcome": "dismissed", "reason": "Zettel stimmt"},
+        format="json",
+    )
+    assert "Zettel stimmt" in client.get(url).content.decode()
