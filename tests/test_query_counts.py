@@ -60,6 +60,7 @@ ROUTES: dict[str, Callable[[dict], str] | None] = {
     "ledger_home": lambda c: "/kasse/",
     "evening_objections": lambda c: f"/abende/{c['evening']}/einsprueche/",
     "planned_evenings": lambda c: "/abende/termine/",
+    "notification_choices": lambda c: "/benachrichtigungen/",
     # Writes of the objections and planned evenings (POST only), the one-tap unsubscribe
     # (a signed token, no login), the calendar feed (a secret token, no login).
     "objection_answer": NOT_COUNTED,

@@ -7,6 +7,7 @@
   amount (the images come from ``GET /api/v1/members/{id}/girocode.png``);
 - ``verein/export/datev.csv`` the DATEV Buchungsstapel of the kitty's payments (secretary);
 - ``verein/export/jverein.zip`` the export for JVerein: people and bookings (secretary);
+- ``benachrichtigungen/`` the logged-in person's reminder choices and calendar link;
 - ``benachrichtigungen/abbestellen/<token>/`` the one-tap unsubscribe of a reminder kind
   (no login: the signed token names person and kind).
 """
@@ -19,6 +20,7 @@ from decimal import Decimal
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -37,6 +39,9 @@ from league.club.access import ClubRequest, member_required, secretary_required
 from league.club.body_limits import body_limit
 from league.club.caching import books_cached, club_books_version
 from league.club.errors import BooksError
+from league.club.models import Member
+from league.club.selectors import member_calendar_token
+from league.club.services import member_calendar_revoke
 
 
 @secretary_required
@@ -240,3 +245,41 @@ def notification_unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
         notification_choice_set(member=member, kind=kind, email=False, push=False)
     context = {"done": done, "kind": NotificationKind(kind).label, "token": token}
     return render(request, "league/banking/unsubscribe.html", context)
+
+
+@member_required
+def notification_choices_page(request: ClubRequest) -> HttpResponse:
+    """The person's reminders (by e-mail, by push, per kind) and their secret calendar
+    link. POST saves the choices (`notification_choice_set`), or with ``action=revoke``
+    revokes the calendar link (`member_calendar_revoke`) and shows the new one."""
+    member = request.member
+    if request.method == "POST":
+        if request.POST.get("action") == "revoke":
+            member_calendar_revoke(member=member)
+            messages.success(
+                request, _("The old calendar link no longer works; here is the new one.")
+            )
+        else:
+            for kind in NotificationKind.values:
+                notification_choice_set(
+                    member=member,
+                    kind=kind,
+                    email=f"{kind}-email" in request.POST,
+                    push=f"{kind}-push" in request.POST,
+                )
+            messages.success(request, _("Your choices are saved."))
+        return redirect("notification_choices")
+    member = Member.objects.get(pk=member.pk)  # the calendar version as it is now
+    kept = {c.kind: c for c in member.notification_choices.all()}
+    kinds = [
+        {
+            "kind": kind,
+            "label": label,
+            "email": kept[kind].email if kind in kept else True,
+            "push": kept[kind].push if kind in kept else True,
+        }
+        for kind, label in NotificationKind.choices
+    ]
+    path = reverse("calendar_feed", args=[member_calendar_token(member=member)])
+    context = {"kinds": kinds, "calendar_url": request.build_absolute_uri(path)}
+    return render(request, "league/banking/notifications.html", context)

@@ -177,3 +177,20 @@ def test_beat_sends_the_reminders_hourly():
     entry = settings.CELERY_BEAT_SCHEDULE["notifications"]
     assert entry["task"] == "league.banking.tasks.send_notifications"
     assert entry["schedule"] == 3600
+
+
+def test_a_person_sets_the_choices_and_revokes_the_calendar_link_on_the_page(cast, api):
+    client = Client()
+    client.force_login(cast.member.user)
+    old = api("member").get("/api/v1/me/").json()["calendar_url"]
+    page = client.get("/benachrichtigungen/").content.decode()
+    assert "Erinnerungen" in page and old in page
+    client.post("/benachrichtigungen/", {"open_amount-email": "on"})
+    choices = {
+        c.kind: (c.email, c.push) for c in NotificationChoice.objects.filter(member=cast.member)
+    }
+    assert choices["open_amount"] == (True, False)
+    assert choices["season_closed"] == (False, False)
+    client.post("/benachrichtigungen/", {"action": "revoke"})
+    assert Client().get(old).status_code == 404
+    assert api("member").get("/api/v1/me/").json()["calendar_url"] != old
