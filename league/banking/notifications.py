@@ -33,7 +33,6 @@ from django.utils.translation import gettext as _
 
 from games.evenings.models import Objection
 from games.evenings.selectors import club_planned_evenings
-from league.banking.girocode import member_open_seasons
 from league.banking.models import (
     NotificationChoice,
     NotificationKind,
@@ -41,6 +40,7 @@ from league.banking.models import (
     PushSubscription,
 )
 from league.banking.reminders import REMINDER_THRESHOLD
+from league.banking.selectors import member_open_seasons
 from league.club.models import Club, Member, Season
 
 logger = logging.getLogger(__name__)
