@@ -4,7 +4,14 @@ Code imports a model from its own package (`league.club.models`, `league.ledger.
 only Django's app loading reads this module.
 """
 
-from league.banking.models import BankStatementLine, ClubBankAccount, PaymentReminder
+from league.banking.models import (
+    BankStatementLine,
+    ClubBankAccount,
+    NotificationChoice,
+    NotificationSent,
+    PaymentReminder,
+    PushSubscription,
+)
 from league.closing.models import SeasonSignOff
 from league.club.models import (
     RULE_PRESET_CHOICES,
@@ -30,8 +37,11 @@ __all__ = [
     "IdempotencyKey",
     "LedgerEntry",
     "Member",
+    "NotificationChoice",
+    "NotificationSent",
     "Payment",
     "PaymentReminder",
+    "PushSubscription",
     "ReportBuild",
     "RundeGiven",
     "Season",

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0016_preset_names_in_german'),
+        ('league', '0021_clubs_signup_and_suspension'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
