@@ -11,9 +11,9 @@ This is the backup test's scale (the test suite round-trips two seasons across t
 from Mark to Euro); it exits with status 1 when a figure differs.
 
 First, the demo club's round trip as the test suite runs it
-(tests/league/backup/test_round_trip.py: `demo`, every figure, backup, delete, restore,
-every figure again, all in one transaction that is rolled back, so autovacuum never sees
-the rows): each step's seconds. The restore ends with ANALYZE of the tables it wrote
+(tests/league/backup/test_round_trip.py: the demo club as `demo` builds it, every figure,
+backup, delete, restore, every figure again, all in one transaction that is rolled back, so
+autovacuum never sees the rows): each step's seconds. The restore ends with ANALYZE of the tables it wrote
 (league.club.database); `--no-analyze` leaves it out (and the club-book import's), to see
 what it is worth. `--demo-only` stops after the demo.
 
@@ -23,6 +23,7 @@ what it is worth. `--demo-only` stops after the demo.
 
 from __future__ import annotations
 
+import io
 import sys
 import time
 
@@ -59,11 +60,11 @@ def demo_round_trip() -> list[str]:
     transaction rolled back at the end (as pytest-django runs the test); returns the
     differences of the figures (empty: identical)."""
     from bench_import import _server_cpu
-    from django.core.management import call_command
     from django.db import connection, transaction
 
     from league.backup.services import club_backup, club_restore
     from league.club.models import Club
+    from league.management.commands import demo
     from tests.league.backup.figures import TODAY, club_figures, delete_club, differences
 
     steps: list[str] = []
@@ -96,9 +97,7 @@ def demo_round_trip() -> list[str]:
 
     total = start = time.perf_counter()
     with transaction.atomic(), connection.execute_wrapper(timed):
-        call_command("demo", today=TODAY, stdout=open("/dev/null", "w"))
-        for other in Club.objects.exclude(name="Schockclub Demo").values_list("name", flat=True):
-            delete_club(other)
+        demo.Command(stdout=io.StringIO()).first_club(TODAY)
         start = step("demo", start)
         phase[0] = "figures"
         before = club_figures("Schockclub Demo")
