@@ -51,7 +51,7 @@ def demo_club(django_db_setup, django_db_blocker) -> Iterator[Demo]:
                     "club_fridays",
                     lambda year, until: fridays(year, until)[:EVENINGS_PER_SEASON],
                 )
-                call_command("demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
+                call_command("demo", stdout=open("/dev/null", "w"))
             # The demo's foreign keys are checked here, once (PostgreSQL defers the checks
             # to the commit): left pending, every test's teardown (SET CONSTRAINTS ALL
             # IMMEDIATE in a savepoint rolled back after it) checked them all again.

@@ -31,15 +31,19 @@ from league.club.models import Member, Season
 from league.club.services import season_get_or_create, season_update
 from league.clubbook.services import club_book_import
 from league.ledger.models import LedgerEntry, Payment
-from league.ledger.services import (
+from league.ledger.selectors import (
     CHARGE_KINDS,
     club_balances,
     member_balance,
+)
+from league.ledger.services import (
     payment_cancel,
     payment_record,
 )
 from league.reports.builds import report_build_request, report_state
-from league.reports.services import season_report_data
+from league.reports.selectors import (
+    season_report_data,
+)
 from league.runden.services import runde_mark_given, runde_unmark
 from schockclub.celery import app
 from tests.factories import SeasonFactory
@@ -62,7 +66,7 @@ def cheap_reports(monkeypatch):
     saved = app.conf.task_always_eager
     app.conf.task_always_eager = True
     monkeypatch.setattr(
-        "league.reports.services.build_season_report_pdf",
+        "league.reports.pdf.build_season_report_pdf",
         lambda *, season, today=None: b"%PDF-1.4 stub",
     )
     yield

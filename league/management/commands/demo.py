@@ -23,7 +23,12 @@ from league.club.books import books_changes_gathered
 from league.club.models import Club, Member
 from league.club.services import club_statutes_update, member_update, season_get_or_create
 from league.club.statutes import season_rules
-from league.ledger.services import member_balance, payment_record
+from league.ledger.selectors import (
+    member_balance,
+)
+from league.ledger.services import (
+    payment_record,
+)
 
 CLUB = "Schockclub Demo"
 MEMBERS = [

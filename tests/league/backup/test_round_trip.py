@@ -8,8 +8,14 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from games.evenings.models import Game
+from league.backup import selectors as backup_selectors
 from league.backup import services as backup_services
-from league.backup.services import club_backup, club_restore
+from league.backup.selectors import (
+    club_backup,
+)
+from league.backup.services import (
+    club_restore,
+)
 from league.club.models import Club, Member, Season
 from league.clubbook.services import club_book_import
 from league.ledger.models import LedgerEntry, Payment
@@ -129,7 +135,8 @@ def test_a_club_book_across_the_change_from_mark_to_euro_shows_every_figure_as_b
     monkeypatch.syspath_prepend(str(BENCH))  # bench scripts import their helper `support`
     from bench_import import CLUB, club_book
 
-    monkeypatch.setattr(backup_services, "_CHUNK", 300)
+    monkeypatch.setattr(backup_selectors, "CHUNK_ROWS", 300)
+    monkeypatch.setattr(backup_services, "CHUNK_ROWS", 300)
     years = ("2001", "2002")
     attendance, games, _figures = club_book()
     result = club_book_import(
