@@ -305,13 +305,9 @@ def redis_per_club(sample: list[str]) -> None:
     )
 
 
-def main() -> None:
-    args = parse_args()
-    url = database_url()
-    if not url:
-        print("bench_clubs: skipped, set DATABASE_URL to PostgreSQL")
-        return
-    wrk = ensure_wrk()
+def server_env(url: str) -> dict[str, str]:
+    """The environment of the measured server: production settings on the bench's
+    database, no throttling; Redis when REDIS_URL is set."""
     env = {
         "DATABASE_URL": url,
         "DEBUG": "false",
@@ -324,6 +320,52 @@ def main() -> None:
     }
     if os.environ.get("REDIS_URL"):
         env["REDIS_URL"] = os.environ["REDIS_URL"]
+    return env
+
+
+def import_small_clubs(clubs: int) -> list[str]:
+    """The small clubs imported (those an earlier run left are kept); returns their names."""
+    from league.club.models import Club
+
+    names = [f"Bench-Club {i:04d}" for i in range(clubs)]
+    have = set(Club.objects.filter(name__in=names).values_list("name", flat=True))
+    start = time.perf_counter()
+    for i, name in enumerate(names):
+        if name not in have:
+            import_club(name, *small_club_book(i))
+        if (i + 1) % 50 == 0:
+            rate = (i + 1) / (time.perf_counter() - start)
+            print(f"  {i + 1:,} clubs imported ({rate:.1f} clubs/s)", flush=True)
+    print(f"{clubs:,} clubs in {time.perf_counter() - start:,.0f} s")
+    return names
+
+
+def print_comparison(clubs: int, alone: dict, among: dict) -> None:
+    """The table: each cell's requests/s alone and among the clubs, and of a small club."""
+    print(
+        f"\n| cell | 48-season alone req/s | 48-season among {clubs:,} req/s | "
+        f"ratio | club among {clubs:,} req/s |"
+    )
+    print("|---|---|---|---|---|")
+    for (target, cell), figures in alone.items():
+        other = among[(target, cell)]
+        small = among[(f"club among {clubs:,}", cell)]
+        ratio = other["rate"] / figures["rate"]
+        flag = "" if ratio >= 0.8 else " (more than 20 % slower)"
+        print(
+            f"| {cell} | {figures['rate']:,.1f} | {other['rate']:,.1f} | "
+            f"{ratio:.2f}{flag} | {small['rate']:,.1f} |"
+        )
+
+
+def main() -> None:
+    args = parse_args()
+    url = database_url()
+    if not url:
+        print("bench_clubs: skipped, set DATABASE_URL to PostgreSQL")
+        return
+    wrk = ensure_wrk()
+    env = server_env(url)
     if not args.reuse:
         recreate_database(url)
     try:
@@ -345,16 +387,7 @@ def main() -> None:
         connections.close_all()
         alone = measure(wrk, args, env, targets, "48-season club alone")
 
-        names = [f"Bench-Club {i:04d}" for i in range(args.clubs)]
-        have = set(Club.objects.filter(name__in=names).values_list("name", flat=True))
-        start = time.perf_counter()
-        for i, name in enumerate(names):
-            if name not in have:
-                import_club(name, *small_club_book(i))
-            if (i + 1) % 50 == 0:
-                rate = (i + 1) / (time.perf_counter() - start)
-                print(f"  {i + 1:,} clubs imported ({rate:.1f} clubs/s)", flush=True)
-        print(f"{args.clubs:,} clubs in {time.perf_counter() - start:,.0f} s")
+        names = import_small_clubs(args.clubs)
         with connection.cursor() as cursor:
             cursor.execute("ANALYZE")
         middle = names[len(names) // 2]
@@ -365,20 +398,7 @@ def main() -> None:
         connections.close_all()
         among = measure(wrk, args, env, targets, f"among {args.clubs:,} clubs")
 
-        print(
-            f"\n| cell | 48-season alone req/s | 48-season among {args.clubs:,} req/s | "
-            f"ratio | club among {args.clubs:,} req/s |"
-        )
-        print("|---|---|---|---|---|")
-        for (target, cell), figures in alone.items():
-            other = among[(target, cell)]
-            small = among[(f"club among {args.clubs:,}", cell)]
-            ratio = other["rate"] / figures["rate"]
-            flag = "" if ratio >= 0.8 else " (more than 20 % slower)"
-            print(
-                f"| {cell} | {figures['rate']:,.1f} | {other['rate']:,.1f} | "
-                f"{ratio:.2f}{flag} | {small['rate']:,.1f} |"
-            )
+        print_comparison(args.clubs, alone, among)
         sizes(args.clubs, size_alone, rows_alone)
         redis_per_club(names[: args.redis_sample])
     finally:
@@ -386,7 +406,7 @@ def main() -> None:
             from django.db import connections
 
             connections.close_all()
-        except Exception:  # noqa: BLE001 - Django may not be set up yet
+        except Exception:  # Django may not be set up yet
             pass
         if not args.keep:
             drop_database(url)

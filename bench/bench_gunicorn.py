@@ -139,13 +139,9 @@ def wait_ready(base: str, process, log: Path) -> None:
     raise SystemExit(f"gunicorn did not answer within 90 s; its log: {log}")
 
 
-def main() -> None:
-    args = parse_args()
-    url = database_url()
-    if not url:
-        print("bench_gunicorn: skipped, set DATABASE_URL to PostgreSQL")
-        return
-    wrk = ensure_wrk()
+def server_env(url: str) -> dict[str, str]:
+    """The environment of the measured servers: production settings on the bench's
+    database, no throttling; Redis when REDIS_URL is set."""
     env = {
         "DJANGO_SETTINGS_MODULE": "bench_settings",
         "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "bench")]),
@@ -160,6 +156,70 @@ def main() -> None:
     }
     if os.environ.get("REDIS_URL"):
         env["REDIS_URL"] = os.environ["REDIS_URL"]
+    return env
+
+
+def measure_config(
+    wrk: str,
+    args: argparse.Namespace,
+    base: str,
+    config: str,
+    token: str,
+    round_no: int,
+    results: dict[str, list[float]],
+) -> None:
+    """One round of a running server: the bare view and the trivial endpoint (in turns
+    first), their requests/s appended to `results`."""
+    cells = {
+        "bare": ("/bench/bare/", {}),
+        "trivial": ("/api/v1/clubs/", {"Authorization": f"Token {token}"}),
+    }
+    for cell in ("bare", "trivial") if round_no % 2 else ("trivial", "bare"):
+        path, headers = cells[cell]
+        status = fetch(base, path, headers)[0]
+        if status != 200:
+            raise SystemExit(f"{config} {path} answered {status}")
+        figures = run_wrk(wrk, args, base + path, headers)
+        errors = sum(figures[k] for k in ("connect", "read", "write", "status", "timeout"))
+        rate = figures["requests"] / (figures["duration_us"] / 1e6)
+        results[cell].append(rate)
+        print(
+            f"  {config:12} {cell:8} {rate:8.1f} req/s  p50 "
+            f"{figures['p50_us'] / 1000:6.1f} ms  p99 "
+            f"{figures['p99_us'] / 1000:6.1f} ms  errors {errors}",
+            flush=True,
+        )
+
+
+def print_results(
+    args: argparse.Namespace,
+    configs: list[str],
+    results: dict[str, dict[str, list[float]]],
+    loads: list[float],
+) -> None:
+    """The table of the medians per configuration."""
+    print()
+    print(
+        f"wrk {args.connections} connections, {args.duration} s a cell, {args.rounds} "
+        f"rounds alternating; load average {min(loads):.1f}-{max(loads):.1f} on "
+        f"{os.cpu_count()} cores (shared machine)"
+    )
+    print("| gunicorn | bare view req/s | GET /api/v1/clubs/ req/s | trivial / bare |")
+    print("|---|---|---|---|")
+    for config in configs:
+        bare = statistics.median(results[config]["bare"])
+        trivial = statistics.median(results[config]["trivial"])
+        print(f"| {config} | {bare:,.0f} | {trivial:,.0f} | {trivial / bare:.0%} |")
+
+
+def main() -> None:
+    args = parse_args()
+    url = database_url()
+    if not url:
+        print("bench_gunicorn: skipped, set DATABASE_URL to PostgreSQL")
+        return
+    wrk = ensure_wrk()
+    env = server_env(url)
     configs = args.configs.split(",")
     recreate_database(url)
     log = Path(tempfile.mkdtemp(prefix="bench-gunicorn-")) / "gunicorn.log"
@@ -180,48 +240,17 @@ def main() -> None:
                 process = start(config, args.port, env, log)
                 try:
                     wait_ready(base, process, log)
-                    cells = {
-                        "bare": ("/bench/bare/", {}),
-                        "trivial": ("/api/v1/clubs/", {"Authorization": f"Token {token}"}),
-                    }
-                    for cell in ("bare", "trivial") if round_no % 2 else ("trivial", "bare"):
-                        path, headers = cells[cell]
-                        status = fetch(base, path, headers)[0]
-                        if status != 200:
-                            raise SystemExit(f"{config} {path} answered {status}")
-                        figures = run_wrk(wrk, args, base + path, headers)
-                        errors = sum(
-                            figures[k] for k in ("connect", "read", "write", "status", "timeout")
-                        )
-                        rate = figures["requests"] / (figures["duration_us"] / 1e6)
-                        results[config][cell].append(rate)
-                        print(
-                            f"  {config:12} {cell:8} {rate:8.1f} req/s  p50 "
-                            f"{figures['p50_us'] / 1000:6.1f} ms  p99 "
-                            f"{figures['p99_us'] / 1000:6.1f} ms  errors {errors}",
-                            flush=True,
-                        )
+                    measure_config(wrk, args, base, config, token, round_no, results[config])
                 finally:
                     stop(process)
         loads.append(os.getloadavg()[0])
-        print()
-        print(
-            f"wrk {args.connections} connections, {args.duration} s a cell, {args.rounds} "
-            f"rounds alternating; load average {min(loads):.1f}-{max(loads):.1f} on "
-            f"{os.cpu_count()} cores (shared machine)"
-        )
-        print("| gunicorn | bare view req/s | GET /api/v1/clubs/ req/s | trivial / bare |")
-        print("|---|---|---|---|")
-        for config in configs:
-            bare = statistics.median(results[config]["bare"])
-            trivial = statistics.median(results[config]["trivial"])
-            print(f"| {config} | {bare:,.0f} | {trivial:,.0f} | {trivial / bare:.0%} |")
+        print_results(args, configs, results, loads)
     finally:
         try:
             from django.db import connections
 
             connections.close_all()
-        except Exception:  # noqa: BLE001 - Django may not be set up yet
+        except Exception:  # Django may not be set up yet
             pass
         if not args.keep:
             drop_database(url)

@@ -43,7 +43,7 @@ def test_the_queue_names_come_from_the_settings(settings):
 
 def test_the_registered_tasks_are_routed_to_their_queues():
     import league.banking.tasks
-    import league.reports.tasks  # noqa: F401
+    import league.reports.tasks
 
     assert queue_of(league.banking.tasks.send_payment_reminders.name) == "mail"
 

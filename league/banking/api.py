@@ -257,7 +257,7 @@ class PushSubscriptionSerializer(serializers.Serializer):
     `keys`; `expirationTime` is accepted and not kept."""
 
     endpoint = serializers.URLField(max_length=1000)
-    expirationTime = serializers.IntegerField(  # noqa: N815 (the browser's name)
+    expirationTime = serializers.IntegerField(  # the browser's name
         required=False, allow_null=True, min_value=0
     )
     keys = PushKeysSerializer()

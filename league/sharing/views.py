@@ -138,7 +138,7 @@ def wall(request: HttpRequest, token: str) -> HttpResponse:
     if part:
         return _wall_headers(HttpResponse(board), etag)
     context = {
-        "board": mark_safe(board),  # noqa: S308 - our own render
+        "board": mark_safe(board),  # our own render
         "club_name": club.name,
         "poll_url": request.path + "?teil=1",
         "part_etag": WALL.etag(request, "part", club=club),

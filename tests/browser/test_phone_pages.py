@@ -32,7 +32,7 @@ def demo_books(transactional_db, monkeypatch):
     monkeypatch.setattr(
         demo, "club_fridays", lambda year, until: fridays(year, until)[:EVENINGS_PER_SEASON]
     )
-    call_command("demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    call_command("demo", stdout=open("/dev/null", "w"))
     return Club.objects.get(name=demo.CLUB)
 
 
