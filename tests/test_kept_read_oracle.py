@@ -53,6 +53,7 @@ from typing import Any
 
 import pytest
 import time_machine
+from axes.models import AccessAttempt
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.core.cache import caches
@@ -76,9 +77,17 @@ from games.evenings.services import (
 )
 from games.rounds.services import RoundInput, ThrowInput, game_record_rounds
 from league.backup.services import club_backup, club_restore
-from league.banking.bank_import import bank_lines_book, bank_lines_match, parse_bank_csv
+from league.banking.bank_import import (
+    BankLine,
+    bank_lines_book,
+    bank_lines_match,
+    line_key,
+    parse_bank_csv,
+)
+from league.banking.girocode import girocode_reference
 from league.banking.reminders import payment_reminders_send
 from league.banking.services import club_bank_account_set
+from league.banking.settlement import bank_statement_import
 from league.closing.services import season_close, season_reopen, season_sign_off
 from league.club import api_common, caching
 from league.club.accounts.services import (
@@ -86,7 +95,9 @@ from league.club.accounts.services import (
     api_token_revoke,
     api_tokens_revoke,
     login_email_set,
+    login_lockout_lift,
     password_change,
+    password_set,
 )
 from league.club.models import Club, Member, Season
 from league.club.services import (
@@ -96,6 +107,7 @@ from league.club.services import (
     login_create,
     login_invitation,
     login_lock,
+    member_change,
     member_create,
     member_merge,
     member_update,
@@ -217,6 +229,15 @@ def _build_books(clock) -> Books:
     )
     build = report_build_request(season=s25)
     report_build_run(build_id=build.pk)
+    # The guest's login locked out after failed logins (django-axes): the logins page shows
+    # it, and the writers that lift it have something to lift.
+    AccessAttempt.objects.create(
+        username="gustav",
+        ip_address="127.0.0.1",
+        user_agent="oracle",
+        path_info="/anmelden/",
+        failures_since_start=5,
+    )
     root = get_user_model().objects.create_superuser("root", password=PASSWORD)
     books = Books(
         club=Club.objects.get(pk=club.pk),
@@ -385,6 +406,36 @@ def _bank_import(b: Books) -> None:
     bank_lines_book(club=b.club, lines=lines, confirmed=confirmed)
 
 
+def _bank_statement(b: Books) -> None:
+    """A statement line whose RF reference names the member's 2025 season: settled."""
+    club_bank_account_set(club=b.club, holder="Schockclub Eintracht", iban="DE89370400440532013000")
+    member, day, amount = b.fresh(b.member), datetime.date(2025, 11, 28), Decimal("0.50")
+    reference = f"Marken {girocode_reference(member=member, season=b.s25)}"
+    line = BankLine(
+        line=1,
+        booked_on=day,
+        value_on=day,
+        name=member.name,
+        reference=reference,
+        amount=amount,
+        line_hash=line_key(
+            club=b.club, booked_on=day, amount=amount, bank_ref="", name=member.name, text=reference
+        ),
+    )
+    result = bank_statement_import(club=b.club, lines=[line])
+    assert result.settled, result
+
+
+def _reminders_off(b: Books) -> None:
+    """The member's own opt-out of the payment reminders, on the GiroCode page (the view
+    writes the person's row itself)."""
+    client = Client()
+    client.force_login(b.fresh(b.member).user)
+    response = client.post("/marken/girocode/", {})
+    assert response.status_code == 302, response.status_code
+    assert not b.fresh(b.member).payment_reminders
+
+
 def _new_day(b: Books) -> None:
     b.clock.move_to(NEW_YEAR)
 
@@ -466,6 +517,14 @@ WRITERS: dict[str, Writer] = {
     ),
     "league.club.services.login_invitation": lambda b: login_invitation(person=b.fresh(b.member)),
     "league.club.services.login_lock": lambda b: login_lock(person=b.fresh(b.guest)),
+    # Unlocking also lifts the guest's lockout after failed logins.
+    "league.club.services.login_lock[unlock]": lambda b: login_lock(
+        person=b.fresh(b.guest), locked=False
+    ),
+    # The API's PATCH of a person: a new name and the guest made a club member at once.
+    "league.club.services.member_change": lambda b: member_change(
+        person=b.fresh(b.guest), name="Gustav Maier", kind=Member.Kind.MEMBER
+    ),
     "league.club.services.secretary_set": lambda b: secretary_set(
         person=b.fresh(b.member), is_secretary=True
     ),
@@ -487,6 +546,13 @@ WRITERS: dict[str, Writer] = {
     ),
     "league.club.accounts.services.login_email_set": lambda b: login_email_set(
         user=b.fresh(b.member).user, email="anna@example.org"
+    ),
+    # The admin's "no password": the login waits for an invitation again.
+    "league.club.accounts.services.password_set": lambda b: password_set(
+        user=b.fresh(b.member).user, password=None, by_holder=False
+    ),
+    "league.club.accounts.services.login_lockout_lift": lambda b: login_lockout_lift(
+        user=b.fresh(b.guest).user
     ),
     # --- services: the books ---
     "league.ledger.services.payment_record": lambda b: payment_record(
@@ -519,6 +585,7 @@ WRITERS: dict[str, Writer] = {
         club=b.club, holder="Schockclub Eintracht", iban="DE89370400440532013000"
     ),
     "league.banking.bank_import.bank_lines_book": _bank_import,
+    "league.banking.settlement.bank_statement_import": _bank_statement,
     "league.banking.reminders.payment_reminders_send": lambda b: (
         club_bank_account_set(club=b.club, holder="Schockclub", iban="DE89370400440532013000"),
         payment_reminders_send(today=datetime.date(2025, 12, 1)),
@@ -658,6 +725,16 @@ WRITERS: dict[str, Writer] = {
         b, "auth/user", "delete_selected", [b.guest.user_id]
     ),
     "admin:auth.group:add": lambda b: _admin_save(b, "/admin/auth/group/add/", {"name": "Kasse"}),
+    # django-axes' record of the guest's failed logins deleted: the lockout lifted.
+    "admin:axes.accessattempt:delete": lambda b: _admin_delete(
+        b, "axes/accessattempt", AccessAttempt.objects.get(username="gustav").pk
+    ),
+    "admin:axes.accessattempt:delete_selected": lambda b: _admin_action(
+        b,
+        "axes/accessattempt",
+        "delete_selected",
+        [AccessAttempt.objects.get(username="gustav").pk],
+    ),
     # --- management commands ---
     "command:club_create": lambda b: call_command(
         "club_create",
@@ -678,6 +755,8 @@ WRITERS: dict[str, Writer] = {
     "task:league.reports.tasks.build_season_report": lambda b: importlib.import_module(
         "league.reports.tasks"
     ).build_season_report.apply(args=[report_build_request(season=b.fresh(b.s26)).pk]),
+    # --- pages that write themselves (no service) ---
+    "view:my_girocodes[reminders off]": _reminders_off,
     # --- time: the next day, in the next season (no write; pages that follow the day) ---
     "clock:new_day_in_the_next_season": _new_day,
 }
@@ -715,6 +794,8 @@ READS_ONLY: dict[str, str] = {
     "games.rounds.services.game_rounds_play": "plays rounds through the engine, writes nothing",
     "league.backup.services.club_backup": "reads the club into a file",
     "league.banking.bank_import.parse_bank_csv": "parses a file",
+    "league.banking.bank_import.line_key": "a key",
+    "league.banking.settlement.settle_line": "part of bank_statement_import (its one caller)",
     "league.banking.bank_import.bank_lines_match": "proposes matches, writes nothing",
     "league.closing.services.carry_source_key": "a key",
     "league.closing.services.carry_amount": "arithmetic",
@@ -729,10 +810,15 @@ READS_ONLY: dict[str, str] = {
     "league.closing.services.season_sign_off_state": "read",
     "league.closing.services.season_close_state": "read",
     "league.closing.services.may_sign_off": "read",
+    "league.closing.services.may_see_balances": "a decision from its arguments",
+    "league.closing.services.was_secretary_during": "read",
+    "league.closing.services.club_carry_differences": "read (a restore's check)",
     "league.club.services.season_rules_data": "converts rules to data",
     "league.club.services.member_merge_connect": "wiring at start-up",
+    "league.club.services.season_dates_check": "read (refuses overlapping dates)",
+    "league.club.services.season_last_year": "the last year a season may have (from the clock)",
+    "league.club.services.season_overlaps_error": "makes an error",
     "league.clubbook.services.name_key": "pure",
-    "league.clubbook.services.last_year": "pure",
     "league.clubbook.services.club_book_parse": "parses files",
     "league.clubbook.services.database_refusal": "maps an error",
     "league.clubbook.services.club_book_export": "reads the club book",
@@ -740,6 +826,7 @@ READS_ONLY: dict[str, str] = {
     "league.ledger.services.absence_source_key": "a key",
     "league.ledger.services.game_lost_charge": "arithmetic",
     "league.ledger.services.absence_charge": "arithmetic",
+    "league.ledger.services.charges_implied": "arithmetic",
     "league.ledger.services.reversal_reason_label": "a label",
     "league.ledger.services.carry_label": "a label",
     "league.ledger.services.member_statement_seasons": "read",
@@ -782,6 +869,7 @@ READS_ONLY: dict[str, str] = {
 OTHER_WRITER_MODULES = (
     "league.banking.bank_import",
     "league.banking.reminders",
+    "league.banking.settlement",
     "league.reports.builds",
     "league.reports.runs",
 )
@@ -802,11 +890,11 @@ ADMIN_NOT_READ: dict[str, str] = {
     "admin:auth.group:change": _NO_BOOKS,
     "admin:auth.group:delete": _NO_BOOKS,
     "admin:auth.group:delete_selected": _NO_BOOKS,
-    # django-axes' records of failed logins (the lockout): no page of the books shows them.
+    # django-axes' records of failed logins: the lockouts the logins page shows are deleted
+    # in WRITERS; the admin changes no attempt, and the cleanup deletes expired ones only
+    # (none: the clock stands within the cool-off).
     "admin:axes.accessattempt:change": _NO_BOOKS,
     "admin:axes.accessattempt:cleanup_expired_attempts": _NO_BOOKS,
-    "admin:axes.accessattempt:delete": _NO_BOOKS,
-    "admin:axes.accessattempt:delete_selected": _NO_BOOKS,
     "admin:axes.accessfailurelog:change": _NO_BOOKS,
     "admin:axes.accessfailurelog:delete": _NO_BOOKS,
     "admin:axes.accessfailurelog:delete_selected": _NO_BOOKS,
@@ -863,6 +951,7 @@ KEPT_READS: dict[str, tuple[str, ...]] = {
     "season_close": ("/saison/{year}/abschluss/",),
     "club_logins": ("/verein/zugaenge/",),
     "club_seasons": ("/verein/saisons/",),
+    "odds": ("/wahrscheinlichkeiten/",),
     # --- the API ---
     "season-list": ("/api/v1/seasons/",),
     "season-standings": ("/api/v1/seasons/{season}/standings/",),
