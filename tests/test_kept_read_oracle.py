@@ -140,9 +140,7 @@ from league.reports.runs import report_build_fail, report_build_retrying, report
 from league.runden.services import runde_mark_given, runde_unmark, runden_mark_evening_given
 from tests.factories import ClubFactory
 
-# Not in `make test` (pyproject's addopts deselect the marker): the whole matrix takes
-# minutes of CPU; `make oracle` runs it.
-pytestmark = [pytest.mark.django_db, pytest.mark.oracle]
+pytestmark = pytest.mark.django_db
 
 BERLIN = zoneinfo.ZoneInfo("Europe/Berlin")
 # Today for every test: the last day of the 2025 season; the 2026 season exists already.
@@ -1354,6 +1352,9 @@ def _params():
                 )
 
 
+# The matrix is not in `make test` (the Makefile deselects the marker): it takes minutes of
+# CPU; `make oracle` runs it. The completeness tests below run in `make test`.
+@pytest.mark.oracle
 @pytest.mark.parametrize(("writer", "read"), list(_params()))
 def test_kept_reads_answer_as_an_empty_cache_after_the_writer(writer, read, warm, db):
     outcome = _outcome(writer, warm)
