@@ -29,10 +29,15 @@ from league.club.books import (
     register_changed,
 )
 from league.club.errors import BooksError, books_error_from_integrity
-from league.club.fields import FIRST_YEAR, date_refusal, last_year, parse_iso_date
+from league.club.fields import FIRST_YEAR
 from league.club.models import RULE_PRESET_CHOICES, Club, Member, Season
 from league.club.money import round_money
 from league.club.names import clean_name
+from league.club.selectors import (
+    season_dates_check,
+    season_last_year,
+    season_overlaps_error,
+)
 from league.club.statutes import (
     Statutes,
     club_statutes,
@@ -67,59 +72,6 @@ def season_rules_data(*, rules: RulesInput, basis: RuleSet) -> dict[str, bool | 
             field="rules",
         ) from exc
     return dataclasses.replace(ruleset, name=preset_name(ruleset) or "custom").to_dict()
-
-
-def season_dates_check(
-    *,
-    club_id: int,
-    starts_on: datetime.date,
-    ends_on: datetime.date,
-    season_id: int | None = None,
-) -> None:
-    """Refuse dates a season of the club cannot have: a day outside 1900 .. the year after
-    next (`season_last_year`; `date_out_of_range`, 400), the last day before the first
-    (`dates_unordered`, 400), or days shared with another season of the club
-    (`season_overlaps`, 409: an evening belongs to the one season whose dates hold it;
-    the database refuses it too, by an exclusion constraint on PostgreSQL, league
-    migration 0011). `season_id`: the season being changed (its own dates do not count).
-    """
-    for day, field in ((starts_on, "starts_on"), (ends_on, "ends_on")):
-        if parse_iso_date(day, last=season_last_year()) is None:
-            code, message = date_refusal(day, last=season_last_year())
-            raise BooksError(code, message, field=field)
-    if ends_on < starts_on:
-        raise BooksError(
-            "dates_unordered", _("The last day lies before the first day."), field="ends_on"
-        )
-    others = Season.objects.filter(club_id=club_id, starts_on__lte=ends_on, ends_on__gte=starts_on)
-    if season_id is not None:
-        others = others.exclude(pk=season_id)
-    other = others.order_by("starts_on").first()
-    if other is not None:
-        raise season_overlaps_error(other)
-
-
-def season_overlaps_error(other: Season | None = None) -> BooksError:
-    """`season_overlaps` (409, field "starts_on"): the dates share days with `other`."""
-    if other is None:
-        message = _("The dates overlap another season of the club.")
-    else:
-        message = _(
-            "The dates overlap the season %(year)s (%(first)s to %(last)s); seasons of a "
-            "club never share a day."
-        ) % {
-            "year": other.year,
-            "first": other.starts_on.strftime("%d.%m.%Y"),
-            "last": other.ends_on.strftime("%d.%m.%Y"),
-        }
-    return BooksError("season_overlaps", message, field="starts_on", status=409)
-
-
-def season_last_year() -> int:
-    """The last year a season (its year and its days) may have: the year after next, so
-    closing next year's season, prepared ahead, can open the one after it for the
-    carry-over (league.closing). Every other date of the books ends next year."""
-    return last_year() + 1
 
 
 def _season_year_check(year: int) -> None:
