@@ -16,12 +16,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from league.club import schema
-from league.club.api_common import ClubScopedMixin, club_of, request_member
+from league.club.api_common import ClubScopedMixin, club_of, request_club, request_member
 from league.club.errors import BooksError
 from league.club.filters import MemberFilter, SeasonFilter
 from league.club.idempotency import idempotent
 from league.club.models import Club, Member, Season
 from league.club.serializers import (
+    CalendarLinkSerializer,
     ClubSerializer,
     MemberCreateSerializer,
     MemberSerializer,
@@ -34,6 +35,7 @@ from league.club.serializers import (
     SeasonStatutesUpdateSerializer,
 )
 from league.club.services import (
+    member_calendar_revoke,
     member_change,
     member_create,
     season_create,
@@ -55,6 +57,13 @@ class ClubViewSet(ClubScopedMixin, viewsets.ReadOnlyModelViewSet):
 
     def get_queryset(self):
         return self.scope(Club.objects.all())
+
+    def list(self, request, *args, **kwargs):
+        """The own club as a page of one: the club read with the login (its token's or
+        its session's person), so the list makes no query of its own."""
+        club = request_club(request)
+        page = self.paginate_queryset([club] if club is not None else [])
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
 
 @schema.SEASON_VIEWSET
@@ -144,4 +153,20 @@ class MeView(APIView):
         member = request_member(request)
         if member is None:
             raise BooksError("no_club", _("This login belongs to no club."), status=404)
-        return Response(MeSerializer({"member": member}).data)
+        return Response(MeSerializer({"member": member}, context={"request": request}).data)
+
+
+class CalendarRevokeView(APIView):
+    """POST /api/v1/me/calendar/revoke/: revoke the own calendar link, get a new one."""
+
+    permission_classes = [IsAuthenticated]
+    writes_books = False
+
+    @schema.CALENDAR_REVOKE_POST
+    def post(self, request):
+        member = request_member(request)
+        if member is None:
+            raise BooksError("no_club", _("This login belongs to no club."), status=404)
+        member = member_calendar_revoke(member=member)
+        data = MeSerializer({"member": member}, context={"request": request}).data
+        return Response(CalendarLinkSerializer({"calendar_url": data["calendar_url"]}).data)

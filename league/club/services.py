@@ -13,6 +13,7 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
+from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
@@ -732,20 +733,45 @@ def club_create(*, name: str, secretary_name: str, rule_preset: str = "club") ->
     the secretary (a club member, no login yet: give one with `login_create`).
 
     Raises BooksError `name_required`, `name_invalid_character`, `name_too_long` (the
-    club's or the secretary's name), `club_exists` (409), `invalid_rule_preset`.
+    club's or the secretary's name), `club_exists` (409; names are unique ignoring case),
+    `invalid_rule_preset`.
     """
     name = clean_name(name)
     if rule_preset not in dict(RULE_PRESET_CHOICES):
         raise BooksError("invalid_rule_preset", _("Unknown rule set."), field="rule_preset")
-    if Club.objects.filter(name=name).exists():
-        raise BooksError(
-            "club_exists",
-            _("The club %(name)s exists already.") % {"name": name},
-            field="name",
-            status=409,
-        )
-    club = Club.objects.create(name=name, rule_preset=rule_preset)
+    if Club.objects.filter(name__iexact=name).exists():
+        raise club_exists_error(name)
+    try:
+        with transaction.atomic():
+            club = Club.objects.create(name=name, rule_preset=rule_preset)
+    except IntegrityError as exc:  # the same name written beside this one meanwhile
+        raise club_exists_error(name) from exc
     return member_create(club=club, name=secretary_name, is_secretary=True)
+
+
+def club_exists_error(name: str) -> BooksError:
+    """`club_exists` (409, field "name"): a club of that name, ignoring case, exists."""
+    return BooksError(
+        "club_exists",
+        _("The club %(name)s exists already.") % {"name": name},
+        field="name",
+        status=409,
+    )
+
+
+@transaction.atomic
+def club_suspend(*, club: Club, suspended: bool = True) -> Club:
+    """Suspend a club (the operator's admin action) or lift it: while suspended, every page
+    and API call of its people answers 403 `club_suspended` (league.club.access); nothing
+    of the club is deleted or changed. The club's audit trail records it (reason
+    "club_suspended" or "club_resumed"). Returns the club as stored."""
+    club = Club.objects.select_for_update().get(pk=club.pk)
+    if (club.suspended_at is not None) != suspended:
+        club.suspended_at = timezone.now() if suspended else None
+        club._change_reason = "club_suspended" if suspended else "club_resumed"  # type: ignore[attr-defined]
+        club.save()
+        register_changed(club=club.pk)
+    return club
 
 
 @transaction.atomic
@@ -784,3 +810,16 @@ def member_change(
     if is_secretary is not None and is_secretary != person.is_secretary:
         person = secretary_set(person=person, is_secretary=is_secretary)
     return person
+
+
+@transaction.atomic
+def member_calendar_revoke(*, member: Member) -> Member:
+    """Revoke the person's calendar link: `calendar_version` moves by one, so the old
+    link (league.club.selectors.member_calendar_token) answers 404 from now on and a new
+    one is given. Audited in the person's history. Not a change of the register's kept
+    reads (none shows the link)."""
+    member = Member.objects.select_for_update().get(pk=member.pk)
+    member.calendar_version += 1
+    member._change_reason = "calendar_link_revoked"  # type: ignore[attr-defined]
+    member.save(update_fields=["calendar_version"])
+    return member

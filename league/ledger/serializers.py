@@ -104,6 +104,11 @@ class StatementLineSerializer(serializers.Serializer):
     game = serializers.IntegerField(source="game_id", allow_null=True)
     payment = serializers.IntegerField(source="payment_id", allow_null=True)
     reversed = serializers.BooleanField()
+    provisional = serializers.BooleanField(
+        default=False,
+        help_text="A charge of a provisional evening (vorläufig): members may still object "
+        "to its games (GET /api/v1/evenings/{id}/objections/).",
+    )
 
 
 class SeasonStatementSerializer(serializers.Serializer):
