@@ -21,6 +21,7 @@ from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.forms import AdminPasswordChangeForm
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
@@ -30,7 +31,7 @@ from league.banking.models import BankStatementLine, ClubBankAccount, PaymentRem
 from league.closing.models import SeasonSignOff
 from league.club.accounts.services import password_set
 from league.club.admin_base import BooksAdmin, adopt
-from league.club.books import register_changed
+from league.club.books import register_changed, register_changed_of_login
 from league.club.errors import BooksError
 from league.club.models import Club, ClubSignup, IdempotencyKey, Member, Season
 from league.club.services import (
@@ -438,9 +439,22 @@ class PasswordSetForm(AdminPasswordChangeForm):
 
 
 class LoginAdmin(UserAdmin):
-    """Django's user admin, its password change through `password_set`."""
+    """Django's user admin, its password change through `password_set`. Deleting a login
+    is a change of its club's register (`register_changed_of_login`, before the row goes:
+    the history and the logins page name the login)."""
 
     change_password_form = PasswordSetForm
+
+    def delete_model(self, request, obj):
+        with transaction.atomic():
+            register_changed_of_login(user=obj)
+            super().delete_model(request, obj)
+
+    def delete_queryset(self, request, queryset):
+        with transaction.atomic():
+            for user in queryset:
+                register_changed_of_login(user=user)
+            super().delete_queryset(request, queryset)
 
 
 admin.site.unregister(User)
