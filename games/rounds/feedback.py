@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from django.utils.translation import gettext as _
 
@@ -29,10 +29,20 @@ from games.rules import (
 )
 from games.rules.engine import ABLEGEN, AUFNAHME, RoundOutcome
 
-if TYPE_CHECKING:
-    from games.rounds.selectors import (
-        RoundsPlay,
-    )
+
+class RoundsSoFar(Protocol):
+    """What `rounds_played` reads of the rounds played so far (games.rounds.selectors'
+    `RoundsPlay`, described here by its shape so that this module, which the selectors
+    use, never imports them back)."""
+
+    rules: RuleSet
+    schock_aus_before: int
+
+    @property
+    def entries(self) -> Sequence[Any]: ...
+
+    def player(self, key: str) -> Any: ...
+
 
 # Schocken terms stay German (docs/rules.md glossary).
 CATEGORY_LABELS = {
@@ -212,7 +222,7 @@ class PlayedRound:
     results: dict[int, dict]
 
 
-def rounds_played(play: RoundsPlay) -> tuple[list[PlayedRound], int]:
+def rounds_played(play: RoundsSoFar) -> tuple[list[PlayedRound], int]:
     """Every entry of ``play`` as the entry page shows it, and the evening's Schock-Aus
     after the last of them (what the next round starts from)."""
     seen = play.schock_aus_before

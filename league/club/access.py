@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
@@ -20,9 +20,6 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.translation import gettext_lazy as _
 
 from league.club.models import Club, Member, Season
-
-if TYPE_CHECKING:
-    from league.club.caching import Version
 
 
 class ClubRequest(HttpRequest):
@@ -35,7 +32,9 @@ class ClubRequest(HttpRequest):
     member: Member
     club: Club
     user: User  # logged in: member_required lets no anonymous request through
-    books_version: Version
+    # A league.club.caching.Version (a str with its cache namespace); typed as its str
+    # here, so that this module, which the caching module uses, never imports it back.
+    books_version: str
     season: Season
 
 
