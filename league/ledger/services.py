@@ -37,8 +37,10 @@ from league.club.models import Club, Member, Season
 from league.club.money import format_money, marks_to_money, round_money
 from league.club.reference import creditor_reference
 from league.club.statutes import Statutes, season_statutes
+from league.ledger.line_reasons import LineReason, line_reason
 from league.ledger.models import LedgerEntry, Payment
 
+_REVERSAL = LedgerEntry.Kind.REVERSAL
 CHARGE_KINDS = (LedgerEntry.Kind.GAME_LOST, LedgerEntry.Kind.ABSENCE)
 
 # Reason codes stored in a reversal's `description` (shown translated, see `reversal_reason_label`).
@@ -475,6 +477,12 @@ class StatementLine:
     game_id: int | None
     reversed: bool
     payment_id: int | None = None
+    #: The game's number and the evening's date the line comes from (None: neither).
+    game_number: int | None = None
+    evening_date: datetime.date | None = None
+    #: What the line is made of, the statute that charges it and the arithmetic
+    #: (league/ledger/line_reasons.py).
+    reason: LineReason | None = None
 
 
 @dataclass
@@ -627,6 +635,19 @@ def member_statement(
                 game_id=e.game_id_ref,
                 reversed=e.is_reversed,
                 payment_id=e.payment_id,
+                game_number=game_numbers.get(e.game_id_ref or 0),
+                evening_date=evening_dates.get(e.evening_id_ref or 0),
+                reason=line_reason(
+                    kind=e.kind,
+                    marks=e.marks,
+                    amount=e.amount,
+                    mark_value=e.season.mark_value,
+                    currency=e.season.currency,
+                    statutes=season_statutes(e.season),
+                    evening_date=evening_dates.get(e.evening_id_ref or 0),
+                    game_number=game_numbers.get(e.game_id_ref or 0),
+                    reason=reversal_reason_label(e.description) if e.kind == _REVERSAL else "",
+                ),
             )
         )
     shown = list(accounts.values())

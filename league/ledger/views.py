@@ -116,7 +116,8 @@ def _statement_context(request: ClubRequest, person: Member, season: Season | No
 @books_page()
 def ledger_statement(request: ClubRequest, member_id: int) -> HttpResponse:
     """A person's statement: the current season unless ?saison=YYYY names another, every
-    line with running balance in money and Marks; ?saison=alle gives one row a season
+    line newest first (tonight's on top, marked) with running balance in money and Marks,
+    each opening what it is made of, the statute that charges it and the arithmetic; ?saison=alle gives one row a season
     (carried in, charged, paid, carried out, balance at the season's end, in that season's
     currency), each linking to that season's lines. Members see their
     own, the secretary everyone's (403 otherwise).
@@ -131,12 +132,16 @@ def ledger_statement(request: ClubRequest, member_id: int) -> HttpResponse:
     if not own and not is_secretary:
         raise PermissionDenied
 
+    # Tonight's lines are marked: the club's day is part of what is kept.
+    today = timezone.localdate()
+
     def context() -> dict:
         season = season_from_query(request, default_current=True)
         return {
             **_statement_context(request, person, season),
             "is_secretary": is_secretary,
             "is_self": own,
+            "today": today,
         }
 
     body = books_fragment(
@@ -145,6 +150,7 @@ def ledger_statement(request: ClubRequest, member_id: int) -> HttpResponse:
         person.pk,
         person.name,
         *_season_query(request),
+        today.isoformat(),
         is_secretary,
         own,
         template="league/ledger/_statement_body.html",
