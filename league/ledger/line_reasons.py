@@ -74,27 +74,39 @@ def line_reason(
     line booked under earlier figures is explained by what it booked."""
     value = format_money(mark_value, currency)
     money = format_money(amount, currency)
-    common = {
-        "mark_value": mark_value,
-        "amount": amount,
-        "currency": currency,
-        "evening_date": evening_date,
-        "game_number": game_number,
-    }
+
+    def made_of(
+        source: str,
+        count: int,
+        marks_each: int,
+        arithmetic: str,
+        *,
+        average: int | None = None,
+        surcharge: int | None = None,
+    ) -> LineReason:
+        return LineReason(
+            source=source,
+            count=count,
+            marks_each=marks_each,
+            mark_value=mark_value,
+            amount=amount,
+            currency=currency,
+            clause=statute_clause(statutes, kind),
+            arithmetic=arithmetic,
+            reason=reason,
+            average_marks=average,
+            surcharge_marks=surcharge,
+            evening_date=evening_date,
+            game_number=game_number,
+        )
+
     if kind == "game_lost":
         text = ngettext(
             "1 lost game × %(marks)s Mark × %(value)s = %(amount)s",
             "1 lost game × %(marks)s Marks × %(value)s = %(amount)s",
             marks,
         ) % {"marks": marks, "value": value, "amount": money}
-        return LineReason(
-            source="game",
-            count=1,
-            marks_each=marks,
-            clause=statute_clause(statutes, kind),
-            arithmetic=text,
-            **common,
-        )
+        return made_of("game", 1, marks, text)
     if kind == "absence":
         if statutes.absence_depends_on_evening:
             surcharge = statutes.absence_surcharge
@@ -103,32 +115,16 @@ def line_reason(
                 "1 evening missed × (%(average)s Marks the evening's average + %(surcharge)s "
                 "Marks) × %(value)s = %(amount)s"
             ) % {"average": average, "surcharge": surcharge, "value": value, "amount": money}
-            return LineReason(
-                source="evening",
-                count=1,
-                marks_each=marks,
-                clause=statute_clause(statutes, kind),
-                arithmetic=text,
-                average_marks=average,
-                surcharge_marks=surcharge,
-                **common,
-            )
+            return made_of("evening", 1, marks, text, average=average, surcharge=surcharge)
         text = ngettext(
             "1 evening missed × %(marks)s Mark × %(value)s = %(amount)s",
             "1 evening missed × %(marks)s Marks × %(value)s = %(amount)s",
             marks,
         ) % {"marks": marks, "value": value, "amount": money}
-        return LineReason(
-            source="evening",
-            count=1,
-            marks_each=marks,
-            clause=statute_clause(statutes, kind),
-            arithmetic=text,
-            **common,
-        )
+        return made_of("evening", 1, marks, text)
     if kind == "payment":
         text = _("Paid: %(amount)s off the balance") % {"amount": format_money(-amount, currency)}
-        return LineReason("payment", 0, 0, clause=None, arithmetic=text, **common)
+        return made_of("payment", 0, 0, text)
     if kind == "reversal":
         if marks:
             text = _("%(marks)s Marks × %(value)s = %(amount)s, taken back") % {
@@ -138,8 +134,5 @@ def line_reason(
             }
         else:
             text = _("%(amount)s taken back") % {"amount": money}
-        return LineReason(
-            "reversal", 0, marks, clause=None, arithmetic=text, reason=reason, **common
-        )
-    text = _("Balance carried: %(amount)s") % {"amount": money}
-    return LineReason("carry", 0, 0, clause=None, arithmetic=text, **common)
+        return made_of("reversal", 0, marks, text)
+    return made_of("carry", 0, 0, _("Balance carried: %(amount)s") % {"amount": money})

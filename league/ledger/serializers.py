@@ -97,7 +97,9 @@ class StatuteClauseSerializer(serializers.Serializer):
 class LineReasonSerializer(serializers.Serializer):
     """Why a line charges what it charges (league/ledger/line_reasons.py)."""
 
-    source = serializers.ChoiceField(choices=["game", "evening", "payment", "reversal", "carry"])
+    source = serializers.ChoiceField(  # type: ignore[assignment]  # the body's field name
+        choices=["game", "evening", "payment", "reversal", "carry"]
+    )
     evening_date = serializers.DateField(allow_null=True)
     game_number = serializers.IntegerField(allow_null=True)
     count = serializers.IntegerField(help_text="Games lost or evenings missed (0: neither).")

@@ -117,10 +117,10 @@ def _statement_context(request: ClubRequest, person: Member, season: Season | No
 def ledger_statement(request: ClubRequest, member_id: int) -> HttpResponse:
     """A person's statement: the current season unless ?saison=YYYY names another, every
     line newest first (tonight's on top, marked) with running balance in money and Marks,
-    each opening what it is made of, the statute that charges it and the arithmetic; ?saison=alle gives one row a season
-    (carried in, charged, paid, carried out, balance at the season's end, in that season's
-    currency), each linking to that season's lines. Members see their
-    own, the secretary everyone's (403 otherwise).
+    each opening what it is made of, the statute that charges it and the arithmetic;
+    ?saison=alle gives one row a season (carried in, charged, paid, carried out, balance
+    at the season's end, in that season's currency), each linking to that season's lines.
+    Members see their own, the secretary everyone's (403 otherwise).
 
     The books part (templates/league/ledger/_statement_body.html) is rendered once per
     books version, person, season asked for (`_season_query`), role and whether it is the
