@@ -67,6 +67,8 @@
     var box = document.querySelector("[data-offline-queue]");
     var eveningId = Number(form.dataset.evening);
     var sentHere = 0;
+    /* games of this evening waiting to be sent (conflicts not counted), as last read */
+    var waitingHere = 0;
     var text = function (name) { return box.dataset[name] || ""; };
     var csrf = function () {
       var input = form.querySelector("input[name=csrfmiddlewaretoken]");
@@ -102,6 +104,7 @@
     }
     function render(items) {
       var here = mine(items);
+      waitingHere = here.filter(function (i) { return !i.conflict; }).length;
       box.textContent = "";
       box.hidden = here.length === 0 && !sentHere;
       if (sentHere) {
@@ -243,23 +246,16 @@
       var top = form.getBoundingClientRect().top + window.pageYOffset;
       window.scrollTo(0, Math.max(0, top - 8));
     }
-    var posting = false;
     form.addEventListener("submit", function (event) {
       if (event.defaultPrevented) { return; }
-      /* the page's own questions (save as game N, beyond the target) are plain posts */
+      /* the page's own questions (save as game N, beyond the target) are plain posts, and
+         so is a game entered online while nothing of this evening waits (one tap, one
+         game: the post and the page load) */
       if (event.submitter && event.submitter.name) { return; }
+      if (navigator.onLine && !waitingHere) { return; }
       event.preventDefault();
-      if (posting) { return; }
       Q.all().then(function (items) {
         var waiting = mine(items).filter(function (i) { return !i.conflict; });
-        if (navigator.onLine && !waiting.length) {
-          /* online, nothing of this evening waiting: the plain post (one tap, one game) */
-          posting = true;
-          var save = form.querySelector(".savebar button.primary");
-          if (save) { save.disabled = true; }
-          HTMLFormElement.prototype.submit.call(form);
-          return null;
-        }
         var checked = form.querySelector("input[name=loser]:checked");
         var number = Number(form.querySelector("input[name=number]").value);
         if (!checked) { window.alert(text("noLoser")); return null; }
@@ -289,6 +285,7 @@
         };
         sentHere = 0;
         return Q.put(item).then(function () {
+          waitingHere += 1;
           resetFor(number + 1, checked.value);
           if (Q.wake) { Q.wake(); }
           return Q.send ? Q.send() : null;
