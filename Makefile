@@ -32,7 +32,7 @@ test: $(VENV)/.installed
 oracle: $(VENV)/.installed
 	$(PY) -m pytest tests/test_kept_read_oracle.py -n auto -m oracle
 
-## lint: ruff, the layer contract (import-linter), types (mypy; strict on rules and services)
+## lint: ruff, the layer contracts (import-linter), types (mypy; strict on the rules, services and selectors)
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .

@@ -11,11 +11,11 @@ This is the backup test's scale (the test suite round-trips two seasons across t
 from Mark to Euro); it exits with status 1 when a figure differs.
 
 First, the demo club's round trip as the test suite runs it
-(tests/league/backup/test_round_trip.py: `demo`, every figure, backup, delete, restore,
-every figure again, all in one transaction that is rolled back, so autovacuum never sees
-the rows): each step's seconds. The restore ends with ANALYZE of the tables it wrote
-(league.club.database); `--no-analyze` leaves it out (and the club-book import's), to see
-what it is worth. `--demo-only` stops after the demo.
+(tests/league/backup/test_round_trip.py: the demo club as `demo` builds it, every figure,
+backup, delete, restore, every figure again, all in one transaction that is rolled back, so
+autovacuum never sees the rows): each step's seconds. The restore ends with ANALYZE of the
+tables it wrote (league.club.database); `--no-analyze` leaves it out (and the club-book
+import's), to see what it is worth. `--demo-only` stops after the demo.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/schock_backup_bench \
         .venv/bin/python bench/bench_backup.py [--no-analyze] [--demo-only]
@@ -23,8 +23,11 @@ what it is worth. `--demo-only` stops after the demo.
 
 from __future__ import annotations
 
+import io
 import sys
 import time
+from collections.abc import Callable
+from typing import Any
 
 from support import bench_database, django_setup, is_postgresql
 
@@ -54,94 +57,102 @@ def without_analyze() -> None:
     clubbook_services.tables_analyze = skip  # type: ignore[assignment]
 
 
-def demo_round_trip() -> list[str]:
-    """The suite's round trip of the demo club, step by step with its seconds, in one
-    transaction rolled back at the end (as pytest-django runs the test); returns the
-    differences of the figures (empty: identical)."""
-    from bench_import import _server_cpu
-    from django.core.management import call_command
-    from django.db import connection, transaction
+class StepTimer:
+    """The seconds of each step of a run, with its queries, their time waited and the CPU
+    seconds here and in PostgreSQL; and every query over 0.5 s with the phase it ran in.
+    Installed by `connection.execute_wrapper(timer)`."""
 
-    from league.backup.services import club_backup, club_restore
-    from league.club.models import Club
-    from tests.league.backup.figures import TODAY, club_figures, delete_club, differences
+    def __init__(self, server_cpu: Callable[[], float | None]) -> None:
+        self.server_cpu = server_cpu
+        self.steps: list[str] = []
+        self.slow: list[tuple[float, str, str]] = []
+        self.phase = "demo"
+        self.seconds, self.queries = 0.0, 0
+        self.cpu = [time.process_time(), server_cpu() or 0.0]
+        self.start = time.perf_counter()
 
-    steps: list[str] = []
-    slow: list[tuple[float, str, str]] = []
-    phase = ["demo"]
-    in_database = {"seconds": 0.0, "queries": 0}
-    cpu = [time.process_time(), _server_cpu() or 0.0]
-
-    def step(name: str, start: float) -> float:
-        python, server = time.process_time(), _server_cpu() or 0.0
-        steps.append(
-            f"{name} {time.perf_counter() - start:.1f} s: {in_database['queries']:,} queries "
-            f"waited for {in_database['seconds']:.1f} s, CPU {python - cpu[0]:.1f} s here and "
-            f"{server - cpu[1]:.1f} s in PostgreSQL"
+    def step(self, name: str, *, then: str | None = None) -> None:
+        """End the step `name`; the next queries count to the phase `then`."""
+        python, server = time.process_time(), self.server_cpu() or 0.0
+        self.steps.append(
+            f"{name} {time.perf_counter() - self.start:.1f} s: {self.queries:,} queries "
+            f"waited for {self.seconds:.1f} s, CPU {python - self.cpu[0]:.1f} s here and "
+            f"{server - self.cpu[1]:.1f} s in PostgreSQL"
         )
-        in_database.update(seconds=0.0, queries=0)
-        cpu[:] = [python, server]
-        return time.perf_counter()
+        self.seconds, self.queries = 0.0, 0
+        self.cpu = [python, server]
+        self.start = time.perf_counter()
+        if then is not None:
+            self.phase = then
 
-    def timed(execute, sql, params, many, context):
+    def __call__(self, execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
         began = time.perf_counter()
         try:
             return execute(sql, params, many, context)
         finally:
             seconds = time.perf_counter() - began
-            in_database["seconds"] += seconds
-            in_database["queries"] += 1
+            self.seconds += seconds
+            self.queries += 1
             if seconds > 0.5:
-                slow.append((seconds, phase[0], " ".join(sql.split())[:300]))
+                self.slow.append((seconds, self.phase, " ".join(sql.split())[:300]))
 
-    total = start = time.perf_counter()
-    with transaction.atomic(), connection.execute_wrapper(timed):
-        call_command("demo", today=TODAY, stdout=open("/dev/null", "w"))
-        for other in Club.objects.exclude(name="Schockclub Demo").values_list("name", flat=True):
-            delete_club(other)
-        start = step("demo", start)
-        phase[0] = "figures"
+    def report(self) -> None:
+        """Print the steps and the slowest queries."""
+        for line in self.steps:
+            print(f"  {line}")
+        slow = sorted(self.slow, reverse=True)
+        print(f"queries over 0.5 s: {len(slow)}, {sum(s for s, _p, _q in slow):.1f} s in all")
+        for seconds, where, sql in slow[:8]:
+            print(f"  {seconds:.1f} s in {where}: {sql}")
+
+
+def demo_round_trip() -> list[str]:
+    """The suite's round trip of the demo club, step by step with its seconds, in one
+    transaction rolled back at the end (as pytest-django runs the test); returns the
+    differences of the figures (empty: identical)."""
+    from bench_import import _server_cpu
+    from django.db import connection, transaction
+
+    from league.backup.selectors import (
+        club_backup,
+    )
+    from league.backup.services import (
+        club_restore,
+    )
+    from league.club.models import Club
+    from league.management.commands import demo
+    from tests.league.backup.figures import TODAY, club_figures, delete_club, differences
+
+    timer = StepTimer(_server_cpu)
+    total = time.perf_counter()
+    with transaction.atomic(), connection.execute_wrapper(timer):
+        demo.Command(stdout=io.StringIO()).first_club(TODAY)
+        timer.step("demo", then="figures")
         before = club_figures("Schockclub Demo")
-        start = step("figures", start)
-        phase[0] = "backup"
+        timer.step("figures", then="backup")
         data = club_backup(club=Club.objects.get(name="Schockclub Demo"))
-        start = step("backup", start)
+        timer.step("backup")
         delete_club("Schockclub Demo")
-        start = step("delete", start)
-        phase[0] = "restore"
+        timer.step("delete", then="restore")
         club_restore(data=data)
-        start = step("restore", start)
-        phase[0] = "figures after the restore"
+        timer.step("restore", then="figures after the restore")
         after = club_figures("Schockclub Demo")
-        step("figures after the restore", start)
+        timer.step("figures after the restore")
         transaction.set_rollback(True)
     print(f"demo round trip as the test runs it: {time.perf_counter() - total:.1f} s")
-    for line in steps:
-        print(f"  {line}")
-    slow.sort(reverse=True)
-    print(f"queries over 0.5 s: {len(slow)}, {sum(s for s, _p, _q in slow):.1f} s in all")
-    for seconds, where, sql in slow[:8]:
-        print(f"  {seconds:.1f} s in {where}: {sql}")
+    timer.report()
     return differences(before, after)
 
 
-def main() -> None:
-    if not is_postgresql():
-        print("bench_backup: skipped, set DATABASE_URL to a PostgreSQL database of your own")
-        return
-    django_setup()
-    if "--no-analyze" in sys.argv:
-        without_analyze()
-        print("without ANALYZE after the restore and the import (--no-analyze)")
-    with bench_database(keepdb=False):
-        found = demo_round_trip()
-    if found:
-        print("demo figures identical: NO")
-        print("\n".join(found[:20]))
-        raise SystemExit(1)
-    if "--demo-only" in sys.argv:
-        return
-    from league.backup.services import club_backup, club_restore
+def whole_book_round_trip() -> list[str]:
+    """The 48-season club book imported, backed up, restored into an empty database, with
+    the seconds of each; returns the differences of the figures and row counts."""
+    from league.backup.selectors import (
+        club_backup,
+    )
+    from league.backup.services import (
+        club_restore,
+    )
     from league.club.models import Club, Season
     from tests.league.backup.conftest import our_rows
     from tests.league.backup.figures import club_figures, differences
@@ -178,6 +189,26 @@ def main() -> None:
         print(f"the figures after the restore: {time.perf_counter() - start:.1f} s")
         found = differences(before, after)
         found += [f"rows: {rows} -> {our_rows()}"] if our_rows() != rows else []
+    return found
+
+
+def main() -> None:
+    if not is_postgresql():
+        print("bench_backup: skipped, set DATABASE_URL to a PostgreSQL database of your own")
+        return
+    django_setup()
+    if "--no-analyze" in sys.argv:
+        without_analyze()
+        print("without ANALYZE after the restore and the import (--no-analyze)")
+    with bench_database(keepdb=False):
+        found = demo_round_trip()
+    if found:
+        print("demo figures identical: NO")
+        print("\n".join(found[:20]))
+        raise SystemExit(1)
+    if "--demo-only" in sys.argv:
+        return
+    found = whole_book_round_trip()
     print("figures and row counts identical:", "yes" if not found else "NO")
     if found:
         print("\n".join(found[:20]))

@@ -76,7 +76,9 @@ def club_book(seed: int = 1979) -> tuple[bytes, bytes, dict]:
     canonical order of the export. About 40 Friday evenings a season; a roster of seven
     club members (one leaves and a new one joins every few years), each present with
     probability 0.72; now and then a guest; five games per present club member."""
-    from league.clubbook.services import name_key
+    from league.clubbook.selectors import (
+        name_key,
+    )
 
     rng = random.Random(seed)
     names = [f"{first} {last}" for last in LAST_NAMES for first in FIRST_NAMES]
@@ -175,7 +177,13 @@ def _import_twice_and_export(attendance: bytes, games: bytes) -> float:
     """Import the files, import them again (nothing created), export them; prints each
     one's time and returns the first import's seconds."""
     from league.club.models import Club
-    from league.clubbook.services import club_book_export, club_book_import, club_book_parse
+    from league.clubbook.selectors import (
+        club_book_export,
+    )
+    from league.clubbook.services import (
+        club_book_import,
+        club_book_parse,
+    )
 
     clock = time.process_time()
     club_book_parse(attendance=attendance, games=games)

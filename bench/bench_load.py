@@ -179,6 +179,41 @@ def fill(reuse: bool) -> None:
         cursor.execute("ANALYZE")
 
 
+def bench_urls(season_id: int, member_id: int) -> dict[str, tuple[str, str]]:
+    """The cells: name -> (URL, or candidate URLs split by spaces; auth kind "api" or
+    "page"), of the last season and the busiest member."""
+    from bench_import import LAST
+
+    return {
+        "trivial GET /api/v1/clubs/": ("/api/v1/clubs/", "api"),
+        "standings API": (f"/api/v1/seasons/{season_id}/standings/", "api"),
+        "standings page": (f"/saison/{LAST}/", "page"),
+        "evenings page": ("/abende/", "page"),
+        "Kasse page": ("/kasse/", "page"),
+        "balances API": ("/api/v1/balances/", "api"),
+        # `?season=all` since the statement defaults to the current season; before that,
+        # no parameter meant every season (the first URL that answers 200 is measured).
+        "statement API, all seasons": (
+            f"/api/v1/members/{member_id}/statement/?season=all"
+            f" /api/v1/members/{member_id}/statement/",
+            "api",
+        ),
+        "statement API, one season": (
+            f"/api/v1/members/{member_id}/statement/?season={season_id}",
+            "api",
+        ),
+        "statement page, one season": (f"/kasse/konto/{member_id}/?saison={LAST}", "page"),
+        "statement page, all seasons": (f"/kasse/konto/{member_id}/?saison=alle", "page"),
+        "person's history page": (f"/verlauf/person/{member_id}/", "page"),
+        "statistics page": ("/statistik/", "page"),
+        "season statistics page": (f"/statistik/saisons/?saison={LAST}", "page"),
+        "records page (all seasons)": ("/statistik/rekorde/", "page"),
+        "all-time standings page": ("/ewige-tabelle/", "page"),
+        "all-time standings API": ("/api/v1/standings/all-time/", "api"),
+        "open Runden, all seasons": ("/runden/?saison=alle", "page"),
+    }
+
+
 def login_and_urls() -> tuple[dict[str, str], dict[str, tuple[str, str]]]:
     """Make the busiest member of the last season the secretary with a login. Returns
     ({"page": session cookie header}, {cell name: (url, auth kind "api" or "page")})."""
@@ -215,35 +250,7 @@ def login_and_urls() -> tuple[dict[str, str], dict[str, tuple[str, str]]]:
 
     csrf = f"{settings.CSRF_COOKIE_NAME}={_get_new_csrf_string()}"
     auth = {"page": f"{settings.SESSION_COOKIE_NAME}={cookie}; {csrf}"}
-    urls = {
-        "trivial GET /api/v1/clubs/": ("/api/v1/clubs/", "api"),
-        "standings API": (f"/api/v1/seasons/{season.pk}/standings/", "api"),
-        "standings page": (f"/saison/{LAST}/", "page"),
-        "evenings page": ("/abende/", "page"),
-        "Kasse page": ("/kasse/", "page"),
-        "balances API": ("/api/v1/balances/", "api"),
-        # `?season=all` since the statement defaults to the current season; before that,
-        # no parameter meant every season (the first URL that answers 200 is measured).
-        "statement API, all seasons": (
-            f"/api/v1/members/{member.pk}/statement/?season=all"
-            f" /api/v1/members/{member.pk}/statement/",
-            "api",
-        ),
-        "statement API, one season": (
-            f"/api/v1/members/{member.pk}/statement/?season={season.pk}",
-            "api",
-        ),
-        "statement page, one season": (f"/kasse/konto/{member.pk}/?saison={LAST}", "page"),
-        "statement page, all seasons": (f"/kasse/konto/{member.pk}/?saison=alle", "page"),
-        "person's history page": (f"/verlauf/person/{member.pk}/", "page"),
-        "statistics page": ("/statistik/", "page"),
-        "season statistics page": (f"/statistik/saisons/?saison={LAST}", "page"),
-        "records page (all seasons)": ("/statistik/rekorde/", "page"),
-        "all-time standings page": ("/ewige-tabelle/", "page"),
-        "all-time standings API": ("/api/v1/standings/all-time/", "api"),
-        "open Runden, all seasons": ("/runden/?saison=alle", "page"),
-    }
-    return auth, urls
+    return auth, bench_urls(season.pk, member.pk)
 
 
 def start_gunicorn(args: argparse.Namespace, env: dict[str, str], log: Path) -> subprocess.Popen:
@@ -369,13 +376,9 @@ def default_database_url() -> str:
     return urllib.parse.urlunsplit(parts._replace(path=f"{parts.path}_load_bench"))
 
 
-def main() -> None:
-    args = parse_args()
-    args.database_url = args.database_url or default_database_url()
-    if not args.database_url:
-        print("bench_load: skipped, set DATABASE_URL (or --database-url) to PostgreSQL")
-        return
-    wrk = ensure_wrk()
+def server_env(args: argparse.Namespace) -> dict[str, str]:
+    """The environment of the measured server (production settings on the bench's
+    database; Redis when given, else none at all)."""
     env = {
         "DATABASE_URL": args.database_url,
         "DEBUG": "false",
@@ -388,6 +391,66 @@ def main() -> None:
         env["REDIS_URL"] = args.redis_url
     else:
         os.environ.pop("REDIS_URL", None)
+    return env
+
+
+def cells_in_order(args: argparse.Namespace, urls: dict) -> list[tuple[str, tuple[str, str]]]:
+    """The cells measured, in order: name -> (candidate URLs, "api" or "page")."""
+    urls = dict(urls)
+    # The standings page once more, asked as a browser asks again: with the ETag it
+    # got (If-None-Match), answered 304 without a body.
+    at = list(urls).index("standings page") + 1
+    items = list(urls.items())
+    items.insert(at, (CONDITIONAL, (urls["standings page"][0], "page")))
+    cells = {
+        name: value
+        for name, value in items
+        if not args.only or name.startswith("trivial") or any(o in name for o in args.only)
+    }
+    # The trivial endpoint first and again last: the ratios are to the mean of both, so
+    # a change of the machine's other load during the run shows and weighs less.
+    first = next(iter(cells))
+    return [*cells.items(), (f"{first} (again, last)", cells[first])]
+
+
+def measure_cell(
+    wrk: str, args: argparse.Namespace, base: str, name: str, candidates: str, headers: dict
+) -> tuple:
+    """One cell: the first candidate URL answering 200 (the conditional cell: 304 with
+    its ETag), loaded by wrk. Returns (name, URL, body size, requests/s, figures, errors)."""
+    for url in candidates.split():
+        status, size, etag = fetch(base, url, headers)  # also warms the caches
+        if status == 200:
+            break
+    else:
+        raise SystemExit(f"{name}: {candidates} answered {status}, not 200")
+    cell_headers = dict(headers)
+    if name == CONDITIONAL:
+        if not etag:
+            raise SystemExit(f"{name}: {url} sent no ETag")
+        cell_headers["If-None-Match"] = etag
+        status, size, _etag = fetch(base, url, cell_headers)
+        if status != 304:
+            raise SystemExit(f"{name}: {url} with its ETag answered {status}, not 304")
+    figures = run_wrk(wrk, args, base + url, cell_headers)
+    seconds = figures["duration_us"] / 1e6
+    errors = sum(figures[k] for k in ("connect", "read", "write", "status", "timeout"))
+    print(
+        f"  {name}: {figures['requests'] / seconds:.1f} req/s, "
+        f"p50 {figures['p50_us'] / 1000:.0f} ms",
+        flush=True,
+    )
+    return (name, url, size, figures["requests"] / seconds, figures, errors)
+
+
+def main() -> None:
+    args = parse_args()
+    args.database_url = args.database_url or default_database_url()
+    if not args.database_url:
+        print("bench_load: skipped, set DATABASE_URL (or --database-url) to PostgreSQL")
+        return
+    wrk = ensure_wrk()
+    env = server_env(args)
     if not args.reuse:
         recreate_database(args.database_url)
     process = None
@@ -406,47 +469,10 @@ def main() -> None:
             "api": {"Authorization": f"Token {api_token(base)}"},
             "page": {"Cookie": auth["page"]},
         }
-        # The standings page once more, asked as a browser asks again: with the ETag it
-        # got (If-None-Match), answered 304 without a body.
-        urls = dict(urls)
-        at = list(urls).index("standings page") + 1
-        items = list(urls.items())
-        items.insert(at, (CONDITIONAL, (urls["standings page"][0], "page")))
-        urls = dict(items)
-        cells = {
-            name: value
-            for name, value in urls.items()
-            if not args.only or name.startswith("trivial") or any(o in name for o in args.only)
-        }
-        # The trivial endpoint first and again last: the ratios are to the mean of both, so
-        # a change of the machine's other load during the run shows and weighs less.
-        first = next(iter(cells))
-        cells_in_order = [*cells.items(), (f"{first} (again, last)", cells[first])]
-        rows = []
-        for name, (candidates, kind) in cells_in_order:
-            for url in candidates.split():
-                status, size, etag = fetch(base, url, headers[kind])  # also warms the caches
-                if status == 200:
-                    break
-            else:
-                raise SystemExit(f"{name}: {candidates} answered {status}, not 200")
-            cell_headers = dict(headers[kind])
-            if name == CONDITIONAL:
-                if not etag:
-                    raise SystemExit(f"{name}: {url} sent no ETag")
-                cell_headers["If-None-Match"] = etag
-                status, size, _etag = fetch(base, url, cell_headers)
-                if status != 304:
-                    raise SystemExit(f"{name}: {url} with its ETag answered {status}, not 304")
-            figures = run_wrk(wrk, args, base + url, cell_headers)
-            seconds = figures["duration_us"] / 1e6
-            errors = sum(figures[k] for k in ("connect", "read", "write", "status", "timeout"))
-            rows.append((name, url, size, figures["requests"] / seconds, figures, errors))
-            print(
-                f"  {name}: {figures['requests'] / seconds:.1f} req/s, "
-                f"p50 {figures['p50_us'] / 1000:.0f} ms",
-                flush=True,
-            )
+        rows = [
+            measure_cell(wrk, args, base, name, candidates, headers[kind])
+            for name, (candidates, kind) in cells_in_order(args, urls)
+        ]
         print_table(args, rows)
     finally:
         if process is not None:
@@ -457,7 +483,7 @@ def main() -> None:
             from django.db import connections
 
             connections.close_all()
-        except Exception:  # noqa: BLE001 - Django may not be set up yet
+        except Exception:  # Django may not be set up yet
             pass
         if not args.keep:
             drop_database(args.database_url)

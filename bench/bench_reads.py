@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 import statistics
 import time
+from typing import Any
 
 from support import QueryCounter, bench_database, is_postgresql
 
@@ -61,12 +62,14 @@ def _measure(client, url: str, headers: dict) -> tuple[float, int, int, int, str
     return statistics.median(times), cold.count, warm.count, (conditional), size
 
 
-def run() -> None:
+def bench_books() -> tuple:
+    """The whole club book imported (unless an earlier run with --keepdb did), the cache
+    empty, and its busiest person the secretary with a login: (season of LAST, person,
+    user)."""
     from bench_import import CLUB, club_book
     from django.contrib.auth import get_user_model
     from django.core.cache import cache
     from django.db import connection
-    from django.test import Client
 
     from league.club.models import Club, Member, Season
     from league.clubbook.services import club_book_import
@@ -91,13 +94,21 @@ def run() -> None:
     person = Member.objects.filter(club=club, kind="member").annotate(n=Count("ledger_entries"))
     person = person.order_by("-n").first()
     Member.objects.filter(pk=person.pk).update(user=user, is_secretary=True)
+    return season, person, user
+
+
+def bench_reads(season: Any, person: Any, user: Any) -> list[tuple[str, Any, str, dict]]:
+    """The reads measured: (name, client, URL, headers), the pages by a logged-in session,
+    the API by the same session."""
+    from django.test import Client
+
     page = Client()
     page.force_login(user)
     page.get("/abende/")  # the session's first page sets its CSRF cookie (then ETags)
     api, auth = page, {}  # the API by session: the kind of token belongs to the accounts
     statement_api = f"/api/v1/members/{person.pk}/statement/"
     last_evening = season.evenings.order_by("-date").first()
-    reads = [
+    return [
         ("trivial API /clubs/", api, "/api/v1/clubs/", auth),
         ("standings page", page, f"/saison/{LAST}/", {}),
         ("standings page (cold)", page, f"/saison/{LAST}/", {"cold": True}),
@@ -124,6 +135,11 @@ def run() -> None:
         ("all-time standings API", api, "/api/v1/standings/all-time/", auth),
         ("Marks page", page, f"/saison/{LAST}/marken/{person.pk}/", {}),
     ]
+
+
+def run() -> None:
+    season, person, user = bench_books()
+    reads = bench_reads(season, person, user)
     print(
         f"{'read':<26} {'median':>9} {'x trivial':>9} {'queries':>9} {'warm':>5} "
         f"{'If-None-Match':>13} {'size':>9}"

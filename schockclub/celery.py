@@ -38,7 +38,7 @@ def worker_heartbeat_write() -> None:
 
     try:
         cache.set(WORKER_HEARTBEAT_KEY, time.time(), timeout=settings.HEALTH_WORKER_MAX_AGE)
-    except Exception:  # noqa: BLE001 - Redis down: the health check will say so
+    except Exception:  # Redis down: the health check will say so
         logger.warning("Worker heartbeat could not be written", exc_info=True)
 
 

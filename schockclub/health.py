@@ -49,7 +49,7 @@ class WorkerHeartbeat(HealthCheck):
             return
         try:
             beat = worker_heartbeat_read()
-        except Exception as exc:  # noqa: BLE001 - Redis down: the worker cannot work either
+        except Exception as exc:  # Redis down: the worker cannot work either
             raise ServiceUnavailable(f"worker heartbeat unreadable: {exc}") from exc
         if beat is None:
             raise ServiceUnavailable(

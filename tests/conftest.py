@@ -78,7 +78,7 @@ def _games_before_attendance(request):
             "games_schockaus",
             "games_game",
         ):
-            cursor.execute(f"DELETE FROM {table}")  # noqa: S608 - fixed table names
+            cursor.execute(f"DELETE FROM {table}")  # fixed table names
 
 
 def _marked_transaction(request) -> bool:

@@ -74,8 +74,19 @@ from games.evenings.services import (
     game_record,
     game_update,
 )
-from games.rounds.services import RoundInput, ThrowInput, game_record_rounds
-from league.backup.services import club_backup, club_restore
+from games.rounds.selectors import (
+    RoundInput,
+    ThrowInput,
+)
+from games.rounds.services import (
+    game_record_rounds,
+)
+from league.backup.selectors import (
+    club_backup,
+)
+from league.backup.services import (
+    club_restore,
+)
 from league.banking.bank_import import bank_lines_book, bank_lines_match, parse_bank_csv
 from league.banking.reminders import payment_reminders_send
 from league.banking.services import club_bank_account_set
@@ -108,7 +119,7 @@ from league.club.services import (
 from league.clubbook.services import club_book_import
 from league.ledger.models import Payment
 from league.ledger.services import payment_cancel, payment_record
-from league.reports import services as report_services
+from league.reports import pdf as report_pdf
 from league.reports.builds import report_build_request, report_refresh_if_stale
 from league.reports.models import ReportBuild
 from league.reports.runs import report_build_fail, report_build_retrying, report_build_run
@@ -708,64 +719,20 @@ def _command_restore() -> None:
 # and those that write only as a part of another writer (inside its transaction).
 READS_ONLY: dict[str, str] = {
     # reads and pure helpers
-    "games.evenings.services.season_for_date": "reads the season of a date",
-    "games.evenings.services.next_vorleger": "reads who opens the next game",
-    "games.rounds.services.evening_game_context": "reads a game's number and place",
-    "games.rounds.services.rounds_replay": "plays rounds through the engine, writes nothing",
-    "games.rounds.services.game_rounds_play": "plays rounds through the engine, writes nothing",
-    "league.backup.services.club_backup": "reads the club into a file",
     "league.banking.bank_import.parse_bank_csv": "parses a file",
     "league.banking.bank_import.bank_lines_match": "proposes matches, writes nothing",
     "league.closing.services.carry_source_key": "a key",
-    "league.closing.services.carry_amount": "arithmetic",
-    "league.closing.services.season_member_balances": "read",
-    "league.closing.services.season_incomplete_evenings": "read",
-    "league.closing.services.season_open_items": "read",
-    "league.closing.services.season_figures": "read",
-    "league.closing.services.season_fingerprint": "read",
-    "league.closing.services.signature_state": "read",
-    "league.closing.services.season_close_events": "read",
-    "league.closing.services.season_sign_offs": "read",
-    "league.closing.services.season_sign_off_state": "read",
-    "league.closing.services.season_close_state": "read",
-    "league.closing.services.may_sign_off": "read",
     "league.club.services.season_rules_data": "converts rules to data",
     "league.club.services.member_merge_connect": "wiring at start-up",
-    "league.clubbook.services.name_key": "pure",
     "league.clubbook.services.last_year": "pure",
     "league.clubbook.services.club_book_parse": "parses files",
     "league.clubbook.services.database_refusal": "maps an error",
-    "league.clubbook.services.club_book_export": "reads the club book",
-    "league.ledger.services.game_source_key": "a key",
-    "league.ledger.services.absence_source_key": "a key",
-    "league.ledger.services.game_lost_charge": "arithmetic",
-    "league.ledger.services.absence_charge": "arithmetic",
-    "league.ledger.services.reversal_reason_label": "a label",
-    "league.ledger.services.carry_label": "a label",
-    "league.ledger.services.member_statement_seasons": "read",
-    "league.ledger.services.member_statement": "read",
-    "league.ledger.services.club_balances": "read",
-    "league.ledger.services.club_balances_of": "arithmetic",
-    "league.ledger.services.member_balance": "read",
-    "league.ledger.services.member_open_by_currency": "read",
-    "league.reports.services.runde_reason_text": "a label",
-    "league.reports.services.season_payments": "read",
-    "league.reports.services.season_dues": "read",
-    "league.reports.services.season_chronicle": "read",
-    "league.reports.services.season_report_data": "read",
-    "league.reports.services.club_records": "read",
-    "league.reports.services.club_records_cached": "read (kept)",
-    "league.reports.services.season_report_charts": "draws charts",
-    "league.reports.services.build_season_report_pdf": "renders bytes",
-    "league.reports.services.build_evening_sheet_pdf": "renders bytes",
     "league.reports.builds.tasks_run_eagerly": "a setting",
     "league.reports.builds.broker_available": "asks the broker",
     "league.reports.builds.report_build_current": "read",
     "league.reports.builds.report_state": "read",
     "league.reports.builds.report_build_for_download": "read",
     "league.reports.runs.report_data_version": "read",
-    "league.runden.services.runden_overview": "read",
-    "league.runden.services.open_runden_by_evening": "arithmetic",
     # parts of another writer, called inside its transaction (that writer is tested)
     "games.evenings.services.evening_changed": "the books-changed call of the evening writers",
     "games.evenings.services.evening_people_merge": "part of member_merge",
@@ -1079,7 +1046,7 @@ def warm(django_db_setup, django_db_blocker) -> Iterator[Warm]:
         patch = stack.enter_context(pytest.MonkeyPatch.context())
         # The PDFs as their HTML: WeasyPrint renders the HTML and nothing else, and its PDF
         # carries the time of rendering.
-        patch.setattr(report_services, "_weasyprint", lambda html: html.encode("utf-8"))
+        patch.setattr(report_pdf, "_weasyprint", lambda html: html.encode("utf-8"))
         media = stack.enter_context(tempfile.TemporaryDirectory())
         stack.enter_context(override_settings(MEDIA_ROOT=media, PASSWORD_HASHERS=FAST_HASHERS))
         clock = stack.enter_context(time_machine.travel(TODAY, tick=False))

@@ -1,5 +1,5 @@
-"""Reads of evenings (docs/rules.md section 5): an evening's books, a season's evenings, the
-people present and the number of the next game.
+"""Reads of evenings (docs/rules.md sections 4.5 and 5): an evening's books, a season's evenings,
+the people present, the season of a date, and the number and the Vorleger of the next game.
 
 Everything here is computed from the records (attendance, games, Schock-Aus) in a fixed
 number of queries, whatever the size of the evening.
@@ -9,14 +9,19 @@ import datetime
 from collections import Counter
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import Any
 
-from django.db.models import Exists, OuterRef
+from django.db.models import Count, Exists, IntegerField, OuterRef, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.evenings.models import Attendance, Evening, Game, SchockAus
 from league.club.caching import books_cached, season_part_version
+from league.club.errors import (
+    BooksError,
+)
 from league.club.models import Club, Member, Season
 from league.club.money import marks_to_money
 from league.club.statutes import season_statutes
@@ -105,7 +110,7 @@ class EveningBooks:
         }
 
     @property
-    def game_rows(self) -> list[dict]:
+    def game_rows(self) -> list[dict[str, Any]]:
         """The games in number order, each with its Schock-Aus lines (ordinal, thrower):
         ``{"game": Game, "schock_aus": [SchockAusLine]}``."""
         by_game: dict[int, list[SchockAusLine]] = {}
@@ -243,11 +248,8 @@ def _warnings(books: EveningBooks) -> list[str]:
     return warnings
 
 
-def _count_of(queryset, field: str = "evening_id"):
+def _count_of(queryset: QuerySet[Any], field: str = "evening_id") -> Coalesce:
     """A correlated subquery: the rows of `queryset` whose `field` is the outer evening."""
-    from django.db.models import Count, IntegerField, OuterRef, Subquery, Value
-    from django.db.models.functions import Coalesce
-
     counted = (
         queryset.filter(**{field: OuterRef("pk")})
         .order_by()
@@ -258,7 +260,7 @@ def _count_of(queryset, field: str = "evening_id"):
     return Coalesce(Subquery(counted, output_field=IntegerField()), Value(0))
 
 
-def evening_list(*, season) -> list[dict]:
+def evening_list(*, season: Season) -> list[dict[str, Any]]:
     """The season's evenings, newest first, with counts: games, Schock-Aus, present people.
     One query (a counting subquery per figure instead of a join of games and attendance)."""
     evenings = Evening.objects.filter(season=season).annotate(
@@ -364,3 +366,29 @@ def evening_target_reached(*, evening: Evening) -> tuple[bool, int]:
     members = evening.attendances.filter(role=Attendance.Role.MEMBER).count()
     target = season_statutes(evening.season).games_expected(present_members=members)
     return evening.games.count() >= target, target
+
+
+def season_for_date(*, club: Club, date: datetime.date) -> Season:
+    """The club's season whose dates contain `date`.
+
+    Raises BooksError `no_season` when there is none.
+    """
+    season = Season.objects.filter(club=club, starts_on__lte=date, ends_on__gte=date).first()
+    if season is None:
+        raise BooksError(
+            "no_season",
+            _("There is no season for %(date)s. Create the season first.")
+            % {"date": date.strftime("%d.%m.%Y")},
+            field="date",
+        )
+    return season
+
+
+def next_vorleger(*, evening: Evening, number: int) -> Member:
+    """The Vorleger of game `number` (docs/rules.md 4.5): the secretary opens game 1, the loser
+    of the previous game opens the next (the secretary when that game is missing)."""
+    if number > 1:
+        previous = evening.games.filter(number=number - 1).select_related("loser").first()
+        if previous is not None:
+            return previous.loser
+    return evening.secretary

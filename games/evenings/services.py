@@ -22,7 +22,13 @@ from django.utils.translation import gettext as _
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
 from games.evenings.models import Attendance, Evening, Game, SchockAus
-from games.evenings.selectors import evening_target_reached, game_number_holder, next_game_number
+from games.evenings.selectors import (
+    evening_target_reached,
+    game_number_holder,
+    next_game_number,
+    next_vorleger,
+    season_for_date,
+)
 from league.club.books import books_changed
 from league.club.errors import (
     BooksError,
@@ -30,25 +36,9 @@ from league.club.errors import (
     check_version,
     db_refusal_messages,
 )
-from league.club.models import Club, Member, Season
+from league.club.models import Club, Member
 from league.club.services import member_create
 from league.club.statutes import season_rules
-
-
-def season_for_date(*, club: Club, date: datetime.date) -> Season:
-    """The club's season whose dates contain `date`.
-
-    Raises BooksError `no_season` when there is none.
-    """
-    season = Season.objects.filter(club=club, starts_on__lte=date, ends_on__gte=date).first()
-    if season is None:
-        raise BooksError(
-            "no_season",
-            _("There is no season for %(date)s. Create the season first.")
-            % {"date": date.strftime("%d.%m.%Y")},
-            field="date",
-        )
-    return season
 
 
 def evening_changed(*, evening: Evening, reason: str = "evening") -> None:
@@ -59,6 +49,38 @@ def evening_changed(*, evening: Evening, reason: str = "evening") -> None:
     Evening.objects.filter(pk=evening.pk).update(version=F("version") + 1)
     evening.refresh_from_db(fields=["version"])
     books_changed(season_id=evening.season_id, evening_id=evening.pk, reason=reason)
+
+
+def _attendance_role_check(
+    club: Club, person: Member, role: str, roles: dict[Member, str], came_as_guest: Collection[int]
+) -> None:
+    """Refuse `person` in `role`: of another club, listed twice (in `roles` already), a
+    club member as a guest (unless in `came_as_guest`) or a guest as a club member."""
+    if person.club_id != club.pk:
+        raise BooksError(
+            "person_of_other_club",
+            db_refusal_messages()["person_of_other_club"],
+            field="attendance",
+        )
+    if person in roles:
+        raise BooksError(
+            "person_twice",
+            _("%(name)s is listed twice in the attendance.") % {"name": person.name},
+            field="attendance",
+        )
+    member_as_guest = person.kind != Member.Kind.GUEST and person.pk not in came_as_guest
+    if role == Attendance.Role.GUEST and member_as_guest:
+        raise BooksError(
+            "member_as_guest",
+            _("%(name)s is a club member, not a guest.") % {"name": person.name},
+            field="guests",
+        )
+    if role != Attendance.Role.GUEST and person.kind == Member.Kind.GUEST:
+        raise BooksError(
+            "guest_as_member",
+            _("%(name)s is a guest, not a club member.") % {"name": person.name},
+            field="attendance",
+        )
 
 
 def _attendance_roles(
@@ -81,31 +103,7 @@ def _attendance_roles(
     )
     for people, role in groups:
         for person in people:
-            if person.club_id != club.pk:
-                raise BooksError(
-                    "person_of_other_club",
-                    db_refusal_messages()["person_of_other_club"],
-                    field="attendance",
-                )
-            if person in roles:
-                raise BooksError(
-                    "person_twice",
-                    _("%(name)s is listed twice in the attendance.") % {"name": person.name},
-                    field="attendance",
-                )
-            member_as_guest = person.kind != Member.Kind.GUEST and person.pk not in came_as_guest
-            if role == Attendance.Role.GUEST and member_as_guest:
-                raise BooksError(
-                    "member_as_guest",
-                    _("%(name)s is a club member, not a guest.") % {"name": person.name},
-                    field="guests",
-                )
-            if role != Attendance.Role.GUEST and person.kind == Member.Kind.GUEST:
-                raise BooksError(
-                    "guest_as_member",
-                    _("%(name)s is a guest, not a club member.") % {"name": person.name},
-                    field="attendance",
-                )
+            _attendance_role_check(club, person, role, roles, came_as_guest)
             roles[person] = role
     if secretary.club_id != club.pk:
         raise BooksError(
@@ -236,6 +234,21 @@ def evening_create(
     return evening
 
 
+def _attendance_write(evening: Evening, wanted: dict[int, str]) -> None:
+    """Bring the evening's attendance rows to `wanted` (member id -> role) one row at a
+    time, so the audit trail shows each change."""
+    current = {a.member_id: a for a in evening.attendances.all()}
+    for member_id, attendance in current.items():
+        if member_id not in wanted:
+            attendance.delete()
+        elif attendance.role != wanted[member_id]:
+            attendance.role = wanted[member_id]
+            attendance.save()
+    for member_id, role in wanted.items():
+        if member_id not in current:
+            Attendance.objects.create(evening=evening, member_id=member_id, role=role)
+
+
 @transaction.atomic
 def evening_update(
     *,
@@ -279,17 +292,7 @@ def evening_update(
             evening.date, evening.season, evening.secretary = date, season, secretary
             evening.notes = notes
             evening.save()
-            current = {a.member_id: a for a in evening.attendances.all()}
-            wanted = {m.pk: r for m, r in roles.items()}
-            for member_id, attendance in current.items():
-                if member_id not in wanted:
-                    attendance.delete()
-                elif attendance.role != wanted[member_id]:
-                    attendance.role = wanted[member_id]
-                    attendance.save()
-            for member_id, role in wanted.items():
-                if member_id not in current:
-                    Attendance.objects.create(evening=evening, member_id=member_id, role=role)
+            _attendance_write(evening, {m.pk: r for m, r in roles.items()})
     except IntegrityError as exc:
         raise books_error_from_integrity(exc) from exc
     evening_changed(evening=evening)
@@ -378,16 +381,6 @@ def _check_people(
             )
 
 
-def next_vorleger(*, evening: Evening, number: int) -> Member:
-    """The Vorleger of game `number` (docs/rules.md 4.5): the secretary opens game 1, the loser
-    of the previous game opens the next (the secretary when that game is missing)."""
-    if number > 1:
-        previous = evening.games.filter(number=number - 1).select_related("loser").first()
-        if previous is not None:
-            return previous.loser
-    return evening.secretary
-
-
 def _write_schock_aus(game: Game, throwers: Sequence[Member]) -> None:
     """The game's Schock-Aus rows in throwing order (positions 1, 2, ...), in bulk, each
     with its audit-trail record."""
@@ -395,6 +388,26 @@ def _write_schock_aus(game: Game, throwers: Sequence[Member]) -> None:
         [SchockAus(game=game, thrower=t, position=i) for i, t in enumerate(throwers, start=1)],
         SchockAus,
     )
+
+
+def _game_number(evening: Evening, number: int | None) -> int:
+    """The number of a new game of `evening`: `number`, or the next free one. Raises
+    BooksError `invalid_number` below 1, `duplicate_game_number` (409) when taken, its
+    `details` naming the game that has it (`game_number_holder`)."""
+    if number is None:
+        number = next_game_number(evening=evening)
+    if number < 1:
+        raise BooksError("invalid_number", _("The game number must be 1 or more."), field="number")
+    holder = game_number_holder(evening=evening, number=number)
+    if holder is not None:
+        raise BooksError(
+            "duplicate_game_number",
+            db_refusal_messages()["game_unique_number"],
+            field="number",
+            status=409,
+            details=holder,
+        )
+    return number
 
 
 @transaction.atomic
@@ -439,19 +452,7 @@ def game_record(
             status=409,
         )
     check_version(evening, expected_evening_version)
-    if number is None:
-        number = next_game_number(evening=evening)
-    if number < 1:
-        raise BooksError("invalid_number", _("The game number must be 1 or more."), field="number")
-    holder = game_number_holder(evening=evening, number=number)
-    if holder is not None:
-        raise BooksError(
-            "duplicate_game_number",
-            db_refusal_messages()["game_unique_number"],
-            field="number",
-            status=409,
-            details=holder,
-        )
+    number = _game_number(evening, number)
     if not target_confirmed:
         reached, target = evening_target_reached(evening=evening)
         if reached:
@@ -634,6 +635,69 @@ def game_undo(*, game: Game, now: datetime.datetime | None = None) -> int:
     return game.number
 
 
+def _merge_conflict_check(
+    source: Member, target: Member, theirs: list[Attendance], kept: dict[int, Attendance]
+) -> None:
+    """Refuse a merge of two people present on one evening (`merge_conflict`, 409), naming
+    the first such evening."""
+    for a in sorted(theirs, key=lambda a: a.evening.date):
+        other = kept.get(a.evening_id)
+        if other is not None and other.present and a.present:
+            raise BooksError(
+                "merge_conflict",
+                _(
+                    "%(source)s and %(target)s both played on %(date)s: they cannot be one "
+                    "person. Correct that evening first."
+                )
+                % {
+                    "source": source.name,
+                    "target": target.name,
+                    "date": a.evening.date.strftime("%d.%m.%Y"),
+                },
+                field="target",
+                status=409,
+            )
+
+
+def _merge_attendance(
+    target: Member, theirs: list[Attendance], kept: dict[int, Attendance], reason: str
+) -> None:
+    """`target` listed where only the source was; listed present where the source was
+    present and `target` absent."""
+    added = [
+        Attendance(evening_id=a.evening_id, member=target, role=a.role)
+        for a in theirs
+        if a.evening_id not in kept
+    ]
+    bulk_create_with_history(added, Attendance, default_change_reason=reason)
+    now_present = []
+    for a in theirs:
+        other = kept.get(a.evening_id)
+        if other is not None and a.present:  # the target was listed absent: now present
+            other.role = a.role
+            now_present.append(other)
+    bulk_update_with_history(now_present, Attendance, ["role"], default_change_reason=reason)
+
+
+def _merge_records(source: Member, target: Member, reason: str) -> list[Evening]:
+    """The source's games lost, Vorleger places, Schock-Aus and evenings kept as secretary
+    become `target`'s. Returns those evenings."""
+    games = list(Game.objects.filter(Q(loser=source) | Q(vorleger=source)))
+    for game in games:
+        game.loser_id = target.pk if game.loser_id == source.pk else game.loser_id
+        game.vorleger_id = target.pk if game.vorleger_id == source.pk else game.vorleger_id
+    bulk_update_with_history(games, Game, ["loser", "vorleger"], default_change_reason=reason)
+    thrown = list(SchockAus.objects.filter(thrower=source))
+    for schock_aus in thrown:
+        schock_aus.thrower = target
+    bulk_update_with_history(thrown, SchockAus, ["thrower"], default_change_reason=reason)
+    kept_books = list(Evening.objects.filter(secretary=source))
+    for evening in kept_books:
+        evening.secretary = target
+    bulk_update_with_history(kept_books, Evening, ["secretary"], default_change_reason=reason)
+    return kept_books
+
+
 @transaction.atomic
 def evening_people_merge(
     *, source: Member, target: Member, reason: str
@@ -657,49 +721,9 @@ def evening_people_merge(
             member=target, evening_id__in=[a.evening_id for a in theirs]
         )
     }
-    for a in sorted(theirs, key=lambda a: a.evening.date):
-        other = kept.get(a.evening_id)
-        if other is not None and other.present and a.present:
-            raise BooksError(
-                "merge_conflict",
-                _(
-                    "%(source)s and %(target)s both played on %(date)s: they cannot be one "
-                    "person. Correct that evening first."
-                )
-                % {
-                    "source": source.name,
-                    "target": target.name,
-                    "date": a.evening.date.strftime("%d.%m.%Y"),
-                },
-                field="target",
-                status=409,
-            )
-    added = [
-        Attendance(evening_id=a.evening_id, member=target, role=a.role)
-        for a in theirs
-        if a.evening_id not in kept
-    ]
-    bulk_create_with_history(added, Attendance, default_change_reason=reason)
-    now_present = []
-    for a in theirs:
-        other = kept.get(a.evening_id)
-        if other is not None and a.present:  # the target was listed absent: now present
-            other.role = a.role
-            now_present.append(other)
-    bulk_update_with_history(now_present, Attendance, ["role"], default_change_reason=reason)
-    games = list(Game.objects.filter(Q(loser=source) | Q(vorleger=source)))
-    for game in games:
-        game.loser_id = target.pk if game.loser_id == source.pk else game.loser_id
-        game.vorleger_id = target.pk if game.vorleger_id == source.pk else game.vorleger_id
-    bulk_update_with_history(games, Game, ["loser", "vorleger"], default_change_reason=reason)
-    thrown = list(SchockAus.objects.filter(thrower=source))
-    for schock_aus in thrown:
-        schock_aus.thrower = target
-    bulk_update_with_history(thrown, SchockAus, ["thrower"], default_change_reason=reason)
-    kept_books = list(Evening.objects.filter(secretary=source))
-    for evening in kept_books:
-        evening.secretary = target
-    bulk_update_with_history(kept_books, Evening, ["secretary"], default_change_reason=reason)
+    _merge_conflict_check(source, target, theirs, kept)
+    _merge_attendance(target, theirs, kept, reason)
+    kept_books = _merge_records(source, target, reason)
     for a in theirs:
         a._change_reason = reason  # type: ignore[attr-defined]
         a.delete()

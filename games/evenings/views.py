@@ -25,6 +25,7 @@ from games.evenings.selectors import (
     evening_list,
     evening_on_date,
     next_game_number,
+    next_vorleger,
     present_people,
 )
 from league.club.access import ClubRequest, member_required, secretary_required
@@ -37,7 +38,7 @@ from league.club.selectors import club_season, club_seasons, query_year, whole_n
 def _next_game_form(evening: Evening) -> GameForm:
     """The entry form for the evening's next game: next number, Vorleger pre-filled."""
     number = next_game_number(evening=evening)
-    vorleger = evening_services.next_vorleger(evening=evening, number=number)
+    vorleger = next_vorleger(evening=evening, number=number)
     return GameForm(evening=evening, initial={"number": number, "vorleger": vorleger.pk})
 
 
@@ -86,7 +87,7 @@ def evening_index(request: ClubRequest) -> HttpResponse:
     the list) is kept per club books version, asked year (the day without one) and role
     (league/club/caching.py): a repeated read renders only the page's frame."""
     year = query_year(request)
-    version = request.books_version  # type: ignore[attr-defined]
+    version = request.books_version
     is_secretary = request.member.is_secretary
 
     def context() -> dict:
@@ -128,7 +129,7 @@ def evening_detail(request: ClubRequest, pk: int) -> HttpResponse:
     statutes do too. The form's CSRF token is the request's own on every use
     (`books_fragment`); a form sent back with errors is rendered by `game_entry`, never
     kept. An evening of another club is a 404."""
-    version = request.books_version  # type: ignore[attr-defined]
+    version = request.books_version
     is_secretary = request.member.is_secretary
 
     def evening() -> Evening:
@@ -161,7 +162,7 @@ def game_entry(request: ClubRequest, pk: int) -> HttpResponse:
     raises `books_changed`. A form sent back with its errors is rendered, never kept. An
     evening of another club (or one deleted, which moves the version) is a 404."""
     if request.method != "POST":
-        version = request.books_version  # type: ignore[attr-defined]
+        version = request.books_version
 
         def lookup() -> Evening:
             return get_object_or_404(Evening, pk=pk, club=request.club)
@@ -220,7 +221,7 @@ def game_edit(request: ClubRequest, pk: int, game_pk: int) -> HttpResponse:
     or its evening raises `books_changed`). A form sent back with its errors is rendered,
     never kept."""
     if request.method != "POST":
-        version = request.books_version  # type: ignore[attr-defined]
+        version = request.books_version
 
         def kept_context() -> dict:
             context, form = _game_edit_context(request, pk, game_pk)

@@ -19,7 +19,10 @@ from games.evenings import api as evenings_api
 from games.evenings.api import club_context, evening_of_club
 from games.rounds import schema
 from games.rounds.feedback import throw_evaluation
-from games.rounds.selectors import game_round_rows
+from games.rounds.selectors import (
+    game_round_rows,
+    game_rounds_play,
+)
 from games.rounds.serializers import (
     GameRoundsWriteSerializer,
     RoundSerializer,
@@ -29,7 +32,9 @@ from games.rounds.serializers import (
     round_inputs,
     rounds_preview_values,
 )
-from games.rounds.services import game_record_rounds, game_rounds_play
+from games.rounds.services import (
+    game_record_rounds,
+)
 from games.rules import RuleViolation
 from league.club.api_common import kept_api_object, rule_violation_field
 from league.club.errors import BooksError

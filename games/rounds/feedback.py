@@ -30,7 +30,9 @@ from games.rules import (
 from games.rules.engine import ABLEGEN, AUFNAHME, RoundOutcome
 
 if TYPE_CHECKING:
-    from games.rounds.services import RoundsPlay
+    from games.rounds.selectors import (
+        RoundsPlay,
+    )
 
 # Schocken terms stay German (docs/rules.md glossary).
 CATEGORY_LABELS = {
@@ -237,3 +239,16 @@ def rounds_played(play: RoundsPlay) -> tuple[list[PlayedRound], int]:
             summary = {"kind": entry.kind, "player": entry.player, "after": entry.after}
         played.append(PlayedRound(before, summary, results))
     return played, seen
+
+
+def turn_text(turn: list[dict] | None) -> str:
+    """The notation of a stored turn: ``[{"rolled": [1, 4, 5], "keep": [1]}, ...]`` ->
+    ``"145:1 / ..."``."""
+    if not turn:
+        return ""
+    parts = []
+    for a in turn:
+        text = "".join(str(d) for d in a.get("rolled", ()))
+        after = "".join(str(d) for d in a.get("keep", ())) + "u" * int(a.get("umwandlung") or 0)
+        parts.append(f"{text}:{after}" if after else text)
+    return " / ".join(parts)

@@ -22,7 +22,11 @@ from django.http import QueryDict
 from django.utils.translation import gettext as _
 
 from games.rounds.feedback import PlayedRound
-from games.rounds.services import KINDS, RoundInput, ThrowInput
+from games.rounds.selectors import (
+    KINDS,
+    RoundInput,
+    ThrowInput,
+)
 from games.rules import RuleSet
 from league.club.models import Member
 from league.club.selectors import whole_number
@@ -89,19 +93,6 @@ def throw_query(query: QueryDict, *, default_max_attempts: int) -> dict:
         "turn": parse_turn(query.get("turn", "")),
         "max_attempts": max_attempts or default_max_attempts,
     }
-
-
-def turn_text(turn: list[dict] | None) -> str:
-    """The notation of a stored turn: ``[{"rolled": [1, 4, 5], "keep": [1]}, ...]`` ->
-    ``"145:1 / ..."``."""
-    if not turn:
-        return ""
-    parts = []
-    for a in turn:
-        text = "".join(str(d) for d in a.get("rolled", ()))
-        after = "".join(str(d) for d in a.get("keep", ())) + "u" * int(a.get("umwandlung") or 0)
-        parts.append(f"{text}:{after}" if after else text)
-    return " / ".join(parts)
 
 
 @dataclass

@@ -16,7 +16,12 @@ from rest_framework.exceptions import ErrorDetail
 
 from games.evenings.serializers import PersonField
 from games.rounds.models import Round, RoundThrow
-from games.rounds.services import KINDS, RoundInput, RoundsPlay, ThrowInput
+from games.rounds.selectors import (
+    KINDS,
+    RoundInput,
+    RoundsPlay,
+    ThrowInput,
+)
 from games.rules import PRESETS, Category
 from league.club.fields import (
     DICE,

@@ -26,17 +26,17 @@ from games.rounds.forms import (
     throw_query,
 )
 from games.rounds.selectors import (
+    RoundsPlay,
+    evening_game_context,
     game_rounds_detail,
+    game_rounds_play,
     odds_overview,
     odds_simulation,
     rounds_entry_start,
     season_schock_aus_stats,
 )
 from games.rounds.services import (
-    RoundsPlay,
-    evening_game_context,
     game_record_rounds,
-    game_rounds_play,
 )
 from games.rules import PRESETS, RuleSet
 from league.club.access import ClubRequest, member_for_user, member_required, secretary_required
@@ -212,7 +212,7 @@ def game_rounds_entry(request: ClubRequest, evening_id: int) -> HttpResponse:
 
         body = books_fragment(
             request,
-            request.books_version,  # type: ignore[attr-defined]
+            request.books_version,
             evening_id,
             template="games/_rounds_entry_body.html",
             context=kept_context,
@@ -243,7 +243,7 @@ def game_rounds(request: ClubRequest, game_id: int) -> HttpResponse:
         )
         return game_rounds_detail(game=game)
 
-    version = request.books_version  # type: ignore[attr-defined]
+    version = request.books_version
     kept = books_cached("game_rounds_detail", version, game_id, build=detail)
     return render(request, "games/rounds_detail.html", {"detail": kept})
 
@@ -320,7 +320,7 @@ def schock_aus_stats(request: ClubRequest) -> HttpResponse:
     the season's games, round throws, rule set and people's names, each of which moves the
     books version when it changes (their writers raise `books_changed`). With the
     `books_page` ETag a repeated read is a 304."""
-    version = request.books_version  # type: ignore[attr-defined]
+    version = request.books_version
     # The asked year counts only when the club has that season: any other year shows the
     # default and shares its kept part (no kept copy per made-up year).
     years = books_cached(

@@ -39,8 +39,8 @@ __all__ = [
 ]
 
 # Game engine, simulator and exact odds (docs/rules.md 4 and 7; engine.py, simulator.py, odds.py).
-from . import odds  # noqa: E402
-from .engine import (  # noqa: E402
+from . import odds
+from .engine import (
     Ausscheidung,
     AusscheidungStep,
     ChooseOpener,
@@ -52,7 +52,7 @@ from .engine import (  # noqa: E402
     TakeDeckel,
     replay_game,
 )
-from .simulator import (  # noqa: E402
+from .simulator import (
     SimulatedEvening,
     SimulatedGame,
     SimulatedRound,

@@ -823,6 +823,20 @@ class Game:
             playing), ``join_after_leave`` (left this game: out for the rest of it, docs/rules.md
             4), ``unknown_player`` (``after`` does not play).
         """
+        self._check_join(player)
+        if after is not None:
+            self._check_member(after)
+        seats = [p for p in self.players if p != player]
+        at = len(seats) if after is None else seats.index(after) + 1
+        seats.insert(at, player)
+        self.players = tuple(seats)
+        self._player_set = frozenset(seats)
+        self._deckel.setdefault(player, 0)
+        self.participants = tuple(p for p in seats if p in self.participants or p == player)
+        self._out.discard(player)
+
+    def _check_join(self, player: str) -> None:
+        """Refuse `player` joining now (the codes of `join` but ``unknown_player``)."""
         self._check_einwuerfeln()
         if self.phase == FINAL or self._tied:
             raise _refuse(
@@ -858,16 +872,6 @@ class Game:
             )
         if known:
             raise _refuse("duplicate_player", f"{player} spielt schon mit.", player)
-        if after is not None:
-            self._check_member(after)
-        seats = [p for p in self.players if p != player]
-        at = len(seats) if after is None else seats.index(after) + 1
-        seats.insert(at, player)
-        self.players = tuple(seats)
-        self._player_set = frozenset(seats)
-        self._deckel.setdefault(player, 0)
-        self.participants = tuple(p for p in seats if p in self.participants or p == player)
-        self._out.discard(player)
 
     def leave(self, player: str) -> None:
         """A player who has received no Deckel in this game leaves it (docs/rules.md 4,

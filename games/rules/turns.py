@@ -463,6 +463,24 @@ def _muss_duties(ones_rolled: int, sixes: int) -> str:
     return (" und ".join(duties) + " und ") if duties else ""
 
 
+def _reachable_codes(rules: RuleSet, cap: int, muss: bool) -> frozenset[int]:
+    """The final throws of `reachable_throws` as ints (the throw's key * 4 + attempts).
+    Every throw the page, the API and a replay enter is checked against them: one set
+    lookup of an int per throw, the set kept on the rule set per cap and Muss-Regel."""
+    try:
+        by_cap = rules._reachable_codes
+    except AttributeError:
+        by_cap = {}
+        object.__setattr__(rules, "_reachable_codes", by_cap)
+    codes = by_cap.get(cap * 2 + muss)
+    if codes is None:
+        codes = by_cap[cap * 2 + muss] = frozenset(
+            Throw(dice, attempts, natural)._key * 4 + attempts
+            for dice, attempts, natural in reachable_throws(rules, cap, muss)
+        )
+    return codes
+
+
 def validate_throw(
     throw: Throw,
     rules: RuleSet = _CLUB,
@@ -509,20 +527,7 @@ def validate_throw(
             _R_ATTEMPTS,
         )
     muss = bool(muss_regel) and rules.muss_regel
-    # Every throw the page, the API and a replay enter passes here: one set lookup of an
-    # int per throw, the set kept on the rule set per cap and Muss-Regel.
-    try:
-        by_cap = rules._reachable_codes
-    except AttributeError:
-        by_cap = {}
-        object.__setattr__(rules, "_reachable_codes", by_cap)
-    codes = by_cap.get(cap * 2 + muss)
-    if codes is None:
-        codes = by_cap[cap * 2 + muss] = frozenset(
-            Throw(dice, attempts, natural)._key * 4 + attempts
-            for dice, attempts, natural in reachable_throws(rules, cap, muss)
-        )
-    if throw._key * 4 + throw.attempts in codes:
+    if throw._key * 4 + throw.attempts in _reachable_codes(rules, cap, muss):
         return throw
     if not throw.natural:
         _check_collected(throw, rules)

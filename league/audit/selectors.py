@@ -31,7 +31,9 @@ from league.club.books import CLUB_BOOK_IMPORT as IMPORT_REASON
 from league.club.models import Club, Member, Season
 from league.club.money import format_money
 from league.ledger.models import LedgerEntry, Payment
-from league.ledger.services import reversal_reason_label as ledger_reason_label
+from league.ledger.selectors import (
+    reversal_reason_label as ledger_reason_label,
+)
 from league.runden.models import RundeGiven
 
 CREATED, CHANGED, DELETED = "+", "~", "-"
@@ -346,7 +348,7 @@ def _who(record: Record) -> str:
     user = record.history_user
     if user is None:
         return _("import") if record.history_change_reason == IMPORT_REASON else _("system")
-    member = getattr(user, "member", None)
+    member: Member | None = getattr(user, "member", None)
     return member.name if member else user.get_username()
 
 
@@ -429,7 +431,10 @@ def _ids(records: Iterable[Record], *names: str) -> set[int]:
 
 def _context(records: dict[type[models.Model], list[Record]]) -> _Context:
     """The _Context of these records: at most seven queries."""
-    get = lambda model: records.get(model, [])  # noqa: E731
+
+    def get(model: type[models.Model]) -> list[Record]:
+        return records.get(model, [])
+
     ctx = _Context()
     ctx.rounds = _latest(Round, _ids(get(RoundThrow), "round_id"), "game_id", "number")
     ctx.schock_aus = _latest(

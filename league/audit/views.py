@@ -26,7 +26,13 @@ from league.club.selectors import whole_number
 AUDIT_LINES_SHOWN = 300
 
 
-def _club_state(request: ClubRequest, *args: object, **kwargs: object) -> tuple[object, ...]:
+class AuditRequest(ClubRequest):
+    """A history page's request: `_club_state` leaves the history's state on it."""
+
+    audit_state: AuditState
+
+
+def _club_state(request: AuditRequest, *args: object, **kwargs: object) -> tuple[object, ...]:
     """The history's state beyond the books version (`audit_state`: the club's and the
     people's newest records, whether the asked-for evening or person is the club's), left
     on the request for the view."""
@@ -35,7 +41,7 @@ def _club_state(request: ClubRequest, *args: object, **kwargs: object) -> tuple[
         evening_id=kwargs.get("evening_id"),  # type: ignore[arg-type]
         member_id=kwargs.get("member_id"),  # type: ignore[arg-type]
     )
-    request.audit_state = state  # type: ignore[attr-defined]
+    request.audit_state = state
     return (*state.key, state.evening_known, state.member_known)
 
 
@@ -65,9 +71,9 @@ def audit_index(request: ClubRequest) -> HttpResponse:
         }
         return render_to_string("league/ledger/_audit_index_body.html", context)
 
-    version = request.books_version  # type: ignore[attr-defined]
+    version = request.books_version
     html = books_cached("audit_index_body", request.club.pk, version, state.key, build=body)
-    context = {"body": mark_safe(html)}  # noqa: S308 - our own render
+    context = {"body": mark_safe(html)}  # our own render
     return render(request, "league/ledger/audit_index.html", context)
 
 
@@ -94,11 +100,11 @@ def audit_evening(request: ClubRequest, evening_id: int) -> HttpResponse:
         }
         return render_to_string("league/ledger/_audit_evening_body.html", context)
 
-    version = request.books_version  # type: ignore[attr-defined]
+    version = request.books_version
     html = books_cached(
         "audit_evening_body", request.club.pk, version, state.key, evening_id, build=body
     )
-    context = {"body": mark_safe(html)}  # noqa: S308 - our own render
+    context = {"body": mark_safe(html)}  # our own render
     return render(request, "league/ledger/audit.html", context)
 
 
@@ -131,9 +137,9 @@ def audit_member(request: ClubRequest, member_id: int) -> HttpResponse:
         }
         return render_to_string("league/ledger/_audit_member_lines.html", context)
 
-    version = request.books_version  # type: ignore[attr-defined]
+    version = request.books_version
     html = books_cached(
         "audit_member_lines", request.club.pk, version, state.key, member_id, number, build=body
     )
-    context = {"body": mark_safe(html)}  # noqa: S308 - our own render
+    context = {"body": mark_safe(html)}  # our own render
     return render(request, "league/ledger/audit.html", context)

@@ -11,7 +11,7 @@ The file (format "schockclub-backup", version 2) is gzip-compressed UTF-8 JSON::
      "tables": {"league.Club": [<rows>], ..., "games.HistoricalGame": [<rows>], ...},
      "digest": "sha256:<64 hex digits>"}
 
-`digest` is the SHA-256 of the JSON text of every other key, as written (`_canonical`: in
+`digest` is the SHA-256 of the JSON text of every other key, as written (`canonical_json`: in
 the file's order, no spaces, UTF-8). Version 1 (before the digest) also held the logins' staff
 flags, groups and permissions, and a "groups" list; it is still read, see below.
 
@@ -42,7 +42,7 @@ Decisions (the issue left them open):
   commits. The digest tells damage or an edit (`backup_digest`) from a file of another
   version (`backup_version`); the header's row counts must be the rows' (`backup_counts`);
   the ledger must be what the records imply (`backup_books_differ`:
-  `league.ledger.selectors.club_ledger_differences`, `league.closing.services.
+  `league.ledger.selectors.club_ledger_differences`, `league.closing.selectors.
   club_carry_differences`), and payments and ledger lines, which are never deleted, must
   be there for every history record of theirs. **Decision** on files without a digest:
   version 1 files (written before it) are read with every other check, the result says
@@ -59,12 +59,10 @@ Decisions (the issue left them open):
 
 from __future__ import annotations
 
-import datetime
 import gzip
-import hashlib
 import json
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,14 +71,24 @@ from django.core import serializers
 from django.core.exceptions import ObjectDoesNotExist, ValidationError
 from django.core.management.color import no_style
 from django.core.serializers.base import DeserializationError
-from django.core.serializers.json import DjangoJSONEncoder
 from django.db import DatabaseError, connection, models, transaction
-from django.db.migrations.recorder import MigrationRecorder
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from league.backup.tables import CLUB_TABLES, ClubTable, club_rows
-from league.closing.services import club_carry_differences
+from league.backup.selectors import (
+    CHUNK_ROWS,
+    FORMAT,
+    LOGIN_FIELDS,
+    SCHEMA_APPS,
+    applied_migrations,
+    backup_tables,
+    canonical_json,
+    digest_of,
+    user_fields,
+)
+from league.backup.tables import CLUB_TABLES
+from league.closing.selectors import (
+    club_carry_differences,
+)
 from league.club.caching import books_cache_forget
 from league.club.database import tables_analyze
 from league.club.errors import BooksError
@@ -88,120 +96,17 @@ from league.club.models import Club
 from league.ledger.selectors import club_ledger_differences
 
 __all__ = [
-    "FORMAT",
-    "LOGIN_FIELDS",
     "READABLE_VERSIONS",
-    "VERSION",
     "RestoreResult",
-    "club_backup",
     "club_restore",
 ]
 
-FORMAT = "schockclub-backup"
-VERSION = 2
 # The versions a restore reads: 1 has no digest (and carried the logins' rights, dropped).
 READABLE_VERSIONS = (1, 2)
-# The only columns of a login a backup holds and a restore takes: never is_superuser,
-# is_staff, groups or permissions (rights over the installation, not the club's).
-LOGIN_FIELDS = (
-    "username",
-    "password",
-    "first_name",
-    "last_name",
-    "email",
-    "is_active",
-    "last_login",
-    "date_joined",
-)
 # Rows of history whose live row is never deleted (the ledger corrects by reversal, a
 # payment is cancelled by one): a record without its row means the row was cut out.
 _NEVER_DELETED = ("league.Payment", "league.LedgerEntry")
-# The apps whose tables the file holds: their migrations must match on restore.
-SCHEMA_APPS = ("auth", "games", "league")
-_CHUNK = 2000  # rows read or written per query
 _MAX_NAMED = 5  # conflicts named in one refusal
-
-
-class _Encoder(DjangoJSONEncoder):
-    """DjangoJSONEncoder keeps only milliseconds of a datetime; the history is ordered by
-    its microseconds, so they are kept."""
-
-    def default(self, o: Any) -> Any:
-        if isinstance(o, datetime.datetime):
-            return o.isoformat()
-        return super().default(o)
-
-
-def _user_fields(model: type[models.Model]) -> list[str]:
-    """Names of the model's foreign keys to the login model (author, recorder, login)."""
-    user_model = get_user_model()
-    return [
-        f.name
-        for f in model._meta.concrete_fields
-        if f.is_relation and f.related_model is user_model
-    ]
-
-
-def _tables() -> Iterator[tuple[ClubTable, bool, type[models.Model]]]:
-    """(table, is history, model) in restore order: each table's rows, then its history."""
-    for table in CLUB_TABLES:
-        yield table, False, table.model
-        if table.history:
-            yield table, True, table.history_model
-
-
-def _applied_migrations() -> dict[str, list[str]]:
-    applied = MigrationRecorder(connection).applied_migrations()
-    return {app: sorted(name for a, name in applied if a == app) for app in SCHEMA_APPS}
-
-
-# --- backup --------------------------------------------------------------------------------
-
-
-def club_backup(*, club: Club) -> bytes:
-    """Everything of `club` as one backup file's bytes (gzip-compressed JSON, format
-    `FORMAT` version `VERSION`, see the module docstring): its rows of every table of
-    `league.backup.tables.CLUB_TABLES` with their history records, the logins of its people
-    and of every author in them (their `LOGIN_FIELDS` only: no rights over the
-    installation), the header's row counts and the digest. Reads only; one query per table
-    and chunk of 2,000 rows."""
-    tables: dict[str, list[dict[str, Any]]] = {}
-    user_ids: set[int] = set()
-    for table, history, model in _tables():
-        rows = model._default_manager.filter(club_rows(table, club.pk, history=history))
-        data = serializers.serialize("python", rows.order_by("pk").iterator(chunk_size=_CHUNK))
-        for name in _user_fields(model):
-            user_ids.update(row["fields"][name] for row in data if row["fields"][name])
-        tables[model._meta.label] = data
-    users = get_user_model().objects.filter(pk__in=user_ids).order_by("pk")
-    document = {
-        "format": FORMAT,
-        "version": VERSION,
-        "created_at": timezone.now(),
-        "club": {"id": club.pk, "name": club.name},
-        "migrations": _applied_migrations(),
-        "counts": {label: len(rows) for label, rows in tables.items()},
-        "users": serializers.serialize("python", users, fields=LOGIN_FIELDS),
-        "tables": tables,
-    }
-    text = _canonical(document)
-    # The file is the canonical text with the digest of that text as one more key (the
-    # text is not written twice: the last "}" closes the object after the digest).
-    text = f'{text[:-1]},"digest":"{_digest_of(text)}"}}'
-    return gzip.compress(text.encode("utf-8"), compresslevel=6)
-
-
-def _canonical(document: dict[str, Any]) -> str:
-    """The JSON text the digest is taken of: the keys in the order of the file, no spaces,
-    not ASCII-escaped. The same text whether `document` holds the backup's Python values
-    (dates, Decimals: written as `_Encoder` writes them) or the strings and numbers a
-    file's JSON was read back into (json keeps the order of an object's keys). Keys are not
-    sorted: a JSON column's value (a season's statutes) is restored in its own order."""
-    return json.dumps(document, cls=_Encoder, ensure_ascii=False, separators=(",", ":"))
-
-
-def _digest_of(text: str) -> str:
-    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 # --- restore -------------------------------------------------------------------------------
@@ -256,7 +161,7 @@ def _read(data: bytes) -> tuple[dict[str, Any], bool]:
             % {"version": version, "ours": ", ".join(map(str, READABLE_VERSIONS))},
         )
     digest_checked = _check_digest(document)
-    expected = {model._meta.label for _t, _h, model in _tables()}
+    expected = {model._meta.label for _t, _h, model in backup_tables()}
     tables = document.get("tables")
     if (
         not isinstance(tables, dict)
@@ -292,14 +197,14 @@ def _read(data: bytes) -> tuple[dict[str, Any], bool]:
 
 def _check_digest(document: dict[str, Any]) -> bool:
     """Take the digest out of `document` and compare it with the digest of the rest
-    (`_canonical`); whether there was one: a version 1 file has none (written before it),
+    (`canonical_json`); whether there was one: a version 1 file has none (written before it),
     a version 2 file must.
 
     Raises BooksError backup_digest when they differ or a version 2 file has none."""
     stored = document.pop("digest", None)
     if stored is None and document.get("version") == 1:
         return False
-    if not isinstance(stored, str) or stored != _digest_of(_canonical(document)):
+    if not isinstance(stored, str) or stored != digest_of(canonical_json(document)):
         raise BooksError(
             "backup_digest",
             _(
@@ -318,7 +223,7 @@ def _check_counts(document: dict[str, Any]) -> None:
     counts = document.get("counts")
     if not isinstance(counts, dict):
         counts = {}
-    labels = [model._meta.label for _t, _h, model in _tables()]
+    labels = [model._meta.label for _t, _h, model in backup_tables()]
     for label in [*labels, *sorted(set(counts) - set(labels))]:
         rows = document["tables"].get(label)
         held = len(rows) if isinstance(rows, list) else 0
@@ -334,7 +239,7 @@ def _check_counts(document: dict[str, Any]) -> None:
 
 
 def _check_schema(document: dict[str, Any]) -> None:
-    ours = _applied_migrations()
+    ours = applied_migrations()
     theirs = document["migrations"]
     for app in SCHEMA_APPS:
         if sorted(theirs.get(app) or []) != ours[app]:
@@ -360,11 +265,11 @@ def _check_belongs(document: dict[str, Any]) -> None:
     file holds (live or as a record: the objects of deleted records are gone)."""
     tables = document["tables"]
     ids: dict[str, set[Any]] = {}
-    for table, history, model in _tables():
+    for table, history, model in backup_tables():
         rows = tables[model._meta.label]
         ids.setdefault(table.label, set()).update(_row_id(row, history) for row in rows)
     live = {label: {row["pk"] for row in tables[label]} for label in (t.label for t in CLUB_TABLES)}
-    for table, history, model in _tables():
+    for table, history, model in backup_tables():
         label = model._meta.label
         if history:
             if table.label == "league.Club":
@@ -417,7 +322,7 @@ def _check_conflicts(document: dict[str, Any]) -> None:
             _("Login '%(name)s' already exists.") % {"name": "', '".join(taken[:_MAX_NAMED])},
             status=409,
         )
-    for _table, _history, model in _tables():
+    for _table, _history, model in backup_tables():
         pks = {row["pk"] for row in document["tables"][model._meta.label]}
         if pks:
             # One query per table: the numbers in use between the backup's lowest and
@@ -453,8 +358,8 @@ def _check_logins(document: dict[str, Any]) -> None:
     Raises BooksError backup_login_unreferenced naming the first such login."""
     named = {
         row["fields"].get(name)
-        for _table, _history, model in _tables()
-        for name in _user_fields(model)
+        for _table, _history, model in backup_tables()
+        for name in user_fields(model)
         for row in document["tables"][model._meta.label]
     }
     for row in document["users"]:
@@ -544,7 +449,7 @@ def _insert(model: type[models.Model], objects: list[models.Model]) -> None:
     """INSERT the rows as they are: every column as given (also auto_now timestamps),
     without save(), signals or history records (Django's raw insert, as loaddata does)."""
     fields = model._meta.local_concrete_fields
-    size = max(1, min(_CHUNK, connection.ops.bulk_batch_size(fields, objects)))
+    size = max(1, min(CHUNK_ROWS, connection.ops.bulk_batch_size(fields, objects)))
     for start in range(0, len(objects), size):
         model._base_manager._insert(  # type: ignore[attr-defined]
             objects[start : start + size], fields=fields, raw=True, using=connection.alias
@@ -554,23 +459,23 @@ def _insert(model: type[models.Model], objects: list[models.Model]) -> None:
 def _restore_tables(
     document: dict[str, Any], numbers: dict[int, int], result: RestoreResult
 ) -> None:
-    for _table, _history, model in _tables():
+    for _table, _history, model in backup_tables():
         label = model._meta.label
         rows = document["tables"][label]
-        user_fields = _user_fields(model)
+        login_columns = user_fields(model)
         for row in rows:
-            for name in user_fields:
+            for name in login_columns:
                 value = row["fields"].get(name)
                 row["fields"][name] = numbers.get(value) if value is not None else None
-        for start in range(0, len(rows), _CHUNK):
-            objects = [obj.object for obj in _deserialize(rows[start : start + _CHUNK], label)]
+        for start in range(0, len(rows), CHUNK_ROWS):
+            objects = [obj.object for obj in _deserialize(rows[start : start + CHUNK_ROWS], label)]
             _insert(model, objects)
         result.counts[label] = len(rows)
 
 
 def _reset_sequences() -> None:
     """Move the id sequences past the numbers written (PostgreSQL; SQLite needs nothing)."""
-    all_models = [model for _t, _h, model in _tables()]
+    all_models = [model for _t, _h, model in backup_tables()]
     statements = connection.ops.sequence_reset_sql(no_style(), all_models)
     if statements:
         with connection.cursor() as cursor:
@@ -610,7 +515,7 @@ def club_restore(*, data: bytes) -> RestoreResult:
             _reset_sequences()
             # Rows written in bulk and never analysed leave PostgreSQL's planner blind, for
             # the checks below and for the club's first pages (league.club.database).
-            tables_analyze(tables=[get_user_model(), *(model for _t, _h, model in _tables())])
+            tables_analyze(tables=[get_user_model(), *(model for _t, _h, model in backup_tables())])
             _check_books(club_row["pk"])
             result.club = Club.objects.get(pk=club_row["pk"])
             # The seasons are back at the backup's data versions, which the club had

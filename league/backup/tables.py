@@ -83,7 +83,7 @@ CLUB_TABLES: tuple[ClubTable, ...] = (
 # The logins of the club's people and everyone who appears as an author in its rows or
 # history (the secretary who recorded a payment, the admin who corrected a game): matched
 # by username on restore, never by number. Only their name, password hash, e-mail, active
-# flag and dates (league.backup.services.LOGIN_FIELDS): no right over the installation.
+# flag and dates (league.backup.selectors.LOGIN_FIELDS): no right over the installation.
 LOGIN_TABLES: tuple[str, ...] = ("auth.User",)
 
 NOT_BACKED_UP: dict[str, str] = {

@@ -10,8 +10,6 @@
   (league/banking/settlement.py).
 """
 
-from decimal import Decimal
-
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
@@ -24,23 +22,24 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from league.banking.bank_import import MAX_BYTES
-from league.banking.girocode import epc_payload, girocode_of, girocode_png, member_open_seasons
-from league.banking.models import ClubBankAccount
+from league.banking.girocode import epc_payload
+from league.banking.selectors import (
+    girocode_access_check,
+    member_girocode_png,
+    member_payment_girocode,
+)
 from league.banking.settlement import bank_statement_import
 from league.banking.statement_files import parse_statement
 from league.club.api_common import (
     club_of,
     error_responses,
-    is_secretary,
     request_club,
     request_member,
     require_secretary,
 )
-from league.club.caching import books_cached, club_books_version
 from league.club.errors import BooksError
 from league.club.fields import BoundedListField, StrictIntegerField
-from league.club.models import Member, Season
-from league.ledger.services import member_balance
+from league.club.models import Member
 
 
 @extend_schema(tags=["Money in"])
@@ -67,52 +66,10 @@ class MemberGiroCodeView(APIView):
     def get(self, request, id: int):  # named like the path parameter of members/{id}/
         club = club_of(request)
         member = get_object_or_404(Member, pk=id, club=club)
-        me = request_member(request)
-        if not is_secretary(request) and (me is None or me.pk != member.pk):
-            raise BooksError(
-                "not_own_statement", _("Only the member themself or the secretary."), status=403
-            )
-        account = ClubBankAccount.objects.filter(club=club).first()
+        girocode_access_check(member=member, viewer=request_member(request))
         raw = request.query_params.get("season")
         season_id = None if raw is None else StrictIntegerField(min_value=1).run_validation(raw)
-
-        def build() -> bytes:
-            code = None
-            if season_id is not None:
-                season = get_object_or_404(Season, pk=season_id, club=club)
-                if account is not None:  # without one there is no code: nothing to sum
-                    amount = member_balance(member=member, season=season)
-                    code = girocode_of(account=account, member=member, season=season, amount=amount)
-            elif account is not None:
-                # The newest open EUR season: one query whether or not anything is open.
-                open_seasons = member_open_seasons(member=member)
-                if open_seasons:
-                    season, amount = open_seasons[0]
-                    code = girocode_of(account=account, member=member, season=season, amount=amount)
-            if code is None and account is None:
-                raise BooksError(
-                    "no_girocode", _("The club has not entered its bank account yet."), status=404
-                )
-            if code is None:
-                raise BooksError("no_girocode", _("There is nothing open to pay."), status=404)
-            return girocode_png(code)
-
-        # The PNG (drawing it costs about twice a trivial read) is kept per books version
-        # (the amount, the member's name in the reference), member, season asked for and
-        # bank account (not part of the books: its fields are in the key). A refusal raises
-        # in build() and is never kept; without an account every answer is one.
-        png = (
-            build()
-            if account is None
-            else books_cached(
-                "girocode_png",
-                club_books_version(club=club),
-                member.pk,
-                season_id,
-                (account.holder, account.iban, account.bic),
-                build=build,
-            )
-        )
+        png = member_girocode_png(club=club, member=member, season_id=season_id)
         response = HttpResponse(png, content_type="image/png")
         response["Cache-Control"] = "private, no-store"
         return response
@@ -161,25 +118,8 @@ class MemberPaymentView(APIView):
         if club is None:  # a login without a club: no person exists for it
             raise Http404
         member = get_object_or_404(Member, pk=id, club=club)
-        me = request_member(request)
-        if not is_secretary(request) and (me is None or me.pk != member.pk):
-            raise BooksError(
-                "not_own_statement", _("Only the member themself or the secretary."), status=403
-            )
-        account = ClubBankAccount.objects.filter(club=club).first()
-        if account is None:
-            raise BooksError(
-                "no_girocode", _("The club has not entered its bank account yet."), status=404
-            )
-        open_seasons = member_open_seasons(member=member)
-        total = sum((amount for _season, amount in open_seasons), Decimal(0))
-        code = (
-            girocode_of(account=account, member=member, season=open_seasons[0][0], amount=total)
-            if open_seasons
-            else None
-        )
-        if code is None:
-            raise BooksError("no_girocode", _("There is nothing open to pay."), status=404)
+        girocode_access_check(member=member, viewer=request_member(request))
+        code = member_payment_girocode(club=club, member=member)
         body = {
             "iban": code.iban,
             "bic": code.bic,

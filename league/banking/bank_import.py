@@ -34,7 +34,12 @@ from league.club.errors import BooksError
 from league.club.models import Club, Member, Season
 from league.club.money import round_money
 from league.ledger.models import LedgerEntry, Payment
-from league.ledger.services import member_balance, payment_record
+from league.ledger.selectors import (
+    member_balance,
+)
+from league.ledger.services import (
+    payment_record,
+)
 
 #: The largest statement accepted (a year of a club account is far below).
 MAX_BYTES = 2 * 1024 * 1024

@@ -3,7 +3,7 @@ open amount, drawn by ``segno.helpers.make_epc_qr``.
 
 A code exists only when the club has a bank account, the season is kept in EUR (a DM season
 cannot be paid by SEPA) and the member owes money in it (the ledger's balance,
-``league.ledger.services.member_balance``; nothing open or a credit: no code).
+``league.ledger.selectors.member_balance``; nothing open or a credit: no code).
 """
 
 from __future__ import annotations
@@ -12,13 +12,9 @@ import io
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db.models import Sum
-
 from league.banking.models import ClubBankAccount
 from league.club.models import Member, Season
-from league.club.money import round_money
 from league.club.reference import creditor_reference
-from league.ledger.services import member_balance
 
 
 @dataclass(frozen=True)
@@ -38,16 +34,6 @@ def girocode_reference(*, member: Member, season: Season) -> str:
     """The transfer's structured reference: the RF creditor reference of ``member`` and
     ``season`` (ISO 11649, derived from their ids: the same on every reprint)."""
     return creditor_reference(member_id=member.pk, season_id=season.pk)
-
-
-def member_girocode(*, member: Member, season: Season) -> GiroCode | None:
-    """The GiroCode of ``member``'s open amount in ``season``, or None: no club bank account,
-    a season not in EUR, or nothing open (balance <= 0). Two queries."""
-    account = ClubBankAccount.objects.filter(club_id=member.club_id).first()
-    if account is None or season.currency != "EUR":
-        return None
-    amount = member_balance(member=member, season=season)
-    return girocode_of(account=account, member=member, season=season, amount=amount)
 
 
 def girocode_of(
@@ -120,15 +106,3 @@ def girocode_png(code: GiroCode, *, scale: int = 6) -> bytes:
     buf = io.BytesIO()
     qr.save(buf, kind="png", scale=scale, border=4)
     return buf.getvalue()
-
-
-def member_open_seasons(*, member: Member) -> list[tuple[Season, Decimal]]:
-    """The EUR seasons in which ``member`` owes money (balance > 0), newest first, with the
-    amount (Decimal EUR, cents). One query."""
-    seasons = (
-        Season.objects.filter(club_id=member.club_id, currency="EUR", ledger_entries__member=member)
-        .annotate(open_amount=Sum("ledger_entries__amount"))
-        .filter(open_amount__gt=0)
-        .order_by("-year")
-    )
-    return [(season, round_money(season.open_amount)) for season in seasons]

@@ -17,8 +17,14 @@ from django.db import IntegrityError, transaction
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from league.banking.girocode import girocode_of, girocode_png, member_open_seasons
+from league.banking.girocode import (
+    girocode_of,
+    girocode_png,
+)
 from league.banking.models import ClubBankAccount, PaymentReminder
+from league.banking.selectors import (
+    member_open_seasons,
+)
 from league.club.models import Member
 
 #: The open amount (EUR, all seasons together) above which a member is reminded.

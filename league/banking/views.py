@@ -23,21 +23,19 @@ from django.utils.translation import ngettext
 from league.banking.bank_import import MAX_BYTES, BankLine, bank_lines_book
 from league.banking.exports import datev_buchungsstapel
 from league.banking.forms import BankStatementUploadForm, ClubBankAccountForm
-from league.banking.girocode import girocode_reference, member_open_seasons
-from league.banking.models import ClubBankAccount
+from league.banking.selectors import bank_account_of, member_girocode_rows
 from league.banking.services import club_bank_account_set
 from league.banking.settlement import bank_statement_import
 from league.banking.statement_files import parse_statement
 from league.club.access import ClubRequest, member_required, secretary_required
 from league.club.body_limits import body_limit
-from league.club.caching import books_cached, club_books_version
 from league.club.errors import BooksError
 
 
 @secretary_required
 def club_bank_account(request: ClubRequest) -> HttpResponse:
     """Show and change the club's bank account (holder, IBAN, BIC)."""
-    account = ClubBankAccount.objects.filter(club=request.club).first()
+    account = bank_account_of(club=request.club)
     initial = (
         {"holder": account.holder, "iban": account.iban, "bic": account.bic} if account else {}
     )
@@ -66,23 +64,8 @@ def my_girocodes(request: ClubRequest) -> HttpResponse:
         member.save(update_fields=["payment_reminders"])
         messages.success(request, _("Your reminder setting is saved."))
         return redirect("my_girocodes")
-    account = ClubBankAccount.objects.filter(club=request.club).first()
-    # The open amounts are the books' (kept per books version and person: the sum over
-    # the person's ledger lines of every EUR season is not made on each read); the bank
-    # account and the reminder setting are not, and are read each time.
-    rows = books_cached(
-        "girocode_rows",
-        club_books_version(club=request.club),
-        member.pk,
-        build=lambda: [
-            {
-                "season": season,
-                "amount": amount,
-                "reference": girocode_reference(member=member, season=season),
-            }
-            for season, amount in member_open_seasons(member=member)
-        ],
-    )
+    account = bank_account_of(club=request.club)
+    rows = member_girocode_rows(club=request.club, member=member)
     context = {"member": member, "account": account, "rows": rows}
     return render(request, "league/banking/girocodes.html", context)
 

@@ -20,19 +20,21 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from league.closing import schema
+from league.closing.selectors import (
+    VALID,
+    may_see_balances,
+    season_close_state,
+    season_sign_off_state,
+)
 from league.closing.serializers import (
     CloseBodySerializer,
     CloseStateSerializer,
     ReopenBodySerializer,
 )
 from league.closing.services import (
-    VALID,
-    may_see_balances,
     season_close,
-    season_close_state,
     season_reopen,
     season_sign_off,
-    season_sign_off_state,
 )
 from league.club.api_common import (
     club_of,

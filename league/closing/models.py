@@ -9,7 +9,7 @@ from league.club.models import Member, Season
 class SeasonSignOff(models.Model):
     """A Kassenprüfer's signature on a closed season: who (`auditor`, a member with a
     login), when (`signed_at`, aware), and what: `fingerprint`, the sha256 hex digest of
-    the season's figures at signing (`league.closing.services.season_fingerprint`), and
+    the season's figures at signing (`league.closing.selectors.season_fingerprint`), and
     the season's `data_version` then (for the record; validity is decided by the
     fingerprint, see `signature_state`).
 

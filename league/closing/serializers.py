@@ -104,7 +104,7 @@ class CloseStateSerializer(serializers.Serializer):
     closed_by = serializers.CharField(source="season.closed_by.name", allow_null=True, default=None)
     data_version = serializers.IntegerField(source="season.data_version")
     fingerprint = serializers.CharField(
-        help_text="sha256 of the season's figures now (league.closing.services.season_figures)."
+        help_text="sha256 of the season's figures now (league.closing.selectors.season_figures)."
     )
     open_items = OpenItemsSerializer()
     sign_offs = SignOffSerializer(many=True)

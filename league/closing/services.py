@@ -40,54 +40,39 @@ fingerprint they sign.
 from __future__ import annotations
 
 import datetime
-import hashlib
-import json
-from collections import defaultdict
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from decimal import Decimal
-from typing import Any
 
 from django.db import transaction
-from django.db.models import Count, Max, Q, Sum
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.evenings.models import Attendance, Evening
 from league.closing.models import SeasonSignOff
+from league.closing.selectors import (
+    MAX_AUDITORS,
+    MemberBalance,
+    carry_amount,
+    may_sign_off,
+    season_fingerprint,
+    season_member_balances,
+    season_open_items,
+    season_sign_offs,
+    was_secretary_during,
+)
 from league.club.books import books_changed
 from league.club.errors import BooksError
-from league.club.models import Currency, Member, Season
+from league.club.models import Member, Season
 from league.club.money import round_money
 from league.club.services import season_get_or_create
-from league.club.statutes import season_statutes
 from league.ledger.models import LedgerEntry
-from league.ledger.services import REASON_SEASON_CLOSED, REASON_SEASON_REOPENED
-from league.runden.models import RundeGiven
-from league.runden.services import STATUS_OPEN, RundeStatus, runden_overview
-from league.standings.selectors import season_standings
+from league.ledger.selectors import (
+    REASON_SEASON_CLOSED,
+    REASON_SEASON_REOPENED,
+)
 
-DM_PER_EUR = Decimal("1.95583")
-"""The fixed conversion rate of the Deutsche Mark to the euro (1 EUR = 1.95583 DM)."""
-
-MAX_AUDITORS = 2
 REASON_MAX_LENGTH = 100
 """The audit history keeps a change reason of at most 100 characters (simple_history)."""
 
-VALID, BROKEN = "valid", "broken"
 CLOSED_REASON = REASON_SEASON_CLOSED
-FINGERPRINT_VERSION = 1
-
-_CARRY_OUT_SIDE = Q(kind=LedgerEntry.Kind.CARRY_OUT) | Q(
-    kind=LedgerEntry.Kind.REVERSAL, reverses__kind=LedgerEntry.Kind.CARRY_OUT
-)
-_CARRY_IN_SIDE = Q(kind=LedgerEntry.Kind.CARRY_IN) | Q(
-    kind=LedgerEntry.Kind.REVERSAL, reverses__kind=LedgerEntry.Kind.CARRY_IN
-)
-_CARRY_KINDS = (LedgerEntry.Kind.CARRY_OUT, LedgerEntry.Kind.CARRY_IN)
-_PAYMENT_SIDE = Q(kind=LedgerEntry.Kind.PAYMENT) | Q(
-    kind=LedgerEntry.Kind.REVERSAL, reverses__kind=LedgerEntry.Kind.PAYMENT
-)
 
 
 def carry_source_key(season_id: int, member_id: int) -> str:
@@ -95,478 +80,7 @@ def carry_source_key(season_id: int, member_id: int) -> str:
     return f"carry:{season_id}:{member_id}"
 
 
-def carry_amount(amount: Decimal, *, from_currency: str, to_currency: str) -> Decimal:
-    """`amount` of `from_currency` in `to_currency`, Decimal, rounded half up to cents.
-
-    DM -> EUR divides by 1.95583, EUR -> DM multiplies (the fixed euro rate); the same
-    currency is only rounded. Example: Decimal("12.00") DM -> Decimal("6.14") EUR.
-    """
-    if from_currency == to_currency:
-        return round_money(amount)
-    if (from_currency, to_currency) == (Currency.DM, Currency.EUR):
-        return round_money(amount / DM_PER_EUR)
-    if (from_currency, to_currency) == (Currency.EUR, Currency.DM):
-        return round_money(amount * DM_PER_EUR)
-    raise ValueError(f"no rate from {from_currency} to {to_currency}")
-
-
 # --------------------------------------------------------------------------- reading
-
-
-@dataclass(frozen=True)
-class MemberBalance:
-    """A person's money in a season before any carry out of it, Decimal in the season's
-    currency: `charged` (charges net of reversals), `paid` (payments net of reversals),
-    `carried_in` (from the season before) and `balance` = charged - paid + carried_in
-    (positive: owed to the kitty; negative: a credit)."""
-
-    member: Member
-    charged: Decimal
-    paid: Decimal
-    carried_in: Decimal
-
-    @property
-    def balance(self) -> Decimal:
-        return self.charged - self.paid + self.carried_in
-
-
-def season_member_balances(*, season: Season) -> list[MemberBalance]:
-    """Every person with ledger lines in `season`, by name, with the money of
-    `MemberBalance`; the season's own carry-out lines (and their reversals) are left out,
-    so the figures are the same whether the season is closed or not. Two queries."""
-    rows = (
-        LedgerEntry.objects.filter(season=season)
-        .exclude(_CARRY_OUT_SIDE)
-        .values("member_id")
-        .annotate(
-            paid=Sum("amount", filter=_PAYMENT_SIDE),
-            carried=Sum("amount", filter=_CARRY_IN_SIDE),
-            charged=Sum("amount", filter=~_PAYMENT_SIDE & ~_CARRY_IN_SIDE),
-        )
-        .order_by()
-    )
-    figures = {r["member_id"]: r for r in rows}
-    members = Member.objects.in_bulk(list(figures))
-    zero = Decimal("0")
-    result = [
-        MemberBalance(
-            member=members[member_id],
-            charged=round_money(r["charged"] or zero),
-            paid=round_money(-(r["paid"] or zero)),
-            carried_in=round_money(r["carried"] or zero),
-        )
-        for member_id, r in figures.items()
-    ]
-    return sorted(result, key=lambda b: b.member.name)
-
-
-def club_carry_differences(*, club_id: int, limit: int = 1) -> list[str]:
-    """Where the club's stored carry-overs disagree with its ledger, as German sentences
-    naming the season or the source key (at most `limit`). Empty when they are what
-    `season_close` and `season_reopen` write:
-
-    - a closed season's lines add up to nothing for every person (each open balance left
-      it by its carry-out line); an open season carries nothing out (a reopening reversed
-      every carry-out);
-    - every standing carry-out has its one standing carry-in with the same source key in a
-      later season, of the same money converted by `carry_amount` (DM -> EUR at 1.95583),
-      and every standing carry-in its carry-out.
-
-    Reads only; two queries (used by a restore, league.backup)."""
-    seasons = Season.objects.filter(club_id=club_id).in_bulk()
-    lines = list(
-        LedgerEntry.objects.filter(club_id=club_id)
-        .order_by("pk")
-        .values(
-            "pk",
-            "season_id",
-            "member_id",
-            "kind",
-            "amount",
-            "currency",
-            "source_key",
-            "reverses_id",
-            "reverses__kind",
-        )
-    )
-    reversed_pks = {e["reverses_id"] for e in lines if e["reverses_id"] is not None}
-    zero = Decimal("0")
-    totals: dict[tuple[int, int], Decimal] = defaultdict(lambda: zero)
-    carried_out: dict[tuple[int, int], Decimal] = defaultdict(lambda: zero)
-    standing: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
-    for e in lines:
-        person = (e["season_id"], e["member_id"])
-        totals[person] += e["amount"]
-        if LedgerEntry.Kind.CARRY_OUT in (e["kind"], e["reverses__kind"]):
-            carried_out[person] += e["amount"]
-        if e["kind"] in _CARRY_KINDS and e["pk"] not in reversed_pks:
-            standing[e["source_key"]].append(e)
-    found: list[str] = []
-    for (season_id, member_id), total in sorted(totals.items()):
-        season = seasons[season_id]
-        if season.closed_at is not None and total != 0:
-            found.append(
-                _("The closed season %(year)s does not add up to nothing for person %(member)s.")
-                % {"year": season.year, "member": member_id}
-            )
-        elif season.closed_at is None and carried_out[(season_id, member_id)] != 0:
-            found.append(
-                _("The open season %(year)s carries a balance out for person %(member)s.")
-                % {"year": season.year, "member": member_id}
-            )
-    for key, pair in standing.items():
-        kinds = {e["kind"]: e for e in pair}
-        out, into = kinds.get(LedgerEntry.Kind.CARRY_OUT), kinds.get(LedgerEntry.Kind.CARRY_IN)
-        if (
-            len(pair) != 2
-            or out is None
-            or into is None
-            or out["member_id"] != into["member_id"]
-            or seasons[into["season_id"]].year <= seasons[out["season_id"]].year
-            or into["amount"]
-            != carry_amount(
-                -out["amount"], from_currency=out["currency"], to_currency=into["currency"]
-            )
-        ):
-            found.append(_("The carry-over %(key)s does not match its other line.") % {"key": key})
-    return found[:limit]
-
-
-@dataclass(frozen=True)
-class IncompleteEvening:
-    """An evening whose games entered differ from the games expected (five per present
-    club member, the season's statutes)."""
-
-    evening_id: int
-    date: datetime.date
-    games_entered: int
-    games_expected: int
-
-
-def season_incomplete_evenings(*, season: Season) -> list[IncompleteEvening]:
-    """The season's evenings with fewer or more games than expected, oldest first. One
-    query (games and present club members counted per evening)."""
-    statutes = season_statutes(season)
-    evenings = (
-        Evening.objects.filter(season=season)
-        .annotate(
-            n_games=Count("games", distinct=True),
-            n_members=Count(
-                "attendances",
-                filter=Q(attendances__role=Attendance.Role.MEMBER),
-                distinct=True,
-            ),
-        )
-        .order_by("date")
-        .values_list("pk", "date", "n_games", "n_members")
-    )
-    result = []
-    for pk, date, n_games, n_members in evenings:
-        expected = statutes.games_expected(present_members=n_members)
-        if n_games != expected:
-            result.append(IncompleteEvening(pk, date, n_games, expected))
-    return result
-
-
-@dataclass
-class OpenItems:
-    """What the close wizard shows as still open: `incomplete_evenings`, `runden_open`
-    (Runden owed and not given) and `open_balances` (people whose balance is not zero;
-    carried into the next season on close, so they never block)."""
-
-    incomplete_evenings: list[IncompleteEvening]
-    runden_open: list[RundeStatus]
-    open_balances: list[MemberBalance]
-
-    @property
-    def runden_by_evening(self) -> list[tuple[datetime.date, int, list[str]]]:
-        """The Runden not given per evening, oldest first: (date, evening id, throwers'
-        names in throwing order), for a short list on the page."""
-        evenings: dict[int, tuple[datetime.date, int, list[str]]] = {}
-        for r in self.runden_open:
-            line = evenings.setdefault(r.evening_id, (r.date, r.evening_id, []))
-            line[2].append(r.thrower.name)
-        return sorted(evenings.values())
-
-    @property
-    def needs_confirmation(self) -> bool:
-        """Incomplete evenings or Runden not given: closing must be confirmed."""
-        return bool(self.incomplete_evenings or self.runden_open)
-
-    @property
-    def open_balance_total(self) -> Decimal:
-        """The open balances summed (owed minus credits), Decimal in the season's
-        currency: what a person who may not see each balance reads instead."""
-        return sum((b.balance for b in self.open_balances), Decimal("0"))
-
-
-def season_open_items(*, season: Season, balances: list[MemberBalance] | None = None) -> OpenItems:
-    """The wizard's list for `season`. About seven queries; two less
-    when the season's `balances` (`season_member_balances`) are handed in."""
-    if balances is None:
-        balances = season_member_balances(season=season)
-    return OpenItems(
-        incomplete_evenings=season_incomplete_evenings(season=season),
-        runden_open=runden_overview(club=season.club, season=season, status=STATUS_OPEN),
-        open_balances=[b for b in balances if b.balance != 0],
-    )
-
-
-def _cents(amount: Decimal) -> int:
-    return int(round_money(amount) * 100)
-
-
-def season_figures(
-    *, season: Season, balances: list[MemberBalance] | None = None
-) -> dict[str, Any]:
-    """The figures an auditor signs, as plain JSON values (money in integer cents, people
-    by id, so a rename does not break a signature):
-
-    - ``season``: id, year, currency, Mark value;
-    - ``standings``: per person (club members and guests, by id) place, evenings attended
-      and absent, games played and lost, Schock-Aus, points, Runden owed, Marks, money;
-    - ``totals``: evenings, games, Schock-Aus, Runden owed, Marks, money, and the ledger's
-      charged, paid, carried in and balance;
-    - ``balances``: per person charged, paid, carried in and balance (`MemberBalance`:
-      without the season's own carry out, which close and reopen book and reverse);
-    - ``runden_given``: per person the Runden given of the season's Schock-Aus.
-
-    `balances`: the season's `season_member_balances` when read already (else read here).
-    """
-    standings = season_standings(season=season)
-    if balances is None:
-        balances = season_member_balances(season=season)
-    given = (
-        RundeGiven.objects.filter(schock_aus__game__evening__season=season)
-        .values("schock_aus__thrower_id")
-        .annotate(n=Count("id"))
-        .order_by()
-    )
-    return {
-        "version": FINGERPRINT_VERSION,
-        "season": {
-            "id": season.pk,
-            "year": season.year,
-            "currency": season.currency,
-            "mark_value_cents": _cents(season.mark_value),
-        },
-        "standings": sorted(
-            [
-                r.member.pk,
-                r.place,
-                r.evenings_attended,
-                r.evenings_absent,
-                r.games_played,
-                r.games_lost,
-                r.schock_aus,
-                r.points,
-                r.runden,
-                r.marks,
-                _cents(r.money),
-            ]
-            for r in standings.everyone
-        ),
-        "totals": {
-            "evenings": standings.evenings,
-            "games": standings.games,
-            "schock_aus": standings.schock_aus,
-            "runden": standings.runden,
-            "marks": standings.marks_total,
-            "money_cents": _cents(standings.money_total),
-            "charged_cents": sum(_cents(b.charged) for b in balances),
-            "paid_cents": sum(_cents(b.paid) for b in balances),
-            "carried_in_cents": sum(_cents(b.carried_in) for b in balances),
-            "balance_cents": sum(_cents(b.balance) for b in balances),
-        },
-        "balances": sorted(
-            [
-                b.member.pk,
-                _cents(b.charged),
-                _cents(b.paid),
-                _cents(b.carried_in),
-                _cents(b.balance),
-            ]
-            for b in balances
-        ),
-        "runden_given": sorted([g["schock_aus__thrower_id"], g["n"]] for g in given),
-    }
-
-
-def season_fingerprint(*, season: Season, balances: list[MemberBalance] | None = None) -> str:
-    """The sha256 hex digest (64 characters) of `season_figures`, serialized as canonical
-    JSON (sorted keys, no spaces). Equal figures give the same digest on any database."""
-    figures = season_figures(season=season, balances=balances)
-    text = json.dumps(figures, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def signature_state(*, sign_off: SeasonSignOff, fingerprint: str | None = None) -> str:
-    """ "valid" while the season's figures are those signed (`fingerprint` of now equals
-    the one signed), else "broken" (the books changed after the audit). Pass the current
-    `fingerprint` to check several signatures of one season with one computation."""
-    if fingerprint is None:
-        fingerprint = season_fingerprint(season=sign_off.season)
-    return VALID if sign_off.fingerprint == fingerprint else BROKEN
-
-
-@dataclass
-class SignOffLine:
-    """A signature and its state ("valid" or "broken")."""
-
-    sign_off: SeasonSignOff
-    state: str
-
-    @property
-    def valid(self) -> bool:
-        return self.state == VALID
-
-
-@dataclass(frozen=True)
-class CloseEvent:
-    """A close or reopen of a season from its audit history: when (aware), who (the
-    login's username, or "" for a command), `closed` (True: closed, False: reopened) and
-    the reason (a reopen's own words; "season_closed" for a close)."""
-
-    when: datetime.datetime
-    who: str
-    closed: bool
-    reason: str
-
-
-def season_close_events(*, season: Season) -> list[CloseEvent]:
-    """Every close and reopen of `season`, oldest first, read from the season's history
-    records (django-simple-history): a record whose `closed_at` went from empty to set or
-    back. One query."""
-    records = season.history.select_related("history_user").order_by("history_date", "history_id")
-    events, was_closed = [], False
-    for record in records:
-        closed = record.closed_at is not None
-        if closed != was_closed:
-            user = record.history_user
-            events.append(
-                CloseEvent(
-                    when=record.history_date,
-                    who=user.get_username() if user else "",
-                    closed=closed,
-                    reason=record.history_change_reason or "",
-                )
-            )
-        was_closed = closed
-    return events
-
-
-@dataclass
-class CloseState:
-    """Everything the close wizard shows: whether and when the season was closed and by
-    whom, the open items, the current fingerprint and every signature with its state."""
-
-    season: Season
-    open_items: OpenItems
-    fingerprint: str
-    sign_offs: list[SignOffLine] = field(default_factory=list)
-    events: list[CloseEvent] = field(default_factory=list)
-
-    @property
-    def closed(self) -> bool:
-        return self.season.closed_at is not None
-
-    @property
-    def valid_sign_offs(self) -> list[SignOffLine]:
-        return [line for line in self.sign_offs if line.valid]
-
-
-def season_sign_offs(*, season: Season, fingerprint: str | None = None) -> list[SignOffLine]:
-    """The season's signatures, oldest first, each with its state (`signature_state`)."""
-    if fingerprint is None:
-        fingerprint = season_fingerprint(season=season)
-    sign_offs = SeasonSignOff.objects.filter(season=season).select_related("auditor", "season")
-    return [SignOffLine(s, signature_state(sign_off=s, fingerprint=fingerprint)) for s in sign_offs]
-
-
-def season_sign_off_state(*, season: Season) -> tuple[int, ...]:
-    """What names `season`'s signatures beside its data version (part of the
-    key and ETag of a kept close state). A signature moves no `data_version` (it is no
-    change of the books), is never changed or deleted, and is only ever added to a closed
-    season (`season_sign_off` locks the season and refuses an open one), while close and
-    reopen move the version: so an open season's signatures are those of its version and
-    need no query, `()`. A closed season's are named by (number, highest id), one query.
-    `season` must carry its `closed_at` as read with the version."""
-    if season.closed_at is None:
-        return ()
-    row = SeasonSignOff.objects.filter(season_id=season.pk).aggregate(n=Count("id"), last=Max("id"))
-    return int(row["n"] or 0), int(row["last"] or 0)
-
-
-def season_close_state(*, season: Season) -> CloseState:
-    """The close wizard's state of `season` (page and API)."""
-    season = Season.objects.select_related("club", "closed_by").get(pk=season.pk)
-    # The balances are read once for the fingerprint and the open items.
-    balances = season_member_balances(season=season)
-    fingerprint = season_fingerprint(season=season, balances=balances)
-    return CloseState(
-        season=season,
-        open_items=season_open_items(season=season, balances=balances),
-        fingerprint=fingerprint,
-        sign_offs=season_sign_offs(season=season, fingerprint=fingerprint),
-        events=season_close_events(season=season),
-    )
-
-
-def may_see_balances(member: Member | None, *, closed: bool, signed_by: Iterable[int] = ()) -> bool:
-    """Whether `member` reads every person's balance on a season's close page and in its
-    close API (otherwise the open balances' count and their total only: members and
-    guests see their own money on their statement, README "Who sees which money").
-
-    **Decision**: the secretary always (the books are theirs). A Kassenprüfer
-    (`may_sign_off`) of a *closed* season, because the signature covers every balance
-    (`season_figures`) and one signs only what one has checked: while fewer than
-    `MAX_AUDITORS` auditors hold a valid signature (`signed_by`: their ids), or when the
-    member is one of them. Once two have signed, the other members see the totals again;
-    an open season shows them to no one else (it is audited after it is closed). A guest
-    never signs, so never sees another person's balance."""
-    if member is None:
-        return False
-    if member.is_secretary:
-        return True
-    if not closed or not may_sign_off(member):
-        return False
-    signers = set(signed_by)
-    return member.pk in signers or len(signers) < MAX_AUDITORS
-
-
-def may_sign_off(member: Member | None) -> bool:
-    """Whether `member` may sign as Kassenprüfer: an active club member (not a guest) with
-    a login, not a secretary (see the module's Decision)."""
-    return bool(
-        member is not None
-        and member.user_id is not None
-        and member.active
-        and member.kind == Member.Kind.MEMBER
-        and not member.is_secretary
-    )
-
-
-def was_secretary_during(*, member: Member, season: Season) -> bool:
-    """Whether `member` was a secretary of the club at any moment of `season`'s dates
-    (its first day 00:00 to its last day 24:00, the club's time zone), read from the
-    person's audit history (see the module's Decision). One query."""
-    zone = timezone.get_default_timezone()
-    starts = datetime.datetime.combine(season.starts_on, datetime.time.min, tzinfo=zone)
-    ends = datetime.datetime.combine(
-        season.ends_on + datetime.timedelta(days=1), datetime.time.min, tzinfo=zone
-    )
-    records = list(
-        member.history.order_by("history_date", "history_id").values_list(
-            "history_date", "is_secretary"
-        )
-    )
-    if not records:
-        return member.is_secretary
-    for (since, is_secretary), following in zip(records, [*records[1:], None], strict=True):
-        until = following[0] if following is not None else None
-        if is_secretary and since < ends and (until is None or until > starts):
-            return True
-    return False
 
 
 # --------------------------------------------------------------------------- writing
@@ -699,6 +213,44 @@ def season_close(*, season: Season, by: Member, confirm: bool = False) -> Season
     return season
 
 
+def _reopen_reason(reason: str | None) -> str:
+    """The reason of a reopening, white space folded. Raises BooksError
+    `reason_required` (400) when empty, `reason_too_long` (400) past 100 characters."""
+    reason = " ".join((reason or "").split())
+    if not reason:
+        raise BooksError(
+            "reason_required", _("Please give the reason for reopening."), field="reason"
+        )
+    if len(reason) > REASON_MAX_LENGTH:
+        raise BooksError(
+            "reason_too_long",
+            _("The reason may have at most %(max)s characters.") % {"max": REASON_MAX_LENGTH},
+            field="reason",
+        )
+    return reason
+
+
+def _reverse_carry(carried: list[LedgerEntry]) -> None:
+    """Reverse each carry line in `carried`, booked today (reason "season_reopened")."""
+    today = timezone.localdate()
+    for entry in carried:
+        reversal = LedgerEntry(
+            club_id=entry.club_id,
+            season_id=entry.season_id,
+            member_id=entry.member_id,
+            kind=LedgerEntry.Kind.REVERSAL,
+            marks=0,
+            amount=-entry.amount,
+            currency=entry.currency,
+            source_key=entry.source_key,
+            description=REASON_SEASON_REOPENED,
+            reverses=entry,
+            booked_on=today,
+        )
+        reversal._change_reason = REASON_SEASON_REOPENED  # type: ignore[attr-defined]
+        reversal.save()
+
+
 @transaction.atomic
 def season_reopen(*, season: Season, by: Member, reason: str) -> Season:
     """Reopen a closed season so its books can change again: `closed_at` is cleared (the
@@ -716,17 +268,7 @@ def season_reopen(*, season: Season, by: Member, reason: str) -> Season:
             (409), `next_season_closed` (409) when the carry must be reversed in a closed
             season.
     """
-    reason = " ".join((reason or "").split())
-    if not reason:
-        raise BooksError(
-            "reason_required", _("Please give the reason for reopening."), field="reason"
-        )
-    if len(reason) > REASON_MAX_LENGTH:
-        raise BooksError(
-            "reason_too_long",
-            _("The reason may have at most %(max)s characters.") % {"max": REASON_MAX_LENGTH},
-            field="reason",
-        )
+    reason = _reopen_reason(reason)
     season = _locked(season)
     if season.closed_at is None:
         raise BooksError("season_not_closed", _("The season is not closed."), status=409)
@@ -745,28 +287,38 @@ def season_reopen(*, season: Season, by: Member, reason: str) -> Season:
     season._change_reason = reason  # type: ignore[attr-defined]
     season._history_user = by.user  # type: ignore[attr-defined]
     season.save(update_fields=["closed_at", "closed_by"])
-    today = timezone.localdate()
-    for entry in carried:
-        reversal = LedgerEntry(
-            club_id=entry.club_id,
-            season_id=entry.season_id,
-            member_id=entry.member_id,
-            kind=LedgerEntry.Kind.REVERSAL,
-            marks=0,
-            amount=-entry.amount,
-            currency=entry.currency,
-            source_key=entry.source_key,
-            description=REASON_SEASON_REOPENED,
-            reverses=entry,
-            booked_on=today,
-        )
-        reversal._change_reason = REASON_SEASON_REOPENED  # type: ignore[attr-defined]
-        reversal.save()
+    _reverse_carry(carried)
     books_changed(season_id=season.pk, reason="season_reopened")
     for season_id in sorted(following_ids):
         books_changed(season_id=season_id, reason="season_carry")
     season.refresh_from_db(fields=["data_version"])
     return season
+
+
+def _auditor_check(season: Season, auditor: Member) -> Member:
+    """The auditor as stored (its flags, not as handed in), refused when its password was
+    not set by its holder (`auditor_password_not_own`, 403) or when it was a secretary
+    during `season` (`auditor_was_secretary`, 403)."""
+    auditor = Member.objects.get(pk=auditor.pk)
+    if not auditor.password_set_by_holder:
+        raise BooksError(
+            "auditor_password_not_own",
+            _(
+                'Your password was not set by yourself. Set a new password ("Change '
+                'password", or "Forgot your password?" on the login page), then sign.'
+            ),
+            status=403,
+        )
+    if was_secretary_during(member=auditor, season=season):
+        raise BooksError(
+            "auditor_was_secretary",
+            _(
+                "You were a secretary during this season; the auditor checks the "
+                "secretaries' books and cannot be one of them."
+            ),
+            status=403,
+        )
+    return auditor
 
 
 @transaction.atomic
@@ -794,25 +346,7 @@ def season_sign_off(*, season: Season, auditor: Member) -> SeasonSignOff:
             _("Only a club member with a login who is not the secretary signs as auditor."),
             status=403,
         )
-    auditor = Member.objects.get(pk=auditor.pk)  # the flags as stored, not as handed in
-    if not auditor.password_set_by_holder:
-        raise BooksError(
-            "auditor_password_not_own",
-            _(
-                'Your password was not set by yourself. Set a new password ("Change '
-                'password", or "Forgot your password?" on the login page), then sign.'
-            ),
-            status=403,
-        )
-    if was_secretary_during(member=auditor, season=season):
-        raise BooksError(
-            "auditor_was_secretary",
-            _(
-                "You were a secretary during this season; the auditor checks the "
-                "secretaries' books and cannot be one of them."
-            ),
-            status=403,
-        )
+    auditor = _auditor_check(season, auditor)
     fingerprint = season_fingerprint(season=season)
     valid = [
         line for line in season_sign_offs(season=season, fingerprint=fingerprint) if line.valid

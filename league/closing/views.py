@@ -22,15 +22,17 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from league.closing.services import (
-    REASON_MAX_LENGTH,
+from league.closing.selectors import (
     may_see_balances,
     may_sign_off,
-    season_close,
     season_close_state,
+    season_sign_off_state,
+)
+from league.closing.services import (
+    REASON_MAX_LENGTH,
+    season_close,
     season_reopen,
     season_sign_off,
-    season_sign_off_state,
 )
 from league.club.access import ClubRequest, member_required, secretary_required
 from league.club.caching import books_fragment, books_page
@@ -70,17 +72,23 @@ def _refused(request: ClubRequest, year: int, *, error: str, reason: str = "", s
     return render(request, "league/closing/season_close.html", page, status=status)
 
 
-def _sign_offs(request: ClubRequest, year: int) -> tuple[int, ...]:
+class SignOffsRequest(ClubRequest):
+    """A season close page's request: `_sign_offs` leaves the signatures' state on it."""
+
+    season_sign_offs: tuple[int, ...]
+
+
+def _sign_offs(request: SignOffsRequest, year: int) -> tuple[int, ...]:
     """The season's signatures (`season_sign_off_state`), read once per request: the
     page's ETag part beyond the books (`books_page`'s extra) and its fragment's key."""
     state = getattr(request, "season_sign_offs", None)
     if state is None:
-        state = season_sign_off_state(season=request.season)  # type: ignore[attr-defined]
-        request.season_sign_offs = state  # type: ignore[attr-defined]
+        state = season_sign_off_state(season=request.season)
+        request.season_sign_offs = state
     return state
 
 
-def _page_state(request: ClubRequest, year: int) -> tuple[tuple[int, ...], bool]:
+def _page_state(request: SignOffsRequest, year: int) -> tuple[tuple[int, ...], bool]:
     """What the page shows beyond the books: the signatures and whether the viewer may
     sign (`may_sign_off`: a person made inactive or a guest loses the sign button, which
     moves no books version)."""
@@ -89,14 +97,14 @@ def _page_state(request: ClubRequest, year: int) -> tuple[tuple[int, ...], bool]
 
 @member_required
 @books_page(_page_state, season_year="year")
-def season_close_page(request: ClubRequest, year: int) -> HttpResponse:
+def season_close_page(request: SignOffsRequest, year: int) -> HttpResponse:
     """The wizard: what is open, the close and reopen forms, the signatures."""
-    season: Season = request.season  # type: ignore[attr-defined]
+    season: Season = request.season
     member = request.member
     signer = member.pk if may_sign_off(member) else None
     body = books_fragment(
         request,
-        request.books_version,  # type: ignore[attr-defined]
+        request.books_version,
         season.pk,
         _sign_offs(request, year),
         member.is_secretary,

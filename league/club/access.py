@@ -6,24 +6,35 @@ exist for anyone: lookups are scoped to the user's club and answer 404 otherwise
 Superusers without a membership use the admin only.
 """
 
+from __future__ import annotations
+
 from collections.abc import Callable
 from functools import wraps
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest
+from django.http import Http404, HttpRequest, HttpResponse
 
-from league.club.models import Club, Member
+from league.club.models import Club, Member, Season
+
+if TYPE_CHECKING:
+    from league.club.caching import Version
 
 
 class ClubRequest(HttpRequest):
-    """A page request of a person of a club, as `member_required` hands it on: `member`
-    (the user's Member) and `club` (its club) are set. For type checking of the views."""
+    """A page request of a person of a club, as the page decorators hand it on:
+    `member_required` sets `member` (the user's Member) and `club` (its club);
+    `league.club.caching.books_page` sets `books_version` (the club's books and register
+    versions) and, on a season's page, `season`. The views are annotated with it, so
+    these attributes are typed where they are read."""
 
     member: Member
     club: Club
     user: User  # logged in: member_required lets no anonymous request through
+    books_version: Version
+    season: Season
 
 
 def member_for_user(user) -> Member | None:
@@ -39,14 +50,14 @@ def member_required(view: Callable) -> Callable:
 
     @login_required
     @wraps(view)
-    def wrapper(request: HttpRequest, *args, **kwargs):
+    def wrapper(request: ClubRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         member = member_for_user(request.user)
         if member is None:
             raise Http404
-        request.member, request.club = member, member.club  # type: ignore[attr-defined]
+        request.member, request.club = member, member.club
         # The template's `membership` (league/club/context_processors.py) is this member:
         # the user object holds it too, so nothing reads a second copy.
-        request.user.member = member  # type: ignore[union-attr]
+        request.user.member = member
         return view(request, *args, **kwargs)
 
     return wrapper
@@ -58,7 +69,7 @@ def secretary_required(view: Callable) -> Callable:
 
     @member_required
     @wraps(view)
-    def wrapper(request: ClubRequest, *args, **kwargs):
+    def wrapper(request: ClubRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if not request.member.is_secretary:
             raise PermissionDenied
         return view(request, *args, **kwargs)

@@ -52,12 +52,13 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache, wraps
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from django.conf import settings
 from django.contrib.messages import get_messages
@@ -75,9 +76,13 @@ from django.utils.http import parse_etags
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.views.decorators.http import condition
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from league.club.models import Club, Member, Season
+
+if TYPE_CHECKING:
+    from league.club.access import ClubRequest
 
 __all__ = [
     "BOOKS_CACHE_SECONDS",
@@ -111,6 +116,7 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
+ResponseT = TypeVar("ResponseT", bound=HttpResponse)
 
 BOOKS_CACHE_SECONDS = 7 * 24 * 3600
 """How long a cached read is kept (seconds). A key never goes stale (a change is a new
@@ -170,7 +176,7 @@ class GuardedCache:
             return default
         try:
             return self._backend.get(key, default)
-        except Exception as exc:  # noqa: BLE001 - an unreachable cache is a miss
+        except Exception as exc:  # an unreachable cache is a miss
             self._failed("read", exc)
             return default
 
@@ -179,7 +185,7 @@ class GuardedCache:
             return False
         try:
             self._backend.set(key, value, self._timeout(timeout))
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             self._failed("write", exc)
             return False
         return True
@@ -189,7 +195,7 @@ class GuardedCache:
             return {}
         try:
             return dict(self._backend.get_many(keys))
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             self._failed("read", exc)
             return {}
 
@@ -198,7 +204,7 @@ class GuardedCache:
             return False
         try:
             self._backend.set_many(values, self._timeout(timeout))
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             self._failed("write", exc)
             return False
         return True
@@ -208,7 +214,7 @@ class GuardedCache:
             return False
         try:
             return bool(self._backend.delete(key))
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             self._failed("delete", exc)
             return False
 
@@ -217,7 +223,7 @@ class GuardedCache:
             return False
         try:
             return key in self._backend
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             self._failed("read", exc)
             return False
 
@@ -226,7 +232,7 @@ class GuardedCache:
             return default
         try:
             return await self._backend.aget(key, default)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             self._failed("read", exc)
             return default
 
@@ -235,7 +241,7 @@ class GuardedCache:
             return False
         try:
             await self._backend.aset(key, value, self._timeout(timeout))
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             self._failed("write", exc)
             return False
         return True
@@ -245,7 +251,7 @@ class GuardedCache:
             return False
         try:
             return bool(await self._backend.adelete(key))
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             self._failed("delete", exc)
             return False
 
@@ -275,7 +281,8 @@ class Version(str):
         version.namespace = namespace
         return version
 
-    def __reduce__(self):  # pickled inside kept values (a tuple of parts) as a plain pair
+    def __reduce__(self) -> tuple[type[Version], tuple[str, str]]:
+        # Pickled inside kept values (a tuple of parts) as a plain pair.
         return (Version, (str(self), self.namespace))
 
 
@@ -289,7 +296,7 @@ def club_versions(*, club: Club | int) -> tuple[int, int]:
     return row if row is not None else (0, 0)
 
 
-def season_and_books_version(*, club: Club, year: int) -> tuple[Season | None, str]:
+def season_and_books_version(*, club: Club, year: int) -> tuple[Season | None, Version]:
     """The club's season of `year` (None when there is none) and the club's books version
     (`club_books_version`, read with the club): one query, a season page's first read."""
     season = Season.objects.filter(club=club, year=year).first()
@@ -372,31 +379,49 @@ def _forget_prefix(prefix: str) -> int:
                 for key in keys:
                     memory._delete(key)
             removed = len(keys)
-    except Exception:  # noqa: BLE001 - an unreachable cache must not break a writer
+    except Exception:  # an unreachable cache must not break a writer
         logger.warning("books cache unreachable; kept reads of %s not dropped", prefix)
     return removed
+
+
+class _Superseded(threading.local):
+    """The kept reads to drop after the next commit of this thread: (club id or None,
+    season id or None) pairs, each dropped once however many writes named it."""
+
+    def __init__(self) -> None:
+        self.pending: set[tuple[int | None, int | None]] = set()
+
+
+_superseded = _Superseded()
+
+
+def _superseded_drop() -> None:
+    """Drop the kept reads of every pending pair (see `kept_reads_superseded`); the first
+    call after a commit does the work, the others find nothing left."""
+    pending, _superseded.pending = _superseded.pending, set()
+    for club_id, season_id in sorted(pending, key=lambda pair: (pair[0] or 0, pair[1] or 0)):
+        if season_id is None:
+            _forget_prefix(f"c{club_id}:")
+            continue
+        owner = club_id or Season.objects.filter(pk=season_id).values_list("club_id").first()
+        if owner is None:
+            continue
+        owner_id = owner if isinstance(owner, int) else owner[0]
+        _forget_prefix(f"c{owner_id}:v:")
+        _forget_prefix(f"c{owner_id}:s{season_id}:")
 
 
 def kept_reads_superseded(*, club_id: int | None = None, season_id: int | None = None) -> None:
     """After the writer's transaction commits, drop the kept reads its version move made
     unreachable: with `season_id` (a books change) the club's club-wide reads and that
     season's parts, else (a register change of `club_id`) every kept read of the club.
-    Nothing is dropped when the transaction rolls back (the versions did not move). Keeps
-    the cache's memory bounded: a write leaves no dead keys behind to wait for their
-    timeout."""
-
-    def drop() -> None:
-        if season_id is None:
-            _forget_prefix(f"c{club_id}:")
-            return
-        owner = club_id or Season.objects.filter(pk=season_id).values_list("club_id").first()
-        if owner is None:
-            return
-        owner_id = owner if isinstance(owner, int) else owner[0]
-        _forget_prefix(f"c{owner_id}:v:")
-        _forget_prefix(f"c{owner_id}:s{season_id}:")
-
-    transaction.on_commit(drop)
+    Keeps the cache's memory bounded: a write leaves no dead keys behind to wait for their
+    timeout. A transaction of many writes (an evening of 25 games entered at once) scans
+    the cache once per club and season, not once per write. When the transaction rolls
+    back nothing is dropped then; the pair waits for the thread's next commit (dropping a
+    kept read too many only costs a miss)."""
+    _superseded.pending.add((club_id, season_id))
+    transaction.on_commit(_superseded_drop)
 
 
 def books_cache_forget() -> int:
@@ -442,9 +467,9 @@ def books_cached(*parts: Any, build: Callable[[], T], seconds: int = BOOKS_CACHE
     if in_writer_transaction():
         return build()
     key = books_cache_key(*parts)
-    value = kept_cache.get(key, _MISSING)
-    if value is not _MISSING:
-        return value
+    kept = kept_cache.get(key, _MISSING)
+    if kept is not _MISSING:
+        return cast(T, kept)
     value = build()
     kept_cache.set(key, value, seconds)
     return value
@@ -496,7 +521,7 @@ def books_fragment(
     html = books_cached("fragment", template, *parts, build=build)
     if CSRF_PLACEHOLDER in html:
         html = html.replace(CSRF_PLACEHOLDER, get_token(request))
-    return mark_safe(html)  # noqa: S308 - our own render
+    return mark_safe(html)  # our own render
 
 
 # --- state of a season page beyond its books --------------------------------------------
@@ -537,7 +562,7 @@ def _has_messages(request: HttpRequest) -> bool:
     return bool(len(get_messages(request)))
 
 
-def _private(response: HttpResponse, etag: str, *vary: str) -> HttpResponse:
+def _private(response: ResponseT, etag: str, *vary: str) -> ResponseT:
     response["ETag"] = etag
     patch_cache_control(response, private=True, no_cache=True)
     patch_vary_headers(response, vary)
@@ -545,6 +570,8 @@ def _private(response: HttpResponse, etag: str, *vary: str) -> HttpResponse:
 
 
 PageVersion = Callable[..., Any]
+#: A page view: the request, the URL's arguments, the response.
+PageView = Callable[..., HttpResponse]
 
 
 def _share_membership(request: HttpRequest) -> None:
@@ -651,7 +678,7 @@ def _dependency(name: str, request: Any, club: Club | None, member: Member | Non
 
 def books_page(
     extra: PageVersion | None = None, *, season_year: str | None = None
-) -> Callable[[Callable], Callable]:
+) -> Callable[[PageView], PageView]:
     """Page decorator (inside `member_required`): a conditional GET by Django's
     `condition` with an ETag of the page's `KeptRead` (the view's module and name; it
     depends on the club's books and register versions, the frame's state of the viewer,
@@ -666,13 +693,13 @@ def books_page(
     season's year: the season is then read and left on the request (`request.season`;
     an unknown year is a 404)."""
 
-    def decorator(view: Callable) -> Callable:
+    def decorator(view: PageView) -> PageView:
         kept = KeptRead(
             f"{view.__module__}.{view.__qualname__}",
             ("books", "season", "frame", "role", "person", "csrf", "query", "day"),
         )
 
-        def etag_of(request, *args, **kwargs) -> str | None:
+        def etag_of(request: ClubRequest, *args: Any, **kwargs: Any) -> str | None:
             # Read on every GET (also when no ETag follows): one query count per page.
             state = extra(request, *args, **kwargs) if extra else ()
             # Without a CSRF cookie the page sets a new one (its form's token): no ETag, the
@@ -682,7 +709,7 @@ def books_page(
             return kept.etag(request, state)
 
         @wraps(view)
-        def wrapper(request, *args, **kwargs):
+        def wrapper(request: ClubRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             if season_year is not None:
                 season, version = season_and_books_version(
                     club=request.club, year=kwargs[season_year]
@@ -716,7 +743,9 @@ def books_page(
 _API_READ = ("books", "frame", "role", "person", "query", "day")
 
 
-def api_conditional(request, name: str, *extra: Any, club: Club | None) -> tuple[str, Any]:
+def api_conditional(
+    request: Request, name: str, *extra: Any, club: Club | None
+) -> tuple[str, Response | None]:
     """The ETag of the API read `name` (`KeptRead` of the club's versions, the viewer, the
     full path and the day, and `extra`) and, when the request's If-None-Match carries it,
     the 304 Response to answer with (else None): one helper for every kept API read."""
@@ -724,14 +753,14 @@ def api_conditional(request, name: str, *extra: Any, club: Club | None) -> tuple
     return etag, api_not_modified(request, etag)
 
 
-def api_not_modified(request, etag: str):
+def api_not_modified(request: Request, etag: str) -> Response | None:
     """A DRF 304 Response when the request's If-None-Match carries `etag`, else None."""
     if request.method in ("GET", "HEAD") and _matches(request, etag):
         return api_private(Response(status=304), etag)
     return None
 
 
-def api_private(response, etag: str):
+def api_private(response: ResponseT, etag: str) -> ResponseT:
     """Set the ETag, `Cache-Control: private, no-cache` and `Vary: Authorization, Cookie`
     on an API response (200 or 304)."""
     return _private(response, etag, "Authorization", "Cookie")

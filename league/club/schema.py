@@ -288,6 +288,6 @@ _STATUTES_PUT = extend_schema(
 )
 
 
-def SEASON_STATUTES(view: Any) -> Any:  # noqa: N802 (named like the other schema constants)
+def SEASON_STATUTES(view: Any) -> Any:  # (named like the other schema constants)
     """The schema of `GET/PUT /api/v1/seasons/{id}/statutes/`."""
     return _STATUTES_GET(_STATUTES_PUT(view))

@@ -318,6 +318,29 @@ def _statutes_of(statutes: StatutesInput, *, basis: Statutes) -> Statutes:
     return Statutes.from_data(statutes, basis=basis)
 
 
+def _season_mark_value_follow(season: Season, statutes: Statutes) -> list[str]:
+    """Set the season's Mark value and currency to those of the new eras of `statutes`
+    for its year; returns the fields changed. Raises BooksError `currency_in_use` (409)
+    when the currency would change on a season that has ledger lines."""
+    fields = []
+    value, currency = statutes.mark_value(season.year)
+    if currency != season.currency:
+        if season.ledger_entries.exists():
+            raise BooksError(
+                "currency_in_use",
+                _("The season has entries in %(currency)s; its currency cannot change.")
+                % {"currency": season.currency},
+                field="statutes.mark_eras",
+                status=409,
+            )
+        season.currency = currency
+        fields.append("currency")
+    if value != season.mark_value:
+        season.mark_value = value
+        fields.append("mark_value")
+    return fields
+
+
 @transaction.atomic
 def season_statutes_update(
     *, season: Season, statutes: StatutesInput, confirm: bool = False
@@ -364,21 +387,7 @@ def season_statutes_update(
         )
     fields = ["statutes"]
     if new.mark_eras != old.mark_eras:
-        value, currency = new.mark_value(season.year)
-        if currency != season.currency:
-            if season.ledger_entries.exists():
-                raise BooksError(
-                    "currency_in_use",
-                    _("The season has entries in %(currency)s; its currency cannot change.")
-                    % {"currency": season.currency},
-                    field="statutes.mark_eras",
-                    status=409,
-                )
-            season.currency = currency
-            fields.append("currency")
-        if value != season.mark_value:
-            season.mark_value = value
-            fields.append("mark_value")
+        fields += _season_mark_value_follow(season, new)
     season.statutes = new.to_data()
     season._change_reason = STATUTES_CHANGED  # type: ignore[attr-defined]
     season.save(update_fields=fields)

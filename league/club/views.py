@@ -90,7 +90,7 @@ def _season_form_page(request: ClubRequest, form_context, *parts: object) -> Htt
         context = {"preset_flags": _preset_flags(), **form_context(lazy=True)}
         context["body"] = books_fragment(
             request,
-            request.books_version,  # type: ignore[attr-defined]
+            request.books_version,
             *parts,
             template="league/_season_form_body.html",
             context=lambda: form_context(lazy=False),
@@ -135,7 +135,7 @@ def season_new(request: ClubRequest) -> HttpResponse:
 @books_page(season_year="year")
 def season_rules_edit(request: ClubRequest, year: int) -> HttpResponse:
     """Change a season's rule set (the secretary's): Grundlage and flags."""
-    season = request.season  # type: ignore[attr-defined]
+    season = request.season
     form: SeasonRulesForm | None = None
     if request.method == "POST" and "apply_preset" in request.POST:
         form = _applied(request, SeasonRulesForm, season=season)
@@ -181,7 +181,7 @@ def season_statutes_page(request: ClubRequest, year: int) -> HttpResponse:
     A GET's summary and form (unbound: the season's statutes) are kept per books version,
     season and role (the statutes change only through `season_statutes_update`, a change
     of the books); a form after a POST is rendered as it is."""
-    season = request.season  # type: ignore[attr-defined]
+    season = request.season
     is_secretary = request.member.is_secretary
     if request.method == "POST" and not is_secretary:
         raise PermissionDenied
@@ -193,7 +193,7 @@ def season_statutes_page(request: ClubRequest, year: int) -> HttpResponse:
         return render(request, "league/season_statutes.html", _statutes_context(season, form))
     body = books_fragment(
         request,
-        request.books_version,  # type: ignore[attr-defined]
+        request.books_version,
         season.pk,
         is_secretary,
         template="league/_season_statutes_body.html",

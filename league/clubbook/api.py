@@ -18,13 +18,18 @@ from rest_framework.views import APIView
 from league.club.api_common import club_of, require_secretary
 from league.club.idempotency import idempotent
 from league.clubbook import schema
+from league.clubbook.selectors import (
+    club_book_export,
+)
 from league.clubbook.serializers import (
     MAX_UPLOAD_BODY_BYTES,
     ClubBookUploadSerializer,
     ImportResultSerializer,
     bad_rows_body,
 )
-from league.clubbook.services import club_book_export, club_book_import
+from league.clubbook.services import (
+    club_book_import,
+)
 
 
 @extend_schema(tags=["Club book"])

@@ -68,10 +68,14 @@ from league.club.fields import FIRST_YEAR, last_year, parse_iso_date
 from league.club.models import Club, Member, Season
 from league.club.money import marks_to_money
 from league.club.services import season_get_or_create
-from league.club.spreadsheet import spreadsheet_cell, spreadsheet_text
+from league.club.spreadsheet import spreadsheet_text
 from league.club.statutes import Statutes, season_statutes
+from league.clubbook.selectors import (
+    ATTENDANCE_COLUMNS,
+    GAMES_COLUMNS,
+)
 from league.ledger.models import LedgerEntry
-from league.ledger.services import (
+from league.ledger.selectors import (
     Charge,
     absence_charge,
     absence_source_key,
@@ -80,8 +84,6 @@ from league.ledger.services import (
 )
 from league.standings.selectors import seasons_standings
 
-ATTENDANCE_COLUMNS = ["date", "name", "role"]
-GAMES_COLUMNS = ["date", "number", "loser", "schock_aus"]
 ROLES = ("secretary", "member", "guest", "absent")
 PRESENT_ROLES = ("secretary", "member", "guest")
 
@@ -99,12 +101,6 @@ assert NAME_MAX == names.NAME_MAX
 # Unicode's stability policy): the same set `has_control_character` finds with
 # unicodedata, as one precompiled search per row (a test compares them on every code point).
 CONTROL_CHARACTER = re.compile("[\x00-\x1f\x7f-\x9f]")
-_FOLD = str.maketrans({"ä": "a", "ö": "o", "ü": "u", "ß": "ss", "é": "e"})
-
-
-def name_key(name: str) -> tuple[str, str]:
-    """Sort key of names: case and German umlauts folded, then the name itself."""
-    return (name.casefold().translate(_FOLD), name)
 
 
 @dataclass(frozen=True)
@@ -1206,35 +1202,33 @@ def _insert_schock_aus(throws: list[tuple[int, int, int, int]]) -> None:
         )
 
 
-def _write_charges(batch: _Batch, games: list[_WrittenGame]) -> int:
-    """The ledger charges of the new evenings, the same entries `ledger_sync_evening`
-    would write (absences, then one per lost game; the fields of `charge_entry`), set-based
-    with their audit-trail records. The charges come from the ledger's own
-    `absence_charge` / `game_lost_charge`; only their money is computed once per season
-    and Mark count instead of once per entry. The absences are built here and copied; the
-    lost games' charges on PostgreSQL by one INSERT ... SELECT from the games
-    (`_insert_game_charges`), elsewhere here too. Returns how many entries were written."""
-    # Each evening is charged under its season's statutes.
-    statutes_of = {s.pk: season_statutes(s) for s in batch.season_of.values()}
-    date_of = {pk: date for date, pk in batch.evening_ids.items()}
-    money: dict[tuple[int, int], Decimal] = {}
-    club_id = batch.club.pk
+def _charge_money(money: dict[tuple[int, int], Decimal], season: Season, marks: int) -> Decimal:
+    """The money of `marks` in `season` (`marks_to_money` of its Mark value), computed once
+    per season and Mark count and kept in `money`."""
+    amount = money.get((season.pk, marks))
+    if amount is None:
+        amount = money[(season.pk, marks)] = marks_to_money(marks, season.mark_value)
+    return amount
 
-    def row(evening_id: int, date: datetime.date, key: str, charge: Charge) -> dict[str, Any]:
-        season = batch.season_of[date]
-        season_id = season.pk
-        amount = money.get((season_id, charge.marks))
-        if amount is None:
-            amount = money[(season_id, charge.marks)] = marks_to_money(
-                charge.marks, season.mark_value
-            )
+
+@dataclass
+class _ChargeRows:
+    """The ledger rows of the charges of an import's new evenings, with the money of each
+    season and Mark count computed once."""
+
+    batch: _Batch
+    money: dict[tuple[int, int], Decimal] = field(default_factory=dict)
+
+    def row(self, evening_id: int, date: datetime.date, key: str, charge: Charge) -> dict[str, Any]:
+        """The fields of `charge_entry` for `charge` of the evening on `date`."""
+        season = self.batch.season_of[date]
         return {
-            "club_id": club_id,
-            "season_id": season_id,
+            "club_id": self.batch.club.pk,
+            "season_id": season.pk,
             "member_id": charge.member_id,
             "kind": charge.kind,
             "marks": charge.marks,
-            "amount": amount,
+            "amount": _charge_money(self.money, season, charge.marks),
             "currency": season.currency,
             "evening_id_ref": evening_id,
             "game_id_ref": charge.game_id,
@@ -1243,14 +1237,18 @@ def _write_charges(batch: _Batch, games: list[_WrittenGame]) -> int:
             "booked_on": date,
         }
 
-    entries = []
-    for e in batch.new:
-        evening_id = batch.evening_ids[e.date]
-        statutes = statutes_of[batch.season_of[e.date].pk]
-        members = {n for n, role in e.roles.items() if role in ("secretary", "member")}
-        lost_by_members = sum(1 for g in e.games if g.loser in members)
-        for name, role in e.roles.items():
-            if role == "absent":
+    def absences(self, statutes_of: dict[int, Statutes]) -> list[dict[str, Any]]:
+        """The absences' charges of the new evenings under each season's statutes."""
+        batch = self.batch
+        entries = []
+        for e in batch.new:
+            evening_id = batch.evening_ids[e.date]
+            statutes = statutes_of[batch.season_of[e.date].pk]
+            members = {n for n, role in e.roles.items() if role in ("secretary", "member")}
+            lost_by_members = sum(1 for g in e.games if g.loser in members)
+            for name, role in e.roles.items():
+                if role != "absent":
+                    continue
                 member_id = batch.members[name].pk
                 absence = absence_charge(
                     member_id=member_id,
@@ -1261,24 +1259,44 @@ def _write_charges(batch: _Batch, games: list[_WrittenGame]) -> int:
                 if absence is None:  # the statutes charge no absence
                     continue
                 key = absence_source_key(evening_id, member_id)
-                entries.append(row(evening_id, e.date, key, absence))
-    _insert_rows(LedgerEntry, entries)
-    if connection.vendor == "postgresql":
-        lost = _insert_game_charges(batch, statutes_of, money)
-    else:
-        statutes_of_evening = {
-            pk: statutes_of[batch.season_of[date].pk] for pk, date in date_of.items()
-        }
-        lost_entries = []
+                entries.append(self.row(evening_id, e.date, key, absence))
+        return entries
+
+    def lost_games(
+        self, games: list[_WrittenGame], statutes_of: dict[int, Statutes]
+    ) -> list[dict[str, Any]]:
+        """The lost games' charges, built in Python (where there is no PostgreSQL)."""
+        date_of = {pk: date for date, pk in self.batch.evening_ids.items()}
+        entries = []
         for game in games:
-            statutes = statutes_of_evening[game.evening_id]
+            date = date_of[game.evening_id]
+            statutes = statutes_of[self.batch.season_of[date].pk]
             if not statutes.marks_per_game_lost:
                 continue
             charge = game_lost_charge(
                 game_id=game.pk, number=game.number, loser_id=game.loser_id, statutes=statutes
             )
-            key = game_source_key(game.pk)
-            lost_entries.append(row(game.evening_id, date_of[game.evening_id], key, charge))
+            entries.append(self.row(game.evening_id, date, game_source_key(game.pk), charge))
+        return entries
+
+
+def _write_charges(batch: _Batch, games: list[_WrittenGame]) -> int:
+    """The ledger charges of the new evenings, the same entries `ledger_sync_evening`
+    would write (absences, then one per lost game; the fields of `charge_entry`), set-based
+    with their audit-trail records. The charges come from the ledger's own
+    `absence_charge` / `game_lost_charge`; only their money is computed once per season
+    and Mark count instead of once per entry. The absences are built here and copied; the
+    lost games' charges on PostgreSQL by one INSERT ... SELECT from the games
+    (`_insert_game_charges`), elsewhere here too. Returns how many entries were written."""
+    # Each evening is charged under its season's statutes.
+    statutes_of = {s.pk: season_statutes(s) for s in batch.season_of.values()}
+    rows = _ChargeRows(batch)
+    entries = rows.absences(statutes_of)
+    _insert_rows(LedgerEntry, entries)
+    if connection.vendor == "postgresql":
+        lost = _insert_game_charges(batch, statutes_of, rows.money)
+    else:
+        lost_entries = rows.lost_games(games, statutes_of)
         _insert_rows(LedgerEntry, lost_entries)
         lost = len(lost_entries)
     _record_history(
@@ -1287,8 +1305,25 @@ def _write_charges(batch: _Batch, games: list[_WrittenGame]) -> int:
     return len(entries) + lost
 
 
-# `game_source_key(game_id)` is this prefix and the game's id (league.ledger.services).
+# `game_source_key(game_id)` is this prefix and the game's id (league.ledger.selectors).
 _GAME_KEY_PREFIX = game_source_key(0).removesuffix("0")
+
+# The columns of a lost game's charge, as the INSERT ... SELECT computes them from the
+# game `g`, its evening `e` and its season's charge `c`.
+_GAME_CHARGE_COLUMNS = {
+    "club_id": "e.club_id",
+    "season_id": "e.season_id",
+    "member_id": "g.loser_id",
+    "kind": "c.kind",
+    "marks": "c.marks",
+    "amount": "c.amount",
+    "currency": "c.currency",
+    "evening_id_ref": "e.id",
+    "game_id_ref": "g.id",
+    "source_key": "%s || g.id",
+    "description": "g.number::text",
+    "booked_on": "e.date",
+}
 
 
 def _insert_game_charges(
@@ -1302,35 +1337,31 @@ def _insert_game_charges(
     and the evening's date, as `ledger_sync_evening` writes them. Seasons whose statutes
     charge no lost game get none. Rows in the order of the games (evening, number).
     Returns how many were written."""
-    seasons = {s.pk: s for s in batch.season_of.values()}
     per_season = []
-    for season_id, season in seasons.items():
-        statutes = statutes_of[season_id]
+    for season in {s.pk: s for s in batch.season_of.values()}.values():
+        statutes = statutes_of[season.pk]
         if not statutes.marks_per_game_lost:
             continue
         charge = game_lost_charge(game_id=0, number=1, loser_id=0, statutes=statutes)
-        amount = money.get((season_id, charge.marks))
-        if amount is None:
-            amount = money[(season_id, charge.marks)] = marks_to_money(
-                charge.marks, season.mark_value
-            )
-        per_season.append((season_id, charge.kind, charge.marks, amount, season.currency))
+        amount = _charge_money(money, season, charge.marks)
+        per_season.append((season.pk, charge.kind, charge.marks, amount, season.currency))
     if not per_season:
         return 0
-    computed = {
-        "club_id": "e.club_id",
-        "season_id": "e.season_id",
-        "member_id": "g.loser_id",
-        "kind": "c.kind",
-        "marks": "c.marks",
-        "amount": "c.amount",
-        "currency": "c.currency",
-        "evening_id_ref": "e.id",
-        "game_id_ref": "g.id",
-        "source_key": "%s || g.id",
-        "description": "g.number::text",
-        "booked_on": "e.date",
-    }
+    sql, defaults = _game_charges_sql()
+    # The placeholders in order: the key's prefix (the one in the columns), the defaults,
+    # the per-season arrays, the new evenings.
+    params: list[Any] = [_GAME_KEY_PREFIX, *defaults]
+    params += [list(values) for values in zip(*per_season, strict=True)]
+    params.append(list(batch.evening_ids.values()))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return int(cursor.rowcount)
+
+
+def _game_charges_sql() -> tuple[str, list[Any]]:
+    """The INSERT ... SELECT of the lost games' charges (`_GAME_CHARGE_COLUMNS`, the
+    other columns at their defaults) and the defaults' values."""
+    computed = _GAME_CHARGE_COLUMNS
     now = timezone.now()
     fields = [f for f in LedgerEntry._meta.concrete_fields if not f.primary_key]
     defaulted = [f for f in fields if f.attname not in computed]
@@ -1344,7 +1375,6 @@ def _insert_game_charges(
     columns = [f.column for f in fields if f.attname in computed] + [f.column for f in defaulted]
     select = [computed[f.attname] for f in fields if f.attname in computed]
     select += ["%s"] * len(defaulted)
-    kinds = list(zip(*per_season, strict=True))
     targets = ", ".join(quote(c or "") for c in columns)
     sql = (
         f"INSERT INTO {quote(LedgerEntry._meta.db_table)} ({targets}) "
@@ -1355,14 +1385,7 @@ def _insert_game_charges(
         "AS c(season_id, kind, marks, amount, currency) ON c.season_id = e.season_id "
         "WHERE g.evening_id = ANY(%s::bigint[]) ORDER BY g.evening_id, g.number"
     )
-    # The placeholders in order: the key's prefix (the one in `computed`), the defaults,
-    # the per-season arrays, the new evenings.
-    params: list[Any] = [_GAME_KEY_PREFIX, *defaults]
-    params += [list(values) for values in kinds]
-    params.append(list(batch.evening_ids.values()))
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return int(cursor.rowcount)
+    return sql, defaults
 
 
 def _season_totals(batch: _Batch) -> list[SeasonTotals]:
@@ -1391,47 +1414,3 @@ def _season_totals(batch: _Batch) -> list[SeasonTotals]:
 
 
 # --- exporting -------------------------------------------------------------------------------
-
-_ROLE_GROUP = {"member": 0, "guest": 1, "absent": 2}
-
-
-def _csv_bytes(header: list[str], rows: list[list[str]]) -> bytes:
-    out = io.StringIO(newline="")
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(header)
-    writer.writerows([spreadsheet_cell(cell) for cell in row] for row in rows)
-    return out.getvalue().encode("utf-8")
-
-
-def club_book_export(*, club: Club) -> tuple[bytes, bytes]:
-    """The club's whole book as (attendance CSV, games CSV) bytes in the import format and
-    the canonical order (see the module's docstring). A secretary who is a guest is
-    written as `guest` (the format's `secretary` is a club member). Four queries."""
-    secretaries = dict(Evening.objects.filter(club=club).values_list("pk", "secretary_id"))
-    per_evening: dict[int, list[tuple[int, tuple[str, str], str, str]]] = defaultdict(list)
-    dates = {}
-    for evening_id, date, member_id, name, role in Attendance.objects.filter(
-        evening__club=club
-    ).values_list("evening_id", "evening__date", "member_id", "member__name", "role"):
-        dates[evening_id] = date
-        shown = "secretary" if role == "member" and member_id == secretaries[evening_id] else role
-        per_evening[evening_id].append((_ROLE_GROUP[role], name_key(name), name, shown))
-    attendance_rows = []
-    for evening_id in sorted(per_evening, key=lambda pk: dates[pk]):
-        day = dates[evening_id].isoformat()
-        for _g, _k, name, role in sorted(per_evening[evening_id]):
-            attendance_rows.append([day, name, role])
-    throwers: dict[int, list[str]] = defaultdict(list)
-    for game_id, name in (
-        SchockAus.objects.filter(game__evening__club=club)
-        .order_by("game_id", "position")
-        .values_list("game_id", "thrower__name")
-    ):
-        throwers[game_id].append(name)
-    games_rows = [
-        [date.isoformat(), str(number), loser, ";".join(throwers.get(pk, []))]
-        for pk, date, number, loser in Game.objects.filter(evening__club=club)
-        .order_by("evening__date", "number")
-        .values_list("pk", "evening__date", "number", "loser__name")
-    ]
-    return _csv_bytes(ATTENDANCE_COLUMNS, attendance_rows), _csv_bytes(GAMES_COLUMNS, games_rows)

@@ -23,8 +23,13 @@ from django.views.decorators.http import require_POST
 from league.club.access import ClubRequest, secretary_required
 from league.club.body_limits import body_limit
 from league.club.errors import BooksError
+from league.clubbook.selectors import (
+    club_book_export,
+)
 from league.clubbook.serializers import MAX_UPLOAD_BODY_BYTES, MAX_UPLOAD_BYTES
-from league.clubbook.services import club_book_export, club_book_import
+from league.clubbook.services import (
+    club_book_import,
+)
 
 
 class ClubBookForm(forms.Form):

@@ -52,6 +52,11 @@ from league.club.idempotency import idempotent
 from league.club.selectors import club_current_season, club_member_by_id, whole_number
 from league.ledger import schema
 from league.ledger.models import Payment
+from league.ledger.selectors import (
+    club_balances,
+    member_statement,
+    member_statement_seasons,
+)
 from league.ledger.serializers import (
     ClubBalancesSerializer,
     MemberStatementSerializer,
@@ -59,9 +64,6 @@ from league.ledger.serializers import (
     PaymentSerializer,
 )
 from league.ledger.services import (
-    club_balances,
-    member_statement,
-    member_statement_seasons,
     payment_cancel,
     payment_record,
 )

@@ -32,9 +32,9 @@ from league.ledger.selectors import (
     club_balances_kept,
     member_balance_by_currency,
     member_season_summaries,
+    member_statement,
 )
 from league.ledger.services import (
-    member_statement,
     payment_cancel,
     payment_record,
 )
@@ -81,7 +81,7 @@ def ledger_home(request: ClubRequest) -> HttpResponse:
 
     body = books_fragment(
         request,
-        request.books_version,  # type: ignore[attr-defined]
+        request.books_version,
         *_season_query(request),
         template="league/ledger/_overview_body.html",
         context=context,
@@ -146,7 +146,7 @@ def ledger_statement(request: ClubRequest, member_id: int) -> HttpResponse:
 
     body = books_fragment(
         request,
-        request.books_version,  # type: ignore[attr-defined]
+        request.books_version,
         person.pk,
         person.name,
         *_season_query(request),

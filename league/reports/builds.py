@@ -78,7 +78,7 @@ def broker_available(*, use_cache: bool = True) -> bool:
     try:
         with app.connection_for_write(transport_options=FAIL_FAST) as conn:
             conn.ensure_connection(max_retries=1, interval_start=0, interval_step=0, interval_max=0)
-    except Exception:  # noqa: BLE001 - any failure to connect means "not available"
+    except Exception:  # any failure to connect means "not available"
         ok = False
     _note_broker(ok)
     return ok
@@ -121,7 +121,7 @@ def _enqueue(build_id: int) -> None:
                 build_season_report.apply_async(  # type: ignore[call-arg]  # kombu publish option
                     args=(build_id,), retry=False, connection=conn, queue=_queue()
                 )
-    except Exception as exc:  # noqa: BLE001 - kombu OperationalError, redis or socket errors
+    except Exception as exc:  # kombu OperationalError, redis or socket errors
         logger.warning("Report build %s could not be queued: %s", build_id, exc)
         _note_broker(False)
         ReportBuild.objects.filter(pk=build_id).update(error=_unreachable_message())

@@ -17,7 +17,10 @@ from django.utils.translation import pgettext
 from league.club.models import Season
 from league.club.money import round_money
 from league.club.spreadsheet import spreadsheet_cell
-from league.reports.services import season_chronicle, season_dues
+from league.reports.selectors import (
+    season_chronicle,
+    season_dues,
+)
 from league.standings.selectors import season_standings
 
 BOM = "\ufeff"

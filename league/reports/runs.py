@@ -87,7 +87,9 @@ def report_build_run(*, build_id: int) -> ReportBuild | None:
 
     Only READY is skipped: a build left "building" by a worker that died (the task is
     delivered again) is taken over and built anew, its attempt counted."""
-    from league.reports.services import build_season_report_pdf
+    from league.reports.pdf import (
+        build_season_report_pdf,
+    )
 
     with transaction.atomic():
         build = (

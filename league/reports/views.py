@@ -3,7 +3,7 @@ CSV exports of standings, dues and the Schock-Aus chronicle.
 
 Every page needs a member of the club (league/club/access.py); other clubs' seasons and
 evenings are 404. The views parse, call one service or selector (league/reports/builds.py,
-services.py, csv_exports.py), and respond.
+pdf.py, csv_exports.py), and respond.
 """
 
 from django.http import FileResponse, Http404, HttpResponse
@@ -22,7 +22,9 @@ from league.reports.builds import (
     report_refresh_if_stale,
     report_state,
 )
-from league.reports.services import build_evening_sheet_pdf
+from league.reports.pdf import (
+    build_evening_sheet_pdf,
+)
 
 
 def _season(request: ClubRequest, year: int) -> Season:
@@ -101,7 +103,7 @@ def season_csv(request: ClubRequest, year: int, kind: str) -> HttpResponse:
     (league/club/caching.py)."""
     if kind not in CSV_EXPORTS:
         raise Http404
-    season: Season = request.season  # type: ignore[attr-defined]
+    season: Season = request.season
     build, stem = CSV_EXPORTS[kind]
     own = None if kind != "kasse" or request.member.is_secretary else request.member.pk
 
@@ -113,7 +115,7 @@ def season_csv(request: ClubRequest, year: int, kind: str) -> HttpResponse:
             else report_csv.dues_csv(season=season, person_id=own)
         )
 
-    version = request.books_version  # type: ignore[attr-defined]
+    version = request.books_version
     body = books_cached("season_csv", kind, version, season.pk, own, build=text)
     response = HttpResponse(body, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{stem}-{season.year}.csv"'

@@ -37,7 +37,7 @@ def report_libraries_load(*, render: bool = True) -> float:
     tiny chart, so that Pango, the fonts and matplotlib's font manager are set up too: the
     first report then costs what any later one does. Returns the seconds it
     took. A library that cannot be loaded is logged, never raised: the build that needs it
-    reports the error itself (league/reports/services.py).
+    reports the error itself (league/reports/pdf.py).
 
     Call `render=False` before a worker forks its children (no Pango state is shared
     across a fork), `render=True` in the process that will build."""
@@ -46,7 +46,7 @@ def report_libraries_load(*, render: bool = True) -> float:
         import matplotlib
 
         matplotlib.use("Agg", force=False)
-        import matplotlib.figure  # noqa: F401 - what league/reports/charts.py draws with
+        import matplotlib.figure  # what league/reports/charts.py draws with
         import weasyprint
 
         if render:
@@ -54,11 +54,11 @@ def report_libraries_load(*, render: bool = True) -> float:
 
             weasyprint.HTML(string=_TINY_PAGE).write_pdf()
             chart_backend_warm()
-    except Exception:  # noqa: BLE001 - the first build will say what is missing
+    except Exception:  # the first build will say what is missing
         logger.warning("The report libraries could not be loaded ahead", exc_info=True)
     try:
         _django_warm()
-    except Exception:  # noqa: BLE001 - the first build will say what is missing
+    except Exception:  # the first build will say what is missing
         logger.warning(
             "The report's catalogue and templates could not be loaded ahead", exc_info=True
         )

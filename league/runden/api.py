@@ -22,6 +22,10 @@ from league.club.caching import books_cached_many, season_part_version
 from league.club.idempotency import idempotent
 from league.club.models import Club, Member, Season
 from league.runden import schema
+from league.runden.selectors import (
+    RundeStatus,
+    runden_overview,
+)
 from league.runden.serializers import (
     RundeGivenResultSerializer,
     RundeGivenSerializer,
@@ -29,10 +33,8 @@ from league.runden.serializers import (
     RundeStatusSerializer,
 )
 from league.runden.services import (
-    RundeStatus,
     runde_mark_given,
     runde_unmark,
-    runden_overview,
 )
 
 

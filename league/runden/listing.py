@@ -20,7 +20,7 @@ from typing import Any
 
 from league.club.caching import books_cached, books_cached_many, season_part_version
 from league.club.models import Club, Member, Season
-from league.runden.services import (
+from league.runden.selectors import (
     STATUS_ALL,
     STATUS_GIVEN,
     STATUS_OPEN,

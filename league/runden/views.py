@@ -25,10 +25,12 @@ from league.club.models import Member
 from league.club.selectors import club_seasons, season_from_query, whole_number
 from league.runden.forms import RundeGivenForm
 from league.runden.listing import SHOWN, runden_page
-from league.runden.services import (
+from league.runden.selectors import (
     STATUS_ALL,
     STATUS_GIVEN,
     STATUS_OPEN,
+)
+from league.runden.services import (
     runde_mark_given,
     runde_unmark,
     runden_mark_evening_given,
@@ -54,7 +56,7 @@ def runden_list(request: ClubRequest) -> HttpResponse:
     person = None
     if (person_id := whole_number(request.GET.get("person"))) is not None:
         person = get_object_or_404(Member, pk=person_id, club=request.club)
-    version = request.books_version  # type: ignore[attr-defined]
+    version = request.books_version
     today = timezone.localdate()
     is_secretary = request.member.is_secretary
 

@@ -40,7 +40,7 @@ def evening_share(request: ClubRequest, pk: int) -> HttpResponse:
 
     body = books_fragment(
         request,
-        request.books_version,  # type: ignore[attr-defined]
+        request.books_version,
         pk,
         url,
         template="league/_evening_share_body.html",
@@ -60,7 +60,7 @@ def evening_share_card(request: ClubRequest, pk: int) -> HttpResponse:
 
     day, png = books_cached(
         "evening_share_card",
-        request.books_version,  # type: ignore[attr-defined]
+        request.books_version,
         pk,
         request.club.name,
         build=build,

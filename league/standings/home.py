@@ -18,7 +18,9 @@ from league.club.access import ClubRequest, member_for_user
 from league.club.caching import books_cached, club_books_version
 from league.club.models import Member
 from league.club.selectors import club_season
-from league.ledger.services import member_open_by_currency
+from league.ledger.selectors import (
+    member_open_by_currency,
+)
 from league.runden.selectors import season_runden_owed
 
 

@@ -6,6 +6,7 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import Any
 
 from django.db.models import Count, QuerySet
 
@@ -128,11 +129,11 @@ def _standings(
     season: Season,
     statutes: Statutes,
     attendance: tuple[dict[int, StandingRow], dict[int, list[int]]],
-    games_per_evening: Counter,
-    lost: Counter,
-    thrown: Counter,
-    runden: list[dict],
-    lost_at: dict[int, Counter],
+    games_per_evening: Counter[int],
+    lost: Counter[int],
+    thrown: Counter[int],
+    runden: list[dict[str, Any]],
+    lost_at: dict[int, Counter[int]],
 ) -> SeasonStandings:
     """One season's table from the figures read for it (`seasons_standings`)."""
     rows, present = attendance
@@ -178,28 +179,30 @@ def _standings(
     )
 
 
-def _count_per(queryset: QuerySet, field: str) -> Counter:
+def _count_per(queryset: QuerySet[Any], field: str) -> Counter[int]:
     """Rows of `queryset` per value of `field`, counted in the database. One query."""
     return Counter(dict(queryset.values(field).annotate(n=Count("id")).values_list(field, "n")))
 
 
-def _count_per_season(queryset: QuerySet, season_field: str, field: str) -> dict[int, Counter]:
+def _count_per_season(
+    queryset: QuerySet[Any], season_field: str, field: str
+) -> dict[int, Counter[int]]:
     """Rows of `queryset` per season (id in `season_field`) and value of `field`, counted
     in the database. One query."""
-    counts: dict[int, Counter] = defaultdict(Counter)
+    counts: dict[int, Counter[int]] = defaultdict(Counter)
     rows = queryset.values(season_field, field).annotate(n=Count("id"))
     for season_id, value, n in rows.values_list(season_field, field, "n"):
         counts[season_id][value] = n
     return counts
 
 
-def _runden_per_season(seasons: Sequence[Season]) -> dict[int, list[dict]]:
+def _runden_per_season(seasons: Sequence[Season]) -> dict[int, list[dict[str, Any]]]:
     """The Runden owed (`season_runden`'s rows) per season id: one query for one season,
     two for several (over the club, each evening under its season's statutes)."""
     if len(seasons) == 1:
         return defaultdict(list, {seasons[0].pk: season_runden(season=seasons[0])})
     wanted = {s.pk for s in seasons}
-    per_season: dict[int, list[dict]] = defaultdict(list)
+    per_season: dict[int, list[dict[str, Any]]] = defaultdict(list[Any])
     # The club by its id (a filter needs only the key): no query for the club itself.
     for row in club_runden(club=Club(pk=seasons[0].club_id)):
         if row["season_id"] in wanted:
@@ -207,9 +210,9 @@ def _runden_per_season(seasons: Sequence[Season]) -> dict[int, list[dict]]:
     return per_season
 
 
-def _lost_per_evening(season_ids: list[int]) -> dict[int, Counter]:
+def _lost_per_evening(season_ids: list[int]) -> dict[int, Counter[int]]:
     """Games lost per evening (id) and loser (member id) in these seasons. One query."""
-    lost: dict[int, Counter] = defaultdict(Counter)
+    lost: dict[int, Counter[int]] = defaultdict(Counter[int])
     rows = Game.objects.filter(evening__season__in=season_ids).values("evening_id", "loser_id")
     for evening_id, loser_id, n in rows.annotate(n=Count("id")).values_list(
         "evening_id", "loser_id", "n"
@@ -219,7 +222,7 @@ def _lost_per_evening(season_ids: list[int]) -> dict[int, Counter]:
 
 
 def _attendance_rows(
-    season_ids: list[int], games_of: dict[int, Counter]
+    season_ids: list[int], games_of: dict[int, Counter[int]]
 ) -> dict[int, tuple[dict[int, StandingRow], dict[int, list[int]]]]:
     """Per season (id): a row per person on its attendance lists with evenings attended
     and absent (`absent_at`) and games played (every game of an evening attended; games
@@ -276,7 +279,7 @@ class MemberDues:
     member: Member
     season: Season
     lines: list[DuesLine]
-    runden: list[dict]
+    runden: list[dict[str, Any]]
 
     @property
     def marks_total(self) -> int:
@@ -333,7 +336,9 @@ def member_dues(*, member: Member, season: Season) -> MemberDues:
     return MemberDues(member=member, season=season, lines=lines, runden=owed)
 
 
-def _evening_sizes(statutes: Statutes, attendances: list[Attendance]) -> tuple[Counter, Counter]:
+def _evening_sizes(
+    statutes: Statutes, attendances: list[Attendance]
+) -> tuple[Counter[int], Counter[int]]:
     """Games lost by the present club members, and their number, of the evenings a person
     was absent from (evening id -> n), when an absence costs the evening's average (else
     nothing is read). Two queries or none."""

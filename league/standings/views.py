@@ -20,13 +20,19 @@ from league.standings.all_time import all_time_standings
 from league.standings.selectors import member_dues, season_standings
 
 
-def _season_state(request: ClubRequest, year: int) -> str:
+class SeasonPageRequest(ClubRequest):
+    """A season page's request: `_season_state` leaves the report's state on it."""
+
+    season_state: str
+
+
+def _season_state(request: SeasonPageRequest, year: int) -> str:
     """The season report's state (it shows on the page, and changes without the books).
     Leaves the season and that state on the request for the view."""
     if getattr(request, "season", None) is None:
-        request.season = club_season(request.club, year)  # type: ignore[attr-defined]
-    request.season_state = season_page_state(season=request.season)  # type: ignore[attr-defined]
-    return request.season_state  # type: ignore[attr-defined]
+        request.season = club_season(request.club, year)
+    request.season_state = season_page_state(season=request.season)
+    return request.season_state
 
 
 @member_required
@@ -41,7 +47,7 @@ def standings(request: ClubRequest, year: int) -> HttpResponse:
     token of the logout form), whose parts differ per user. Nothing per user goes into
     the kept part."""
     season = getattr(request, "season", None) or club_season(request.club, year)
-    version = request.books_version  # type: ignore[attr-defined]
+    version = request.books_version
     is_secretary = request.member.is_secretary
 
     def body() -> str:
@@ -65,7 +71,7 @@ def standings(request: ClubRequest, year: int) -> HttpResponse:
     if state is None:  # a POST or a request without the decorator's extra
         state = season_page_state(season=season)
     html = books_cached("standings_body", version, season.pk, is_secretary, state, build=body)
-    context = {"season": season, "body": mark_safe(html)}  # noqa: S308 - our own render
+    context = {"season": season, "body": mark_safe(html)}  # our own render
     return render(request, "league/standings.html", context)
 
 
@@ -93,7 +99,7 @@ def dues(request: ClubRequest, year: int, member_id: int) -> HttpResponse:
     is_secretary = request.member.is_secretary
     if not own and not is_secretary:
         raise PermissionDenied
-    season = request.season  # type: ignore[attr-defined]
+    season = request.season
 
     def context() -> dict:
         dues = member_dues(member=person, season=season)
@@ -111,7 +117,7 @@ def dues(request: ClubRequest, year: int, member_id: int) -> HttpResponse:
 
     body = books_fragment(
         request,
-        request.books_version,  # type: ignore[attr-defined]
+        request.books_version,
         season.pk,
         person.pk,
         person.name,
@@ -132,7 +138,7 @@ def all_time(request: ClubRequest) -> HttpResponse:
     repeated read renders only the per-user frame."""
     body = books_fragment(
         request,
-        request.books_version,  # type: ignore[attr-defined]
+        request.books_version,
         template="standings/_all_time_table.html",
         context=lambda: {"standings": all_time_standings(club=request.club)},
     )

@@ -21,7 +21,7 @@ seasons, evenings and games, and computes everything in one pass over those rows
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
@@ -41,7 +41,7 @@ from league.club.caching import (
     season_part_version,
 )
 from league.club.models import Club, Member, Season
-from league.club.statutes import season_rules, season_statutes
+from league.club.statutes import Statutes, season_rules, season_statutes
 from league.runden.models import RundeGiven
 
 #: How many head-to-head pairs the statistics list (the most frequent first).
@@ -386,255 +386,309 @@ def _best_rows(rows: list[tuple[int, date, int]]) -> list[tuple[int, date, int]]
     return [r for r in rows if r[0] == top]
 
 
+Row = Mapping[str, Any]
+
+
+def _grouped(rows: Iterable[Row], key: Callable[[Row], int]) -> dict[int, list[Row]]:
+    """`rows` grouped by `key(row)`, each group in the rows' order."""
+    groups: dict[int, list[Row]] = defaultdict(list)
+    for row in rows:
+        groups[key(row)].append(row)
+    return groups
+
+
+@dataclass
+class _SeasonRows:
+    """The rows of some seasons the parts are made of, read in seven queries."""
+
+    evenings: list[Row]
+    attendances: list[Row]
+    games: list[Row]
+    schock_aus: list[Row]
+    given: set[int]
+    throws: list[Row]
+    rounds_per_game: dict[int, int]
+
+
+def _season_rows(seasons: Sequence[Season]) -> _SeasonRows:
+    """The evenings, attendance, games, Schock-Aus, Runden given, entered throws and
+    rounds per game of `seasons`: seven queries over all of them."""
+    scope = {"evening__season__in": seasons}
+    return _SeasonRows(
+        evenings=list(
+            Evening.objects.filter(season__in=seasons)
+            .order_by("date")
+            .values("id", "season_id", "date", "secretary__name")
+        ),
+        attendances=list(
+            Attendance.objects.filter(**scope).values("evening_id", "member_id", "role")
+        ),
+        games=list(
+            Game.objects.filter(**scope)
+            .order_by("evening__date", "number")
+            .values("id", "evening_id", "number", "loser_id", "vorleger_id", "entry_mode")
+        ),
+        schock_aus=list(
+            SchockAus.objects.filter(game__evening__season__in=seasons)
+            .order_by("game__evening__date", "game__number", "position")
+            .values("id", "game_id", "thrower_id")
+        ),
+        given=set(
+            RundeGiven.objects.filter(schock_aus__game__evening__season__in=seasons).values_list(
+                "schock_aus_id", flat=True
+            )
+        ),
+        throws=list(
+            RoundThrow.objects.filter(round__game__evening__season__in=seasons)
+            .order_by("round__game_id", "round__number", "position")
+            .values("round__game_id", "position", "player_id", "attempts", "muss_regel")
+        ),
+        rounds_per_game=dict(
+            Round.objects.filter(
+                game__evening__season__in=seasons, kind__in=["round", "deckel_nehmen"]
+            )
+            .values_list("game_id")
+            .annotate(n=Count("id"))
+        ),
+    )
+
+
 def _season_parts(
     seasons: Sequence[Season], members: dict[int, tuple[str, str]]
 ) -> list[SeasonPart]:
     """The parts of `seasons` (in their order), from seven queries over all of them."""
     if not seasons:
         return []
-    season_of = {s.pk: s for s in seasons}
-    evenings = list(
-        Evening.objects.filter(season__in=seasons)
-        .order_by("date")
-        .values("id", "season_id", "date", "secretary__name")
-    )
-    scope = {"evening__season__in": seasons}
-    attendances = list(Attendance.objects.filter(**scope).values("evening_id", "member_id", "role"))
-    games = list(
-        Game.objects.filter(**scope)
-        .order_by("evening__date", "number")
-        .values("id", "evening_id", "number", "loser_id", "vorleger_id", "entry_mode")
-    )
-    schock_aus = list(
-        SchockAus.objects.filter(game__evening__season__in=seasons)
-        .order_by("game__evening__date", "game__number", "position")
-        .values("id", "game_id", "thrower_id")
-    )
-    given = set(
-        RundeGiven.objects.filter(schock_aus__game__evening__season__in=seasons).values_list(
-            "schock_aus_id", flat=True
-        )
-    )
-    throws = list(
-        RoundThrow.objects.filter(round__game__evening__season__in=seasons)
-        .order_by("round__game_id", "round__number", "position")
-        .values("round__game_id", "position", "player_id", "attempts", "muss_regel")
-    )
-    rounds_per_game = dict(
-        Round.objects.filter(game__evening__season__in=seasons, kind__in=["round", "deckel_nehmen"])
-        .values_list("game_id")
-        .annotate(n=Count("id"))
-    )
-    evening_of = {e["id"]: e for e in evenings}
-    rules_of_season = {pk: season_rules(s) for pk, s in season_of.items()}
+    rows = _season_rows(seasons)
+    evening_of = {e["id"]: e for e in rows.evenings}
+    rules_of_season = {s.pk: season_rules(s) for s in seasons}
     rules_of_game = {
-        g["id"]: rules_of_season[evening_of[g["evening_id"]]["season_id"]] for g in games
+        g["id"]: rules_of_season[evening_of[g["evening_id"]]["season_id"]] for g in rows.games
     }
-    turn_expected = _turn_expectations(throws, rules_of_game)
+    turn_expected = _turn_expectations(rows.throws, rules_of_game)
     players_of_game: dict[int, set[int]] = defaultdict(set)
     for game_id, player_id in turn_expected:
         players_of_game[game_id].add(player_id)
-    evenings_of: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
-    for e in evenings:
-        evenings_of[e["season_id"]].append(e)
-    attendances_of: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
-    for a in attendances:
-        attendances_of[evening_of[a["evening_id"]]["season_id"]].append(a)
-    games_of_evening: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
-    for g in games:
-        games_of_evening[g["evening_id"]].append(g)
-    sa_of_evening: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
-    game_evening = {g["id"]: g["evening_id"] for g in games}
-    for sa_row in schock_aus:
-        sa_of_evening[game_evening[sa_row["game_id"]]].append(sa_row)
-    return [
-        _season_part(
-            season=s,
-            evenings=evenings_of[s.pk],
-            attendances=attendances_of[s.pk],
-            games_of_evening=games_of_evening,
-            sa_of_evening=sa_of_evening,
-            given=given,
-            turn_expected=turn_expected,
-            players_of_game=players_of_game,
-            rounds_per_game=rounds_per_game,
-            members=members,
-        )
-        for s in seasons
-    ]
+    game_evening = {g["id"]: g["evening_id"] for g in rows.games}
+    evenings_of = _grouped(rows.evenings, lambda e: e["season_id"])
+    attendances_of = _grouped(rows.attendances, lambda a: evening_of[a["evening_id"]]["season_id"])
+    club_rows = _ClubRows(
+        games_of_evening=_grouped(rows.games, lambda g: g["evening_id"]),
+        sa_of_evening=_grouped(rows.schock_aus, lambda sa: game_evening[sa["game_id"]]),
+        given=rows.given,
+        turn_expected=turn_expected,
+        players_of_game=players_of_game,
+        rounds_per_game=rows.rounds_per_game,
+        members=members,
+    )
+    return [_season_part(s, evenings_of[s.pk], attendances_of[s.pk], club_rows) for s in seasons]
 
 
 def _season_part(
-    *,
-    season: Season,
-    evenings: Sequence[Mapping[str, Any]],
-    attendances: Sequence[Mapping[str, Any]],
-    games_of_evening: Mapping[int, list[Mapping[str, Any]]],
-    sa_of_evening: Mapping[int, list[Mapping[str, Any]]],
-    given: set[int],
-    turn_expected: Mapping[tuple[int, int], Fraction],
-    players_of_game: Mapping[int, set[int]],
-    rounds_per_game: Mapping[int, int],
-    members: dict[int, tuple[str, str]],
+    season: Season, evenings: Sequence[Row], attendances: Sequence[Row], rows: _ClubRows
 ) -> SeasonPart:
     """One pass over a season's rows (no queries)."""
     part = SeasonPart(season_id=season.pk, evenings=len(evenings))
-    people = part.people
+    one = _SeasonPass(rows=rows, statutes=season_statutes(season), part=part)
+    one.attend(attendances)
+    for evening in evenings:
+        one.evening(evening)
+    return one.finish()
 
-    def person(member_id: int) -> PersonPart:
+
+@dataclass
+class _SeasonPass:
+    """One pass over a season's rows (no queries, `_season_part`): the part, and the flags
+    and rows of the runs and records it ends with."""
+
+    rows: _ClubRows
+    statutes: Statutes
+    part: SeasonPart
+    present_at: dict[int, set[int]] = field(default_factory=lambda: defaultdict(set))
+    absent_at: dict[int, set[int]] = field(default_factory=lambda: defaultdict(set))
+    # Per person, in order: game flags (not lost?), evening flags (Schock-Aus?), presence.
+    game_flags: dict[int, list[bool]] = field(default_factory=lambda: defaultdict(list))
+    sa_evening_flags: dict[int, list[bool]] = field(default_factory=lambda: defaultdict(list))
+    presence_flags: dict[int, list[bool]] = field(default_factory=lambda: defaultdict(list))
+    schock_aus_evening: list[tuple[int, date, int]] = field(default_factory=list)
+    losses_evening: list[tuple[int, date, int]] = field(default_factory=list)
+    season_points: Counter[int] = field(default_factory=Counter)
+    pair_counts: Counter[tuple[int, int]] = field(default_factory=Counter)
+
+    def person(self, member_id: int) -> PersonPart:
+        people = self.part.people
         if member_id not in people:
             people[member_id] = PersonPart()
         return people[member_id]
 
-    present_at: dict[int, set[int]] = defaultdict(set)  # evening -> people present
-    absent_at: dict[int, set[int]] = defaultdict(set)
-    for a in attendances:
-        if a["role"] == Attendance.Role.ABSENT:
-            absent_at[a["evening_id"]].add(a["member_id"])
-            person(a["member_id"]).evenings_absent += 1
-        else:
-            present_at[a["evening_id"]].add(a["member_id"])
-            person(a["member_id"]).evenings_present += 1
+    def attend(self, attendances: Iterable[Row]) -> None:
+        """Who was present and who absent, evening by evening."""
+        for a in attendances:
+            if a["role"] == Attendance.Role.ABSENT:
+                self.absent_at[a["evening_id"]].add(a["member_id"])
+                self.person(a["member_id"]).evenings_absent += 1
+            else:
+                self.present_at[a["evening_id"]].add(a["member_id"])
+                self.person(a["member_id"]).evenings_present += 1
 
-    # Per person, in order: game flags (not lost?), evening flags (Schock-Aus?), presence flags.
-    game_flags: dict[int, list[bool]] = defaultdict(list)
-    sa_evening_flags: dict[int, list[bool]] = defaultdict(list)
-    presence_flags: dict[int, list[bool]] = defaultdict(list)
-    schock_aus_evening: list[tuple[int, date, int]] = []  # (count, date, member)
-    losses_evening: list[tuple[int, date, int]] = []
-    season_points: Counter[int] = Counter()
-    pair_counts: Counter[tuple[int, int]] = Counter()
-    statutes = season_statutes(season)
-    for evening in evenings:
+    def evening(self, evening: Row) -> None:
+        """An evening's games, Schock-Aus, points and attendance."""
         eid, day = evening["id"], evening["date"]
-        present = present_at[eid]
-        evening_games = games_of_evening.get(eid, [])
-        evening_sa = sa_of_evening.get(eid, [])
-        losses: Counter[int] = Counter()
-        thrown: Counter[int] = Counter()
-        for g in evening_games:
-            rounds_entered = g["id"] in players_of_game
-            takers = players_of_game[g["id"]] if rounds_entered else present
-            for member_id in takers:
-                who = person(member_id)
-                who.games += 1
-                game_flags[member_id].append(g["loser_id"] != member_id)
-                if rounds_entered:
-                    who.entered_expected += turn_expected[(g["id"], member_id)]
-                else:
-                    who.short_games += 1
-            person(g["loser_id"]).losses += 1
-            losses[g["loser_id"]] += 1
-            if g["vorleger_id"] is not None:
-                pair_counts[(g["vorleger_id"], g["loser_id"])] += 1
-            rounds = rounds_per_game.get(g["id"])
-            if g["entry_mode"] == Game.EntryMode.ROUNDS and rounds:
-                candidate = (rounds, day, g["number"], g["loser_id"])
-                if part.fastest is None or candidate[:3] < part.fastest[:3]:
-                    part.fastest = candidate
-        for sa in evening_sa:
-            thrown[sa["thrower_id"]] += 1
-            person(sa["thrower_id"]).schock_aus += 1
-            if sa["id"] in given:
-                person(sa["thrower_id"]).runden_given += 1
-        for owed in statutes.runden([sa["thrower_id"] for sa in evening_sa]):
-            person(owed.thrower).runden_owed += 1
+        present = self.present_at[eid]
+        evening_games = self.rows.games_of_evening.get(eid, [])
+        evening_sa = self.rows.sa_of_evening.get(eid, [])
+        losses = self.games(evening_games, present, day)
+        thrown = self.schock_aus(evening_sa)
         for member_id in present:
-            sa_evening_flags[member_id].append(thrown[member_id] > 0)
-        for member_id in people:
-            presence_flags[member_id].append(member_id in present)
-        for member_id, count in thrown.items():
-            schock_aus_evening.append((count, day, member_id))
-        for member_id, count in losses.items():
-            losses_evening.append((count, day, member_id))
+            self.sa_evening_flags[member_id].append(thrown[member_id] > 0)
+        for member_id in self.part.people:
+            self.presence_flags[member_id].append(member_id in present)
+        self.schock_aus_evening.extend((count, day, m) for m, count in thrown.items())
+        self.losses_evening.extend((count, day, m) for m, count in losses.items())
+        kinds = self.rows.members
         # The evening's points under the season's statutes (per event or by rank).
-        scored = statutes.evening_points(
-            present_members=[m for m in present if members[m][1] == Member.Kind.MEMBER],
+        scored = self.statutes.evening_points(
+            present_members=[m for m in present if kinds[m][1] == Member.Kind.MEMBER],
             games_lost=losses,
             schock_aus=thrown,
         )
-        for member_id, points in scored.items():
-            season_points[member_id] += points
-        part.attendance.append(
+        self.season_points.update(scored)
+        self.part.attendance.append(
             EveningAttendance(
                 evening_id=eid,
                 date=day,
                 secretary=evening["secretary__name"],
-                members_present=sum(1 for m in present if members[m][1] == Member.Kind.MEMBER),
-                guests=sum(1 for m in present if members[m][1] == Member.Kind.GUEST),
-                members_absent=len(absent_at[eid]),
+                members_present=sum(1 for m in present if kinds[m][1] == Member.Kind.MEMBER),
+                guests=sum(1 for m in present if kinds[m][1] == Member.Kind.GUEST),
+                members_absent=len(self.absent_at[eid]),
                 games=len(evening_games),
                 schock_aus=len(evening_sa),
             )
         )
-        part.games += len(evening_games)
-        part.schock_aus += len(evening_sa)
-        part.games_with_rounds += sum(1 for g in evening_games if g["id"] in players_of_game)
-    for member_id, who in people.items():
-        who.games_run = Run.of(game_flags[member_id])
-        who.schock_aus_run = Run.of(sa_evening_flags[member_id])
-        who.presence_run = Run.of(presence_flags[member_id])
-    part.schock_aus_evening = _best_rows(schock_aus_evening)
-    part.losses_evening = _best_rows(losses_evening)
-    top = max(season_points.values(), default=None)
-    part.season_points = [(p, m) for m, p in season_points.items() if p == top]
-    part.pair_counts = dict(pair_counts)
-    return part
-
-
-def _combine(
-    *,
-    club: Club,
-    season: Season | None,
-    seasons: Sequence[Season],
-    parts: Sequence[SeasonPart],
-    mean_turns: Fraction | None,
-    members: dict[int, tuple[str, str]],
-) -> Statistics:
-    """The scope's statistics from its seasons' parts (in season order; no queries)."""
-    year_of = {s.pk: s.year for s in seasons}
-    short_expectation = {
-        s.pk: (
-            mean_turns * turn_schock_aus_probability(season_rules(s))
-            if mean_turns is not None
-            else None
+        self.part.games += len(evening_games)
+        self.part.schock_aus += len(evening_sa)
+        self.part.games_with_rounds += sum(
+            1 for g in evening_games if g["id"] in self.rows.players_of_game
         )
-        for s in seasons
-    }
-    everyone = {m for part in parts for m in part.people}
-    people: dict[int, PersonStatistics] = {}
-    for member_id in everyone:
-        name, kind = members[member_id]
-        who = PersonStatistics(member_id=member_id, name=name, guest=kind == Member.Kind.GUEST)
-        expected: Fraction | None = Fraction(0)
-        games_run = schock_aus_run = presence_run = Run()
-        for part in parts:
-            one = part.people.get(member_id)
-            if one is None:
-                # Not listed at any of the season's evenings: each ends a presence run.
-                presence_run += Run(part.evenings, 0, 0, 0)
-                continue
-            who.games += one.games
-            who.losses += one.losses
-            who.schock_aus += one.schock_aus
-            who.runden_owed += one.runden_owed
-            who.runden_given += one.runden_given
-            who.evenings_present += one.evenings_present
-            who.evenings_absent += one.evenings_absent
-            per_game = short_expectation[part.season_id]
-            if expected is not None:
-                if one.short_games and per_game is None:
-                    expected = None
+
+    def games(self, evening_games: Iterable[Row], present: set[int], day: date) -> Counter[int]:
+        """An evening's games: who played (the entered turns' players, else everyone
+        present), lost, opened them; the fastest game. Returns the losses per person."""
+        losses: Counter[int] = Counter()
+        players_of_game = self.rows.players_of_game
+        for g in evening_games:
+            rounds_entered = g["id"] in players_of_game
+            for member_id in players_of_game[g["id"]] if rounds_entered else present:
+                who = self.person(member_id)
+                who.games += 1
+                self.game_flags[member_id].append(g["loser_id"] != member_id)
+                if rounds_entered:
+                    who.entered_expected += self.rows.turn_expected[(g["id"], member_id)]
                 else:
-                    expected += one.entered_expected + one.short_games * (per_game or 0)
-            games_run += one.games_run
-            schock_aus_run += one.schock_aus_run
-            presence_run += one.presence_run
-        who.expected_schock_aus = expected
-        who.longest_without_loss = games_run.best
-        who.longest_schock_aus_evenings = schock_aus_run.best
-        who.longest_present = presence_run.best
-        people[member_id] = who
+                    who.short_games += 1
+            self.person(g["loser_id"]).losses += 1
+            losses[g["loser_id"]] += 1
+            if g["vorleger_id"] is not None:
+                self.pair_counts[(g["vorleger_id"], g["loser_id"])] += 1
+            rounds = self.rows.rounds_per_game.get(g["id"])
+            if g["entry_mode"] == Game.EntryMode.ROUNDS and rounds:
+                candidate = (rounds, day, g["number"], g["loser_id"])
+                if self.part.fastest is None or candidate[:3] < self.part.fastest[:3]:
+                    self.part.fastest = candidate
+        return losses
+
+    def schock_aus(self, evening_sa: Sequence[Row]) -> Counter[int]:
+        """An evening's Schock-Aus, the Runden they owe and those given. Returns the
+        Schock-Aus per thrower."""
+        thrown: Counter[int] = Counter()
+        for sa in evening_sa:
+            thrown[sa["thrower_id"]] += 1
+            self.person(sa["thrower_id"]).schock_aus += 1
+            if sa["id"] in self.rows.given:
+                self.person(sa["thrower_id"]).runden_given += 1
+        for owed in self.statutes.runden([sa["thrower_id"] for sa in evening_sa]):
+            self.person(owed.thrower).runden_owed += 1
+        return thrown
+
+    def finish(self) -> SeasonPart:
+        """The part with its runs and its record rows."""
+        part = self.part
+        for member_id, who in part.people.items():
+            who.games_run = Run.of(self.game_flags[member_id])
+            who.schock_aus_run = Run.of(self.sa_evening_flags[member_id])
+            who.presence_run = Run.of(self.presence_flags[member_id])
+        part.schock_aus_evening = _best_rows(self.schock_aus_evening)
+        part.losses_evening = _best_rows(self.losses_evening)
+        top = max(self.season_points.values(), default=None)
+        part.season_points = [(p, m) for m, p in self.season_points.items() if p == top]
+        part.pair_counts = dict(self.pair_counts)
+        return part
+
+
+@dataclass(frozen=True)
+class _ClubRows:
+    """The rows of all seasons read, grouped, that every season's pass looks up."""
+
+    games_of_evening: Mapping[int, list[Row]]
+    sa_of_evening: Mapping[int, list[Row]]
+    given: set[int]
+    turn_expected: Mapping[tuple[int, int], Fraction]
+    players_of_game: Mapping[int, set[int]]
+    rounds_per_game: Mapping[int, int]
+    members: dict[int, tuple[str, str]]
+
+
+def _person_statistics(
+    member_id: int,
+    parts: Sequence[SeasonPart],
+    members: dict[int, tuple[str, str]],
+    short_expectation: Mapping[int, Fraction | None],
+) -> PersonStatistics:
+    """One person's figures over the seasons' parts: counts summed, the Schock-Aus
+    expected (None when a season's games entered short have no expectation) and the
+    streaks' runs joined."""
+    name, kind = members[member_id]
+    who = PersonStatistics(member_id=member_id, name=name, guest=kind == Member.Kind.GUEST)
+    expected: Fraction | None = Fraction(0)
+    games_run = schock_aus_run = presence_run = Run()
+    for part in parts:
+        one = part.people.get(member_id)
+        if one is None:
+            # Not listed at any of the season's evenings: each ends a presence run.
+            presence_run += Run(part.evenings, 0, 0, 0)
+            continue
+        who.games += one.games
+        who.losses += one.losses
+        who.schock_aus += one.schock_aus
+        who.runden_owed += one.runden_owed
+        who.runden_given += one.runden_given
+        who.evenings_present += one.evenings_present
+        who.evenings_absent += one.evenings_absent
+        per_game = short_expectation[part.season_id]
+        if expected is not None:
+            if one.short_games and per_game is None:
+                expected = None
+            else:
+                expected += one.entered_expected + one.short_games * (per_game or 0)
+        games_run += one.games_run
+        schock_aus_run += one.schock_aus_run
+        presence_run += one.presence_run
+    who.expected_schock_aus = expected
+    who.longest_without_loss = games_run.best
+    who.longest_schock_aus_evenings = schock_aus_run.best
+    who.longest_present = presence_run.best
+    return who
+
+
+def _records(
+    parts: Sequence[SeasonPart],
+    people: Iterable[PersonStatistics],
+    members: dict[int, tuple[str, str]],
+    year_of: Mapping[int, int],
+) -> Records:
+    """The scope's records from its seasons' record rows (ties broken by date, year and
+    name, as one pass over all seasons would)."""
+    people = list(people)
 
     def evening_record(rows: list[tuple[int, date, int]]) -> EveningRecord | None:
         if not rows:
@@ -643,7 +697,7 @@ def _combine(
         return EveningRecord(name=members[member_id][0], date=day, count=count)
 
     def streak(attr: str) -> StreakRecord | None:
-        best = min(people.values(), key=lambda p: (-getattr(p, attr), p.name), default=None)
+        best = min(people, key=lambda p: (-getattr(p, attr), p.name), default=None)
         if best is None or not getattr(best, attr):
             return None
         return StreakRecord(name=best.name, length=getattr(best, attr))
@@ -661,10 +715,7 @@ def _combine(
     for part in parts:
         if part.fastest is not None and (fastest is None or part.fastest[:3] < fastest[:3]):
             fastest = part.fastest
-    pair_counts: Counter[tuple[int, int]] = Counter()
-    for part in parts:
-        pair_counts.update(part.pair_counts)
-    records = Records(
+    return Records(
         most_schock_aus_evening=evening_record([r for p in parts for r in p.schock_aus_evening]),
         most_losses_evening=evening_record([r for p in parts for r in p.losses_evening]),
         best_season=best_season,
@@ -679,7 +730,16 @@ def _combine(
         longest_schock_aus_evenings=streak("longest_schock_aus_evenings"),
         longest_present=streak("longest_present"),
     )
-    head_to_head = [
+
+
+def _head_to_head(
+    parts: Sequence[SeasonPart], members: dict[int, tuple[str, str]]
+) -> list[HeadToHead]:
+    """Who lost most often after whom opened (the Vorleger), most often first."""
+    pair_counts: Counter[tuple[int, int]] = Counter()
+    for part in parts:
+        pair_counts.update(part.pair_counts)
+    return [
         HeadToHead(after=members[after][0], loser=members[loser][0], count=count)
         for (after, loser), count in sorted(
             pair_counts.items(),
@@ -687,6 +747,28 @@ def _combine(
         )
         if after != loser
     ][:HEAD_TO_HEAD_LIMIT]
+
+
+def _combine(
+    *,
+    club: Club,
+    season: Season | None,
+    seasons: Sequence[Season],
+    parts: Sequence[SeasonPart],
+    mean_turns: Fraction | None,
+    members: dict[int, tuple[str, str]],
+) -> Statistics:
+    """The scope's statistics from its seasons' parts (in season order; no queries)."""
+    short_expectation = {
+        s.pk: (
+            mean_turns * turn_schock_aus_probability(season_rules(s))
+            if mean_turns is not None
+            else None
+        )
+        for s in seasons
+    }
+    everyone = {m for part in parts for m in part.people}
+    people = {m: _person_statistics(m, parts, members, short_expectation) for m in everyone}
     return Statistics(
         club=club,
         season=season,
@@ -696,7 +778,7 @@ def _combine(
         games_with_rounds=sum(p.games_with_rounds for p in parts),
         schock_aus=sum(p.schock_aus for p in parts),
         people=sorted(people.values(), key=lambda p: p.name),
-        records=records,
-        head_to_head=head_to_head,
+        records=_records(parts, people.values(), members, {s.pk: s.year for s in seasons}),
+        head_to_head=_head_to_head(parts, members),
         attendance=list(parts[0].attendance) if season is not None and parts else [],
     )

@@ -43,7 +43,7 @@ def _figures(request: ClubRequest, season: Season | None) -> tuple[Statistics, s
     parts, league/statistics/selectors.py)."""
     return books_cached(
         "statistics_page",
-        request.books_version,  # type: ignore[attr-defined]
+        request.books_version,
         season.pk if season else None,
         build=lambda: _with_chart(club_statistics(club=request.club, season=season)),
     )
@@ -73,7 +73,7 @@ def season_statistics(request: ClubRequest) -> HttpResponse:
 
     body = books_fragment(
         request,
-        request.books_version,  # type: ignore[attr-defined]
+        request.books_version,
         season.pk,
         template="league/statistics/_season_body.html",
         context=context,
@@ -93,7 +93,7 @@ def records(request: ClubRequest) -> HttpResponse:
 
     body = books_fragment(
         request,
-        request.books_version,  # type: ignore[attr-defined]
+        request.books_version,
         template="league/statistics/_records_body.html",
         context=context,
     )
@@ -109,7 +109,7 @@ def _season_of(request: ClubRequest, year: int) -> Season:
 def season_recap_page(request: ClubRequest, year: int) -> HttpResponse:
     """The season's recap card as a page, with the PNG to download or share; its books
     part kept per club books version and season (league/club/caching.py)."""
-    season: Season = request.season  # type: ignore[attr-defined]
+    season: Season = request.season
 
     def context() -> dict:
         season.club = request.club  # the club the season was read for: no second read
@@ -118,7 +118,7 @@ def season_recap_page(request: ClubRequest, year: int) -> HttpResponse:
 
     body = books_fragment(
         request,
-        request.books_version,  # type: ignore[attr-defined]
+        request.books_version,
         season.pk,
         template="league/statistics/_recap_body.html",
         context=context,

@@ -63,7 +63,7 @@ class KeptNode(template.Node):
         html = kept.cached(request, *vary, build=build)
         if request is not None and caching.CSRF_PLACEHOLDER in html:
             html = html.replace(caching.CSRF_PLACEHOLDER, get_token(request))
-        return mark_safe(html)  # noqa: S308 - our own render
+        return mark_safe(html)  # our own render
 
 
 def kept_tag(parser: Parser, token: Token, *, books: bool) -> KeptNode:

@@ -12,7 +12,9 @@ from games.evenings.models import Attendance, Evening, Game, SchockAus
 from league.club.accounts.services import api_token_create
 from league.club.models import Club, Member, Season
 from league.club.services import member_create
-from league.clubbook.services import club_book_export
+from league.clubbook.selectors import (
+    club_book_export,
+)
 from league.ledger.models import LedgerEntry
 from tests.api.conftest import ROLES, client_for
 from tests.conftest import SAMPLES

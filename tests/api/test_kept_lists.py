@@ -14,8 +14,13 @@ from django.core.cache import cache
 from games.evenings.services import evening_create, game_record
 from league.club.services import member_update, season_create
 from league.runden.api import kept_runden_rows
+from league.runden.selectors import (
+    runden_overview,
+)
 from league.runden.serializers import RundeStatusSerializer
-from league.runden.services import runde_mark_given, runden_overview
+from league.runden.services import (
+    runde_mark_given,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -7,7 +7,12 @@ from decimal import Decimal
 import pytest
 
 from league.ledger.models import LedgerEntry, Payment
-from league.ledger.services import member_balance, payment_record
+from league.ledger.selectors import (
+    member_balance,
+)
+from league.ledger.services import (
+    payment_record,
+)
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,9 @@ import pytest
 
 from league.club.models import Season
 from league.club.statutes import CLUB_STATUTES, season_statutes
-from league.ledger.services import member_balance
+from league.ledger.selectors import (
+    member_balance,
+)
 
 pytestmark = pytest.mark.django_db
 

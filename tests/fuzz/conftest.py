@@ -50,7 +50,7 @@ def demo_club(django_db_setup, django_db_blocker) -> Iterator[Demo]:
                     "club_fridays",
                     lambda year, until: fridays(year, until)[:EVENINGS_PER_SEASON],
                 )
-                call_command("demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
+                call_command("demo", stdout=open("/dev/null", "w"))
             club = Club.objects.get(name=demo.CLUB)
             yield Demo(
                 club=club,

@@ -15,7 +15,12 @@ from games.evenings.models import Attendance, Evening, Game, SchockAus
 from games.rounds.models import Round, RoundThrow
 from league.club.models import Season
 from league.ledger.models import LedgerEntry, Payment
-from league.ledger.services import CHARGE_KINDS, payment_record
+from league.ledger.selectors import (
+    CHARGE_KINDS,
+)
+from league.ledger.services import (
+    payment_record,
+)
 from league.reports.builds import report_state
 from league.runden.models import RundeGiven
 from league.runden.services import runde_mark_given
@@ -41,7 +46,7 @@ def cheap_reports(monkeypatch, settings, tmp_path):
     saved = app.conf.task_always_eager
     app.conf.task_always_eager = True
     monkeypatch.setattr(
-        "league.reports.services.build_season_report_pdf",
+        "league.reports.pdf.build_season_report_pdf",
         lambda *, season, today=None: b"%PDF-1.4 stub",
     )
     yield

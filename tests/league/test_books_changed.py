@@ -21,21 +21,29 @@ from games.evenings.services import (
     game_update,
 )
 from games.rounds.services import game_record_rounds
-from league.club.books import BooksChangedOutsideTransaction, books_changed
+from league.club.books import (
+    BooksChangedOutsideTransaction,
+    books_changed,
+    books_changes_gathered,
+)
 from league.club.errors import BooksError
 from league.club.models import Member, Season
 from league.club.services import season_get_or_create, season_update
 from league.clubbook.services import club_book_import
 from league.ledger.models import LedgerEntry, Payment
-from league.ledger.services import (
+from league.ledger.selectors import (
     CHARGE_KINDS,
     club_balances,
     member_balance,
+)
+from league.ledger.services import (
     payment_cancel,
     payment_record,
 )
 from league.reports.builds import report_build_request, report_state
-from league.reports.services import season_report_data
+from league.reports.selectors import (
+    season_report_data,
+)
 from league.runden.services import runde_mark_given, runde_unmark
 from schockclub.celery import app
 from tests.factories import SeasonFactory
@@ -58,7 +66,7 @@ def cheap_reports(monkeypatch):
     saved = app.conf.task_always_eager
     app.conf.task_always_eager = True
     monkeypatch.setattr(
-        "league.reports.services.build_season_report_pdf",
+        "league.reports.pdf.build_season_report_pdf",
         lambda *, season, today=None: b"%PDF-1.4 stub",
     )
     yield
@@ -379,3 +387,61 @@ def test_an_evening_moved_to_another_season_makes_both_reports_stale(
     assert (report_state(season=old).state, report_state(season=new).state) == ("stale", "stale")
     open_in_old = LedgerEntry.objects.filter(season=old).aggregate(total=Sum("amount"))["total"]
     assert open_in_old == Decimal("0.00")
+
+
+# --- changes gathered: the receivers once per distinct change, at the block's end ----------
+
+
+def test_changes_gathered_reach_the_ledger_once_each_and_book_the_same_money(
+    sample_evening, monkeypatch
+):
+    from league.club import books as books_module
+
+    calls: list[object] = []
+    receivers = [lambda change: calls.append(change), *books_module._receivers]
+    monkeypatch.setattr(books_module, "_receivers", receivers)
+    one_by_one, _people = enter_sample_evening(sample_evening)
+    per_game_calls = len(calls)
+    calls.clear()
+    later = datetime.date.fromisoformat(sample_evening["evening"]["date"]) + datetime.timedelta(
+        days=1
+    )
+    with transaction.atomic(), books_changes_gathered():
+        gathered, _people = enter_sample_evening(sample_evening, date=later)
+        # Inside the block the versions move but the ledger waits.
+        assert not LedgerEntry.objects.filter(evening_id_ref=gathered.pk).exists()
+    assert per_game_calls > 25 and len(calls) == len(set(calls)) <= 2
+    assert {c.evening_id for c in calls} == {gathered.pk}  # type: ignore[attr-defined]
+    one_by_one_lines = LedgerEntry.objects.filter(evening_id_ref=one_by_one.pk)
+    gathered_lines = LedgerEntry.objects.filter(evening_id_ref=gathered.pk)
+    assert gathered_lines.count() <= one_by_one_lines.count()
+
+    def net(lines) -> dict[tuple[str, str], tuple[int, Decimal]]:
+        rows = lines.values_list("member__name", "kind").annotate(
+            marks=Sum("marks"), amount=Sum("amount")
+        )
+        return {(name, kind): (marks, amount) for name, kind, marks, amount in rows}
+
+    assert net(gathered_lines) == net(one_by_one_lines) != {}
+
+
+def test_changes_gathered_are_dropped_when_the_block_fails(books, monkeypatch):
+    from league.club import books as books_module
+
+    calls: list[object] = []
+    monkeypatch.setattr(books_module, "_receivers", [lambda change: calls.append(change)])
+    with pytest.raises(RuntimeError), transaction.atomic(), books_changes_gathered():
+        books_changed(season_id=books.season.pk, reason="payment")
+        raise RuntimeError("the writer failed")
+    assert calls == []
+    with transaction.atomic(), books_changes_gathered():
+        books_changed(season_id=books.season.pk, reason="payment")
+        books_changed(season_id=books.season.pk, reason="payment")
+        assert calls == []
+    assert len(calls) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_changes_gathered_outside_a_transaction_are_refused():
+    with pytest.raises(BooksChangedOutsideTransaction), books_changes_gathered():
+        pass

@@ -9,8 +9,16 @@ from django.test.utils import CaptureQueriesContext
 
 from games.evenings.services import game_delete
 from league.audit.selectors import evening_audit, member_audit
-from league.ledger.services import club_balances, member_statement, payment_record
-from league.runden.services import runden_overview
+from league.ledger.selectors import (
+    club_balances,
+    member_statement,
+)
+from league.ledger.services import (
+    payment_record,
+)
+from league.runden.selectors import (
+    runden_overview,
+)
 from tests.sample import enter_sample_evening
 
 pytestmark = pytest.mark.django_db

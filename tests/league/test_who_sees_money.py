@@ -19,7 +19,9 @@ from league.closing.models import SeasonSignOff
 from league.closing.services import season_close, season_sign_off
 from league.club.services import season_get_or_create
 from league.ledger.services import payment_record
-from league.reports.services import build_season_report_pdf
+from league.reports.pdf import (
+    build_season_report_pdf,
+)
 from tests.factories import ClubFactory, MemberFactory, UserFactory
 from tests.league.reports.conftest import pdf_text
 from tests.test_query_counts import ROUTES

@@ -12,7 +12,8 @@ import time_machine
 
 from games.evenings.services import evening_create, game_record
 from league.club.services import season_statutes_update
-from league.ledger.services import member_statement, payment_record
+from league.ledger.selectors import member_statement
+from league.ledger.services import payment_record
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,9 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from league.backup.services import club_backup
+from league.backup.selectors import (
+    club_backup,
+)
 from league.club.models import Club
 
 

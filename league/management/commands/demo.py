@@ -19,10 +19,16 @@ from games.rules.simulator import simulate_evening
 from league.banking.models import ClubBankAccount
 from league.banking.services import club_bank_account_set
 from league.closing.services import season_close, season_sign_off
+from league.club.books import books_changes_gathered
 from league.club.models import Club, Member
 from league.club.services import club_statutes_update, member_update, season_get_or_create
 from league.club.statutes import season_rules
-from league.ledger.services import member_balance, payment_record
+from league.ledger.selectors import (
+    member_balance,
+)
+from league.ledger.services import (
+    payment_record,
+)
 
 CLUB = "Schockclub Demo"
 MEMBERS = [
@@ -112,14 +118,10 @@ class Command(BaseCommand):
                 "a production database. Use --force if this database is a throwaway."
             )
         today = today or datetime.date.today()
-        if not Club.objects.filter(name=CLUB).exists():
-            self.build(today)
-        self.add_logins(Club.objects.get(name=CLUB))
-        self.close_last_season(Club.objects.get(name=CLUB), today)
+        self.first_club(today)
         if not Club.objects.filter(name=SECOND_CLUB).exists():
             self.build_second(today)
         self.add_second_logins(Club.objects.get(name=SECOND_CLUB))
-        self.add_bank_account(Club.objects.get(name=CLUB))
         self.stdout.write(self.style.SUCCESS(f"Demo club: {CLUB}"))
         for username, (name, password) in LOGINS.items():
             role = "Buchführer" if name in SECRETARIES else "Mitglied"
@@ -133,6 +135,17 @@ class Command(BaseCommand):
         for username, (name, password) in SECOND_LOGINS.items():
             self.stdout.write(f"  Login (Buchführer, {name}): {username} / {password}")
         self.stdout.write(f"  Open {url} and log in.")
+
+    def first_club(self, today: datetime.date) -> Club:
+        """The demo club (`CLUB`) with its two seasons, logins, last season closed and bank
+        account; each step only where it is missing. Returns the club."""
+        if not Club.objects.filter(name=CLUB).exists():
+            self.build(today)
+        club = Club.objects.get(name=CLUB)
+        self.add_logins(club)
+        self.close_last_season(club, today)
+        self.add_bank_account(club)
+        return club
 
     def add_bank_account(self, club: Club) -> None:
         """The demo club's bank account (an example IBAN that passes the checksum, never a
@@ -275,22 +288,25 @@ class Command(BaseCommand):
         present = [secretary] + sorted(rng.sample(others, rng.randint(3, len(others))))
         absent = [n for n in members if n not in present]
         guests = [g for g in guests if rng.random() < 0.2]
-        evening = evening_create(
-            club=club,
-            date=date,
-            secretary=people[secretary],
-            present_members=[people[n] for n in present],
-            guests=[people[n] for n in guests],
-            absent_members=[people[n] for n in absent],
-        )
         played = simulate_evening(
             present, guests, rules, seed=f"{SEED}-{date.isoformat()}", secretary=secretary
         )
-        for number, game in enumerate(played.games, start=1):
-            game_record(
-                evening=evening,
-                number=number,
-                loser=people[game.loser],
-                vorleger=people[game.vorleger],
-                schock_aus_throwers=[people[n] for n in game.schock_aus],
+        # The evening's charges are brought in line once, after its last game, not after
+        # each of its 25 (the versions still move with every game).
+        with transaction.atomic(), books_changes_gathered():
+            evening = evening_create(
+                club=club,
+                date=date,
+                secretary=people[secretary],
+                present_members=[people[n] for n in present],
+                guests=[people[n] for n in guests],
+                absent_members=[people[n] for n in absent],
             )
+            for number, game in enumerate(played.games, start=1):
+                game_record(
+                    evening=evening,
+                    number=number,
+                    loser=people[game.loser],
+                    vorleger=people[game.vorleger],
+                    schock_aus_throwers=[people[n] for n in game.schock_aus],
+                )

@@ -9,7 +9,9 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from league.club.models import Club
-from league.clubbook.services import club_book_export
+from league.clubbook.selectors import (
+    club_book_export,
+)
 
 
 class Command(BaseCommand):

@@ -23,7 +23,10 @@ the preset named; every throw natural in one attempt.
 import datetime
 
 from games.evenings.services import evening_create
-from games.rounds.services import RoundInput, ThrowInput
+from games.rounds.selectors import (
+    RoundInput,
+    ThrowInput,
+)
 from league.club.services import season_create
 from tests.sample import sample_club
 

@@ -13,7 +13,10 @@ Seating (clockwise): Erik, Anna, Bernd, Carla, Dieter, Gustav.
 - Round 4 (Erik opens): the sample's last round.
 """
 
-from games.rounds.services import RoundInput, ThrowInput
+from games.rounds.selectors import (
+    RoundInput,
+    ThrowInput,
+)
 from tests.sample import recorded_natural
 
 SEATING = ["Erik Lange", "Anna Becker", "Bernd Krause", "Carla Vogt", "Dieter Hahn", "Gustav Meier"]

@@ -5,7 +5,13 @@ import pytest
 
 from games.evenings.models import Game
 from games.rounds.models import Round
-from games.rounds.services import RoundInput, ThrowInput, game_record_rounds
+from games.rounds.selectors import (
+    RoundInput,
+    ThrowInput,
+)
+from games.rounds.services import (
+    game_record_rounds,
+)
 from league.club.errors import BooksError
 from tests.games.rounds.actions import (
     ANNA,

@@ -2,8 +2,8 @@
 
 import pytest
 
-from games.rounds.feedback import muss_regel_for, throw_feedback
-from games.rounds.forms import NotationError, parse_dice, parse_turn, turn_text
+from games.rounds.feedback import muss_regel_for, throw_feedback, turn_text
+from games.rounds.forms import NotationError, parse_dice, parse_turn
 from games.rules import PRESETS
 
 CLUB = PRESETS["club"]

@@ -7,7 +7,13 @@ import pytest
 
 from games.evenings.services import evening_create
 from games.rounds.models import Round
-from games.rounds.services import RoundInput, ThrowInput, game_record_rounds
+from games.rounds.selectors import (
+    RoundInput,
+    ThrowInput,
+)
+from games.rounds.services import (
+    game_record_rounds,
+)
 from tests.factories import ClubFactory, MemberFactory, SeasonFactory
 
 pytestmark = pytest.mark.django_db

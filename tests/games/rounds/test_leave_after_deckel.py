@@ -8,7 +8,13 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from games.rounds.services import RoundInput, ThrowInput, game_record_rounds
+from games.rounds.selectors import (
+    RoundInput,
+    ThrowInput,
+)
+from games.rounds.services import (
+    game_record_rounds,
+)
 from league.club.accounts.services import api_token_create
 from league.club.errors import BooksError
 from tests.factories import UserFactory

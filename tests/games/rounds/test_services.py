@@ -8,7 +8,14 @@ from games.evenings.models import Game
 from games.evenings.selectors import evening_books
 from games.evenings.services import evening_create, game_record
 from games.rounds.models import Round, RoundThrow
-from games.rounds.services import RoundInput, ThrowInput, game_record_rounds, game_rounds_play
+from games.rounds.selectors import (
+    RoundInput,
+    ThrowInput,
+    game_rounds_play,
+)
+from games.rounds.services import (
+    game_record_rounds,
+)
 from games.rules import PRESETS, RuleViolation, Throw, validate_throw
 from league.club.errors import BooksError
 from league.club.models import Member

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from games.evenings.models import Game
-from games.rounds.forms import turn_text
+from games.rounds.feedback import turn_text
 from games.rounds.models import RoundThrow
 from tests.factories import ClubFactory, MemberFactory, SeasonFactory, UserFactory
 from tests.games.rounds.sample import game_20_rounds

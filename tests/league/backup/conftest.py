@@ -21,7 +21,12 @@ from league.banking.services import club_bank_account_set
 from league.club.models import Club, Member
 from league.club.services import season_get_or_create
 from league.ledger.services import payment_cancel, payment_record
-from league.runden.services import runde_mark_given, runden_overview
+from league.runden.selectors import (
+    runden_overview,
+)
+from league.runden.services import (
+    runde_mark_given,
+)
 from tests.games.rounds.sample import game_20_rounds
 from tests.sample import sample_club
 

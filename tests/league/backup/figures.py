@@ -9,14 +9,22 @@ from django.contrib.auth import get_user_model
 from django.db import models
 
 from league.audit.selectors import club_audit_recent, evening_audit, member_audit
-from league.backup.services import _tables
+from league.backup.selectors import backup_tables
 from league.backup.tables import club_rows
 from league.banking.models import BankStatementLine, ClubBankAccount, PaymentReminder
 from league.club.models import Club, Member, Season
-from league.ledger.services import club_balances, member_statement
+from league.ledger.selectors import (
+    club_balances,
+    member_statement,
+)
 from league.reports.models import ReportBuild
-from league.reports.services import club_records, season_report_data
-from league.runden.services import runden_overview
+from league.reports.selectors import (
+    club_records,
+    season_report_data,
+)
+from league.runden.selectors import (
+    runden_overview,
+)
 from league.standings.selectors import member_dues, season_standings
 
 TODAY = datetime.date(2026, 11, 20)
@@ -115,7 +123,7 @@ def club_figures(
         figures[f"member {member.name}"] = {"statement": plain(member_statement(member=member))}
         if every_season or member.pk in last_players:
             figures[f"member {member.name}"]["history"] = plain(member_audit(member=member))
-    evening_model = next(m for t, h, m in _tables() if h and t.label == "games.Evening")
+    evening_model = next(m for t, h, m in backup_tables() if h and t.label == "games.Evening")
     records = evening_model.objects.filter(club_id=club.pk)
     evening_ids = set(records.values_list("id", flat=True))
     if not (every_season and every_evening):
@@ -146,7 +154,7 @@ def delete_club(club_name: str) -> None:
         Member.objects.filter(club=club, user__isnull=False).values_list("user_id", flat=True)
     )
     ReportBuild.objects.filter(season__club=club).delete()
-    for table, history, model in reversed(list(_tables())):
+    for table, history, model in reversed(list(backup_tables())):
         rows = model._base_manager.filter(club_rows(table, club.pk, history=history))
         rows._raw_delete(rows.db)
     get_user_model().objects.filter(pk__in=logins).delete()

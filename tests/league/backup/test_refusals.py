@@ -8,7 +8,12 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 from django.utils import translation
 
-from league.backup.services import club_backup, club_restore
+from league.backup.selectors import (
+    club_backup,
+)
+from league.backup.services import (
+    club_restore,
+)
 from league.club.errors import BooksError
 from league.club.models import Club
 from tests.league.backup.conftest import backup_document, our_rows, sealed

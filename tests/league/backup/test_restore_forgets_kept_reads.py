@@ -15,7 +15,12 @@ from django.core.cache import cache
 from django.test import Client
 
 from games.evenings.services import evening_create, game_record
-from league.backup.services import club_backup, club_restore
+from league.backup.selectors import (
+    club_backup,
+)
+from league.backup.services import (
+    club_restore,
+)
 from league.club import caching
 from league.club.models import Club, Member, Season
 from league.club.services import season_get_or_create

@@ -14,7 +14,12 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import translation
 
-from league.backup.services import club_backup, club_restore
+from league.backup.selectors import (
+    club_backup,
+)
+from league.backup.services import (
+    club_restore,
+)
 from league.backup.tables import CLUB_TABLES
 from league.closing.services import season_close
 from league.club.errors import BooksError

@@ -1,19 +1,26 @@
 """A club backed up, deleted and restored shows every figure as before."""
 
+import io
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
 
 from games.evenings.models import Game
+from league.backup import selectors as backup_selectors
 from league.backup import services as backup_services
-from league.backup.services import club_backup, club_restore
+from league.backup.selectors import (
+    club_backup,
+)
+from league.backup.services import (
+    club_restore,
+)
 from league.club.models import Club, Member, Season
 from league.clubbook.services import club_book_import
 from league.ledger.models import LedgerEntry, Payment
 from league.ledger.services import payment_record
+from league.management.commands import demo
 from tests.league.backup.conftest import assert_nothing_left, neighbours, our_rows
 from tests.league.backup.figures import (
     TODAY,
@@ -43,11 +50,11 @@ def _round_trip(
 
 
 def test_the_demo_club_shows_every_figure_as_before_after_backup_and_restore():
-    call_command("demo", today=TODAY, stdout=open("/dev/null", "w"))
-    # Only the demo club stays, so that nothing at all may be left after its deletion (a
-    # club restored beside another: test_a_club_is_restored_beside_another_club).
-    for other in Club.objects.exclude(name="Schockclub Demo").values_list("name", flat=True):
-        delete_club(other)
+    # The demo club alone, as `manage.py demo` builds it (without its second club), so that
+    # nothing at all may be left after its deletion (a club restored beside another:
+    # test_a_club_is_restored_beside_another_club).
+    demo.Command(stdout=io.StringIO()).first_club(TODAY)
+    assert list(Club.objects.values_list("name", flat=True)) == ["Schockclub Demo"]
     before, after, _data = _round_trip("Schockclub Demo")
     assert history_lines(before) > 3000
     assert differences(before, after) == []
@@ -128,7 +135,8 @@ def test_a_club_book_across_the_change_from_mark_to_euro_shows_every_figure_as_b
     monkeypatch.syspath_prepend(str(BENCH))  # bench scripts import their helper `support`
     from bench_import import CLUB, club_book
 
-    monkeypatch.setattr(backup_services, "_CHUNK", 300)
+    monkeypatch.setattr(backup_selectors, "CHUNK_ROWS", 300)
+    monkeypatch.setattr(backup_services, "CHUNK_ROWS", 300)
     years = ("2001", "2002")
     attendance, games, _figures = club_book()
     result = club_book_import(

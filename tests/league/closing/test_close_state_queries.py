@@ -6,7 +6,11 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from league.closing.services import season_close_state, season_fingerprint, season_open_items
+from league.closing.selectors import (
+    season_close_state,
+    season_fingerprint,
+    season_open_items,
+)
 from league.ledger.models import LedgerEntry
 
 pytestmark = pytest.mark.django_db

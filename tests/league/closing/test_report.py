@@ -5,8 +5,10 @@ import pytest
 from django.utils import timezone
 
 from league.closing.services import season_close, season_reopen, season_sign_off
+from league.reports.pdf import (
+    build_season_report_pdf,
+)
 from league.reports.runs import report_data_version
-from league.reports.services import build_season_report_pdf
 from tests.league.closing.test_services import _payment
 from tests.league.reports.conftest import pdf_text
 

@@ -11,24 +11,32 @@ from django.db.models import F
 from games.evenings.models import SchockAus
 from games.evenings.services import evening_create, game_record
 from league.closing.models import SeasonSignOff
-from league.closing.services import (
+from league.closing.selectors import (
     BROKEN,
     VALID,
     carry_amount,
-    season_close,
     season_fingerprint,
     season_member_balances,
     season_open_items,
+    signature_state,
+)
+from league.closing.services import (
+    season_close,
     season_reopen,
     season_sign_off,
-    signature_state,
 )
 from league.club.errors import BooksError
 from league.club.models import Club, Season
 from league.club.services import member_create, season_create, season_update
 from league.clubbook.services import club_book_import
 from league.ledger.models import LedgerEntry
-from league.ledger.services import member_statement, payment_record, reversal_reason_label
+from league.ledger.selectors import (
+    member_statement,
+    reversal_reason_label,
+)
+from league.ledger.services import (
+    payment_record,
+)
 from league.runden.services import runde_mark_given
 from tests.conftest import SAMPLES
 from tests.factories import UserFactory

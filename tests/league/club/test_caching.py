@@ -9,7 +9,7 @@ import re
 
 import pytest
 from django.core.cache import cache
-from django.db import connection
+from django.db import connection, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
@@ -317,3 +317,32 @@ def test_an_unreachable_cache_computes_the_read(monkeypatch):
     monkeypatch.setattr(cache, "get", broken)
     monkeypatch.setattr(cache, "set", broken)
     assert books_cached("probe", 2, build=lambda: "computed") == "computed"
+
+
+def test_a_write_drops_the_kept_reads_it_superseded_once_per_season(club_books, monkeypatch):
+    from league.club import caching
+
+    club, season, evening, bernd, anna = club_books
+    old_season = caching.books_cache_key(caching.season_part_version(season=season), "part")
+    old_club = caching.books_cache_key(caching.club_books_version(club=club), "whole")
+    other_club = ClubFactory(name="Nachbarn")
+    kept_elsewhere = caching.books_cache_key(caching.club_books_version(club=other_club), "x")
+    for key in (old_season, old_club, kept_elsewhere):
+        cache.set(key, "kept")
+    scans: list[str] = []
+    real_forget = caching._forget_prefix
+    monkeypatch.setattr(
+        caching, "_forget_prefix", lambda prefix: scans.append(prefix) or real_forget(prefix)
+    )
+    with transaction.atomic():
+        for _number in range(3):  # three games entered in one go
+            game_record(evening=evening, loser=bernd, schock_aus_throwers=[])
+        assert scans == [] and cache.get(old_season) == "kept"
+    assert sorted(scans) == sorted([f"c{club.pk}:v:", f"c{club.pk}:s{season.pk}:"])
+    assert cache.get(old_season) is None and cache.get(old_club) is None
+    assert cache.get(kept_elsewhere) == "kept"
+    scans.clear()
+    with pytest.raises(RuntimeError), transaction.atomic():
+        game_record(evening=evening, loser=anna, schock_aus_throwers=[])
+        raise RuntimeError("the writer failed")
+    assert scans == []

@@ -14,7 +14,13 @@ from league.club.errors import BooksError
 from league.club.models import Member, Season
 from league.club.services import member_create, member_merge, season_create
 from league.ledger.models import LedgerEntry, Payment
-from league.ledger.services import member_balance, member_statement, payment_record
+from league.ledger.selectors import (
+    member_balance,
+    member_statement,
+)
+from league.ledger.services import (
+    payment_record,
+)
 from league.runden.models import RundeGiven
 from tests.factories import ClubFactory, UserFactory
 

@@ -11,7 +11,12 @@ from games.evenings.services import evening_create, game_record
 from league.club.models import Member
 from league.club.services import member_create, season_get_or_create
 from league.club.spreadsheet import has_control_character, spreadsheet_cell, spreadsheet_text
-from league.clubbook.services import club_book_export, club_book_import
+from league.clubbook.selectors import (
+    club_book_export,
+)
+from league.clubbook.services import (
+    club_book_import,
+)
 from league.reports.csv_exports import chronicle_csv, dues_csv, standings_csv
 from tests.factories import ClubFactory
 

@@ -8,7 +8,9 @@ import pytest
 from games.evenings.selectors import evening_books
 from league.club import statutes as statutes_module
 from league.club.statutes import CLUB_STATUTES, Statutes, season_rules
-from league.ledger.services import member_balance
+from league.ledger.selectors import (
+    member_balance,
+)
 from league.standings.selectors import season_standings
 from tests.sample import enter_sample_evening
 
@@ -93,7 +95,7 @@ from league.club.services import (  # noqa: E402
 )
 from league.club.statutes import season_statutes  # noqa: E402
 from league.ledger.models import LedgerEntry  # noqa: E402
-from league.reports.services import season_report_data  # noqa: E402
+from league.reports.selectors import season_report_data  # noqa: E402
 from league.runden.selectors import season_runden  # noqa: E402
 from league.standings.selectors import member_dues  # noqa: E402
 

@@ -10,7 +10,13 @@ from django.utils import timezone, translation
 
 from games.evenings.models import Attendance, Evening, Game, SchockAus
 from league.club.models import Club, Member, Season
-from league.clubbook.services import club_book_export, club_book_import, club_book_parse
+from league.clubbook.selectors import (
+    club_book_export,
+)
+from league.clubbook.services import (
+    club_book_import,
+    club_book_parse,
+)
 from league.ledger.models import LedgerEntry
 from league.ledger.services import ledger_sync_evening
 from league.standings.selectors import season_standings
@@ -87,7 +93,7 @@ def test_every_imported_charge_is_the_one_the_ledger_gives_for_its_game_or_absen
     currency, description, source key, date, game and evening."""
     from league.club.money import marks_to_money
     from league.club.statutes import season_statutes
-    from league.ledger.services import (
+    from league.ledger.selectors import (
         absence_charge,
         absence_source_key,
         game_lost_charge,

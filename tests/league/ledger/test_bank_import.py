@@ -12,7 +12,9 @@ from league.banking.models import BankStatementLine
 from league.club.errors import BooksError
 from league.club.services import season_get_or_create
 from league.ledger.models import Payment
-from league.ledger.services import member_balance
+from league.ledger.selectors import (
+    member_balance,
+)
 from tests.factories import ClubFactory, MemberFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

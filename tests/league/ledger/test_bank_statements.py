@@ -15,7 +15,9 @@ from league.banking.services import club_bank_account_set
 from league.club.reference import creditor_reference, find_reference, parse_reference
 from league.club.services import season_get_or_create
 from league.ledger.models import Payment
-from league.ledger.services import member_balance
+from league.ledger.selectors import (
+    member_balance,
+)
 from tests.factories import ClubFactory, MemberFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

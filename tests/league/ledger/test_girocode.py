@@ -10,10 +10,12 @@ from games.evenings.services import evening_create, game_record
 from league.banking.girocode import (
     epc_payload,
     girocode_png,
+)
+from league.banking.models import ClubBankAccount
+from league.banking.selectors import (
     member_girocode,
     member_open_seasons,
 )
-from league.banking.models import ClubBankAccount
 from league.banking.services import club_bank_account_set
 from league.club.errors import BooksError
 from league.club.reference import ParsedReference, creditor_reference, parse_reference

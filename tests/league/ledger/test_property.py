@@ -23,7 +23,13 @@ from league.club.models import Club, Member, Season
 from league.club.money import marks_to_money
 from league.club.services import season_get_or_create
 from league.ledger.models import LedgerEntry, Payment
-from league.ledger.services import member_balance, payment_cancel, payment_record
+from league.ledger.selectors import (
+    member_balance,
+)
+from league.ledger.services import (
+    payment_cancel,
+    payment_record,
+)
 from league.standings.selectors import season_standings
 
 DATES = [

@@ -18,12 +18,14 @@ from games.evenings.services import (
 from league.club.errors import BooksError
 from league.club.services import season_get_or_create
 from league.ledger.models import LedgerEntry
-from league.ledger.services import (
+from league.ledger.selectors import (
     club_balances,
-    ledger_sync_evening,
-    ledger_sync_season,
     member_balance,
     member_statement,
+)
+from league.ledger.services import (
+    ledger_sync_evening,
+    ledger_sync_season,
     payment_cancel,
     payment_record,
 )

@@ -25,8 +25,15 @@ from league.club.money import format_money
 from league.club.services import season_get_or_create
 from league.ledger import selectors
 from league.ledger.models import LedgerEntry
-from league.ledger.selectors import club_balances_kept, member_season_summaries
-from league.ledger.services import club_balances, payment_cancel, payment_record
+from league.ledger.selectors import (
+    club_balances,
+    club_balances_kept,
+    member_season_summaries,
+)
+from league.ledger.services import (
+    payment_cancel,
+    payment_record,
+)
 from tests.factories import ClubFactory, MemberFactory, UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -9,7 +9,9 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from league.club.money import format_money, marks_to_money
-from league.reports.services import build_evening_sheet_pdf
+from league.reports.pdf import (
+    build_evening_sheet_pdf,
+)
 from tests.league.reports.conftest import pdf_pages
 
 pytestmark = pytest.mark.django_db

@@ -11,8 +11,11 @@ from django.test.utils import CaptureQueriesContext
 
 from games.evenings.services import game_record
 from league.club.services import member_update
-from league.reports import services
-from league.reports.services import club_records, club_records_cached
+from league.reports import selectors
+from league.reports.selectors import (
+    club_records,
+    club_records_cached,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -26,13 +29,13 @@ def empty_cache():
 
 def counted(monkeypatch) -> list[int]:
     calls: list[int] = []
-    real = services.club_records
+    real = selectors.club_records
 
     def counting(**kwargs):
         calls.append(1)
         return real(**kwargs)
 
-    monkeypatch.setattr(services, "club_records", counting)
+    monkeypatch.setattr(selectors, "club_records", counting)
     return calls
 
 

@@ -94,7 +94,7 @@ def test_failing_build_is_retried_then_failed_with_the_reason(
     def broken(**kwargs):
         raise RuntimeError("Schriftart fehlt")
 
-    monkeypatch.setattr("league.reports.services.build_season_report_pdf", broken)
+    monkeypatch.setattr("league.reports.pdf.build_season_report_pdf", broken)
     build = request_report(sample_season.season)
     assert build.status == ReportBuild.Status.FAILED
     assert build.attempts == MAX_RETRIES + 1
@@ -103,7 +103,7 @@ def test_failing_build_is_retried_then_failed_with_the_reason(
 
 def test_failed_build_shows_its_reason_in_the_state(sample_season, request_report, monkeypatch):
     monkeypatch.setattr(
-        "league.reports.services.build_season_report_pdf",
+        "league.reports.pdf.build_season_report_pdf",
         lambda **kw: (_ for _ in ()).throw(RuntimeError("Platte voll")),
     )
     request_report(sample_season.season)
@@ -114,7 +114,7 @@ def test_failed_build_shows_its_reason_in_the_state(sample_season, request_repor
 
 
 def test_build_that_fails_once_succeeds_on_retry(sample_season, request_report, monkeypatch):
-    from league.reports import services as reports
+    from league.reports import pdf as reports
 
     real, calls = reports.build_season_report_pdf, []
 
@@ -124,7 +124,7 @@ def test_build_that_fails_once_succeeds_on_retry(sample_season, request_report, 
             raise OSError("kurz weg")
         return real(**kwargs)
 
-    monkeypatch.setattr("league.reports.services.build_season_report_pdf", flaky)
+    monkeypatch.setattr("league.reports.pdf.build_season_report_pdf", flaky)
     build = request_report(sample_season.season)
     assert build.status == ReportBuild.Status.READY
     assert build.attempts == 2
@@ -180,7 +180,7 @@ def test_change_during_the_build_leaves_the_report_stale(
     sample_season, request_report, monkeypatch
 ):
     from league.club.books import books_changed
-    from league.reports import services as reports
+    from league.reports import pdf as reports
 
     real = reports.build_season_report_pdf
 
@@ -188,7 +188,7 @@ def test_change_during_the_build_leaves_the_report_stale(
         books_changed(season_id=sample_season.season_id)  # someone enters a game meanwhile
         return real(**kwargs)
 
-    monkeypatch.setattr("league.reports.services.build_season_report_pdf", changing)
+    monkeypatch.setattr("league.reports.pdf.build_season_report_pdf", changing)
     request_report(sample_season.season)
     assert report_build_for_download(season=sample_season.season) is None
 

@@ -17,7 +17,9 @@ from django.utils.translation import gettext
 from games.evenings.services import game_record
 from league.club.services import member_update
 from league.reports import charts
-from league.reports.services import build_season_report_pdf
+from league.reports.pdf import (
+    build_season_report_pdf,
+)
 from tests.league.reports.conftest import pdf_text
 
 pytestmark = pytest.mark.django_db
@@ -118,7 +120,7 @@ def test_a_chart_that_cannot_be_drawn_is_left_out_with_a_note_and_logged(
         raise ValueError("drawing failed")
 
     monkeypatch.setattr(charts, "points_chart_svg", broken)
-    with caplog.at_level(logging.ERROR, logger="league.reports.services"):
+    with caplog.at_level(logging.ERROR, logger="league.reports.pdf"):
         text = pdf_text(build_season_report_pdf(season=sample_season.season))
     with translation.override("de"):
         note = gettext("This chart could not be drawn; the figures are in the tables.")
@@ -128,11 +130,11 @@ def test_a_chart_that_cannot_be_drawn_is_left_out_with_a_note_and_logged(
 
 
 def count_renders(monkeypatch) -> list:
-    from league.reports import services
+    from league.reports import pdf
 
     rendered = []
-    real = services._weasyprint
-    monkeypatch.setattr(services, "_weasyprint", lambda html: rendered.append(1) or real(html))
+    real = pdf._weasyprint
+    monkeypatch.setattr(pdf, "_weasyprint", lambda html: rendered.append(1) or real(html))
     return rendered
 
 
@@ -164,7 +166,7 @@ def test_a_failed_build_shows_a_german_message_on_the_page_never_the_exception(
     def broken(**kwargs):
         raise ValueError(r"Unknown symbol: \frac, found '$'")
 
-    monkeypatch.setattr("league.reports.services.build_season_report_pdf", broken)
+    monkeypatch.setattr("league.reports.pdf.build_season_report_pdf", broken)
     with django_capture_on_commit_callbacks(execute=True):
         member_client.post(reverse("season_report_request", args=[2026]))
     page = member_client.get(reverse("season_report", args=[2026])).content.decode()
@@ -178,13 +180,13 @@ def test_a_failed_build_shows_a_german_message_on_the_page_never_the_exception(
 
 
 def test_a_build_that_fails_is_logged_with_its_traceback(sample_season, monkeypatch, caplog):
-    from league.reports import services
+    from league.reports import pdf
 
     def broken(**kwargs):
         raise ValueError("no data")
 
-    monkeypatch.setattr(services, "season_report_data", broken)
-    with caplog.at_level(logging.ERROR, logger="league.reports.services"):
+    monkeypatch.setattr(pdf, "season_report_data", broken)
+    with caplog.at_level(logging.ERROR, logger="league.reports.pdf"):
         with pytest.raises(ValueError):
             build_season_report_pdf(season=sample_season.season)
     record = next(r for r in caplog.records if "could not be built" in r.getMessage())

@@ -1,4 +1,4 @@
-"""The report's figures, read from the books (league/reports/services.py): the points over
+"""The report's figures, read from the books (league/reports/selectors.py): the points over
 the season, paid and open, the chronicle, the all-time records and the roll of honour."""
 
 import datetime
@@ -9,7 +9,10 @@ import pytest
 from games.evenings.services import evening_create, game_record
 from league.club.services import member_create, season_get_or_create
 from league.ledger.services import payment_cancel, payment_record
-from league.reports.services import club_records, season_report_data
+from league.reports.selectors import (
+    club_records,
+    season_report_data,
+)
 from league.standings.selectors import season_standings
 from tests.factories import ClubFactory
 from tests.sample import enter_sample_evening

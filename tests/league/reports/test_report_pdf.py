@@ -9,7 +9,9 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from league.club.money import format_money
-from league.reports.services import build_season_report_pdf
+from league.reports.pdf import (
+    build_season_report_pdf,
+)
 from league.standings.selectors import season_standings
 from tests.league.reports.conftest import pdf_pages, pdf_text
 from tests.sample import enter_sample_evening

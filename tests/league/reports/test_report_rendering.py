@@ -9,8 +9,14 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from league.reports import services
-from league.reports.services import ChronicleLine, build_season_report_pdf, club_records
+from league.reports import pdf
+from league.reports.pdf import (
+    build_season_report_pdf,
+)
+from league.reports.selectors import (
+    ChronicleLine,
+    club_records,
+)
 from tests.factories import MemberFactory
 from tests.sample import enter_sample_evening
 
@@ -41,9 +47,9 @@ def test_a_chronicle_entry_escapes_the_name():
 @pytest.mark.django_db
 def test_no_cyclic_garbage_collection_while_a_report_is_built(sample_season, monkeypatch):
     seen = []
-    real = services.season_report_data
+    real = pdf.season_report_data
     monkeypatch.setattr(
-        services, "season_report_data", lambda **kw: seen.append(gc.isenabled()) or real(**kw)
+        pdf, "season_report_data", lambda **kw: seen.append(gc.isenabled()) or real(**kw)
     )
     assert gc.isenabled()
     build_season_report_pdf(season=sample_season.season)
@@ -56,7 +62,7 @@ def test_garbage_collection_is_back_on_after_a_failed_build(sample_season, monke
     def broken(**kw):
         raise RuntimeError("database gone")
 
-    monkeypatch.setattr(services, "season_report_data", broken)
+    monkeypatch.setattr(pdf, "season_report_data", broken)
     with pytest.raises(RuntimeError):
         build_season_report_pdf(season=sample_season.season)
     assert gc.isenabled()

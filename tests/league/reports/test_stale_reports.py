@@ -16,7 +16,9 @@ from league.club.books import register_changed
 from league.club.services import member_update
 from league.reports.builds import report_build_for_download, report_build_request
 from league.reports.models import ReportBuild
-from league.reports.services import build_evening_sheet_pdf
+from league.reports.pdf import (
+    build_evening_sheet_pdf,
+)
 from tests.league.reports.conftest import pdf_pages
 
 NEW_NAME = "Schockfreunde Neustadt"

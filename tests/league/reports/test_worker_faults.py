@@ -48,11 +48,11 @@ import django
 django.setup()
 queue, slow = sys.argv[1], sys.argv[2] == "slow"
 if slow:
-    from league.reports import services
+    from league.reports import pdf
     def hanging_build(**kwargs):
         time.sleep(600)
         raise RuntimeError("the hanging build was not killed")
-    services.build_season_report_pdf = hanging_build
+    pdf.build_season_report_pdf = hanging_build
 from schockclub.celery import app
 app.worker_main([
     "worker", "--pool=solo", "--concurrency=1", "-Q", queue, "--without-gossip",

@@ -8,7 +8,13 @@ from games.evenings.models import SchockAus
 from games.evenings.services import game_delete, game_update
 from league.club.errors import BooksError
 from league.runden.models import RundeGiven
-from league.runden.services import runde_mark_given, runde_unmark, runden_overview
+from league.runden.selectors import (
+    runden_overview,
+)
+from league.runden.services import (
+    runde_mark_given,
+    runde_unmark,
+)
 
 pytestmark = pytest.mark.django_db
 
