@@ -362,7 +362,8 @@ def evening_on_date(*, club: Club, date: datetime.date) -> Evening | None:
 def evening_target_reached(*, evening: Evening) -> tuple[bool, int]:
     """Whether the evening has its target count of games ("Abendsoll", docs/rules.md 5:
     games per present club member under the season's statutes) entered already, and that
-    count. Two queries (the present members and the games counted)."""
+    count. Two queries (the present members and the games counted; a third when the
+    evening's season is not loaded)."""
     members = evening.attendances.filter(role=Attendance.Role.MEMBER).count()
     target = season_statutes(evening.season).games_expected(present_members=members)
     return evening.games.count() >= target, target
