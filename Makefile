@@ -43,10 +43,18 @@ format: $(VENV)/.installed
 	$(VENV)/bin/ruff format .
 	$(VENV)/bin/ruff check --fix .
 
-## worker: a Celery worker with beat for the periodic tasks (needs REDIS_URL; see README);
-## in production run beat once per installation (deploy/schockclub-beat.service)
+## worker: one Celery worker per queue (needs REDIS_URL; see README "Workers: one per
+## queue"): the season reports, the mail, the imports, and the default queue with an
+## embedded beat for the periodic tasks; Ctrl-C stops them all. In production run beat
+## once per installation (deploy/schockclub-beat.service)
+CELERY := $(VENV)/bin/celery -A schockclub worker --loglevel=info --concurrency=1
 worker: $(VENV)/.installed
-	$(VENV)/bin/celery -A schockclub worker --beat --schedule=.celerybeat-schedule --loglevel=info --concurrency=1
+	trap 'kill 0' INT TERM EXIT; \
+	$(CELERY) -Q reports -n reports@%h & \
+	$(CELERY) -Q mail -n mail@%h & \
+	$(CELERY) -Q imports -n imports@%h & \
+	$(CELERY) -Q celery -n default@%h --beat --schedule=.celerybeat-schedule & \
+	wait
 
 demo: $(VENV)/.installed
 	$(PY) manage.py migrate --noinput

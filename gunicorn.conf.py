@@ -1,10 +1,35 @@
 """Gunicorn's settings for production (README "Production"):
 `.venv/bin/gunicorn -c gunicorn.conf.py`. Each value comes from the environment.
 
-GUNICORN_BIND     address to listen on (default 127.0.0.1:8000, behind the TLS proxy)
-GUNICORN_WORKERS  worker processes (default 2 x cores + 1)
-GUNICORN_TIMEOUT  seconds a request may take before its worker is restarted (default 30;
-                  the season report is built by the Celery worker, not in a request)
+GUNICORN_BIND          address to listen on (default 127.0.0.1:8000, behind the TLS proxy)
+GUNICORN_WORKER_CLASS  `gthread` (default) or `sync`
+GUNICORN_WORKERS       worker processes (default: one per core)
+GUNICORN_THREADS       threads per gthread worker (default 4)
+GUNICORN_TIMEOUT       seconds a request may take before its worker is restarted (default
+                       30; the season report is built by the Celery worker, not in a request)
+
+The defaults are measured (bench/bench_gunicorn.py: wrk, 16 connections, 8 s a cell, the
+configurations alternating over two rounds; 2 cores shared with other work, so compare
+within a run). Median requests/s of the bare Django view (the anchor: the whole middleware,
+no database) and of GET /api/v1/clubs/ (the trivial endpoint, by token):
+
+| gunicorn        | run 1 (load 18.5-25.0) bare / trivial | run 2 (load 20.2-21.0) bare / trivial |
+|-----------------|---------------------------------------|---------------------------------------|
+| sync, 2         | 186 / 16                              | 107 / 30                              |
+| sync, 5         | 68 / 8                                | -                                     |
+| gthread, 2 x 4  | 196 / 19                              | 289 / 24                              |
+| gthread, 3 x 4  | 72 / 10                               | -                                     |
+
+More processes than cores lose (the old default, 2 x cores + 1 = 5, served a third of what
+2 served: the processes fight for the cores and evict each other's caches). Between sync
+and gthread at one process per core the trivial endpoint is within the noise (16 vs 19,
+30 vs 24); gthread served the anchor faster in both runs and keeps answering while a
+thread waits on PostgreSQL, Redis or a slow client, so it is the default. Run 2 came after
+the trivial endpoint was cut to one query (the token with its login, person and club); its
+ratio to the anchor was 28 % (sync) and 8 % (gthread, whose anchor ran fastest) on this
+loaded machine: far from the 70 % aimed at. What it costs beyond the anchor is Django REST
+framework's request and serializer machinery and the token's query, spread thin (no single
+hot spot in a profile).
 """
 
 import multiprocessing
@@ -12,7 +37,9 @@ import os
 
 wsgi_app = "schockclub.wsgi:application"
 bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
-workers = int(os.environ.get("GUNICORN_WORKERS", str(multiprocessing.cpu_count() * 2 + 1)))
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gthread")
+workers = int(os.environ.get("GUNICORN_WORKERS", str(multiprocessing.cpu_count())))
+threads = int(os.environ.get("GUNICORN_THREADS", "4"))
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = timeout
 # The proxy in front sets X-Forwarded-Proto (settings.SECURE_PROXY_SSL_HEADER); trust it

@@ -25,14 +25,21 @@ from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
+from league.audit.selectors import clubs_overview
 from league.banking.models import BankStatementLine, ClubBankAccount, PaymentReminder
 from league.closing.models import SeasonSignOff
 from league.club.accounts.services import password_set
 from league.club.admin_base import BooksAdmin, adopt
 from league.club.books import register_changed
 from league.club.errors import BooksError
-from league.club.models import Club, IdempotencyKey, Member, Season
-from league.club.services import member_create, member_update, season_create, season_update
+from league.club.models import Club, ClubSignup, IdempotencyKey, Member, Season
+from league.club.services import (
+    club_suspend,
+    member_create,
+    member_update,
+    season_create,
+    season_update,
+)
 from league.ledger.models import LedgerEntry, Payment
 from league.ledger.services import payment_cancel, payment_record
 from league.reports.models import ReportBuild
@@ -40,11 +47,58 @@ from league.reports.models import ReportBuild
 
 @admin.register(Club)
 class ClubAdmin(SimpleHistoryAdmin):
-    list_display = ("name", "rule_preset", "created_at")
+    """The operator's list of clubs: people, seasons and games counted, the last activity
+    (an evening or a game changed), suspended or not; the actions suspend a club (its
+    pages and API answer 403, nothing is deleted) and lift it again."""
+
+    list_display = (
+        "name",
+        "rule_preset",
+        "created_at",
+        "people",
+        "seasons",
+        "games",
+        "last_activity",
+        "suspended_at",
+    )
+    list_filter = (("suspended_at", admin.EmptyFieldListFilter),)
     search_fields = ("name",)
     # The statutes change through league.club.services (checked, audited): the season's
-    # page /saison/<jahr>/satzung/ or the API, never as raw JSON here.
-    readonly_fields = ("statutes",)
+    # page /saison/<jahr>/satzung/ or the API, never as raw JSON here. A suspension only
+    # through the actions (`club_suspend`).
+    readonly_fields = ("statutes", "suspended_at")
+    actions = ("suspend", "resume")
+
+    def get_queryset(self, request):
+        return clubs_overview()
+
+    @admin.display(description=_("people"), ordering="people_count")
+    def people(self, obj) -> int:
+        return obj.people_count
+
+    @admin.display(description=_("seasons"), ordering="season_count")
+    def seasons(self, obj) -> int:
+        return obj.season_count
+
+    @admin.display(description=_("games"), ordering="game_count")
+    def games(self, obj) -> int:
+        return obj.game_count
+
+    @admin.display(description=_("last activity"), ordering="last_activity")
+    def last_activity(self, obj):
+        return obj.last_activity
+
+    @admin.action(description=_("Suspend the selected clubs"))
+    def suspend(self, request, queryset):
+        for club in queryset:
+            club_suspend(club=club, suspended=True)
+        self.message_user(request, _("Suspended: %(n)s") % {"n": len(queryset)})
+
+    @admin.action(description=_("Lift the suspension of the selected clubs"))
+    def resume(self, request, queryset):
+        for club in queryset:
+            club_suspend(club=club, suspended=False)
+        self.message_user(request, _("Suspension lifted: %(n)s") % {"n": len(queryset)})
 
     def save_model(self, request, obj, form, change):
         # The club's name shows on every page: a change of the register (its version).
@@ -328,6 +382,14 @@ class PaymentReminderAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("month", "member", "amount", "sent_at")
     search_fields = ("member__name",)
     list_select_related = ("member",)
+
+
+@admin.register(ClubSignup)
+class ClubSignupAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    """The sign-ups at /registrieren/ (read only): requested, confirmed or not."""
+
+    list_display = ("club_name", "email", "address", "created_at", "confirmed_at")
+    search_fields = ("club_name", "email")
 
 
 @admin.register(IdempotencyKey)

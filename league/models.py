@@ -9,6 +9,7 @@ from league.closing.models import SeasonSignOff
 from league.club.models import (
     RULE_PRESET_CHOICES,
     Club,
+    ClubSignup,
     Currency,
     IdempotencyKey,
     Member,
@@ -23,6 +24,7 @@ __all__ = [
     "RULE_PRESET_CHOICES",
     "Club",
     "ClubBankAccount",
+    "ClubSignup",
     "Currency",
     "IdempotencyKey",
     "LedgerEntry",

@@ -8,6 +8,7 @@ urlpatterns = [
     path("", home, name="home"),
     path("", include("league.club.urls")),
     path("", include("league.club.accounts.urls")),
+    path("", include("league.club.signup.urls")),
     path("", include("league.standings.urls")),
     path("", include("league.ledger.urls")),
     path("", include("league.runden.urls")),

@@ -72,3 +72,25 @@ class WorkerHeartbeat(bootsteps.StartStopStep):
 
 
 app.steps["worker"].add(WorkerHeartbeat)
+
+
+#: Which queue each task module's tasks go to, by the name of the setting that names the
+#: queue (settings.QUEUE_REPORTS etc.): a season report that takes seconds to build never
+#: delays a payment reminder or a mail, and an import never delays either.
+TASK_QUEUE_SETTINGS = {
+    "league.reports.tasks.": "QUEUE_REPORTS",
+    "league.banking.tasks.": "QUEUE_MAIL",
+    "league.clubbook.tasks.": "QUEUE_IMPORTS",
+}
+
+
+def task_route(name: str, args: Any, kwargs: Any, options: Any, task: Any = None, **kw: Any):
+    """settings.CELERY_TASK_ROUTES: the queue of the task `name` ({"queue": name}) by
+    TASK_QUEUE_SETTINGS, read from the settings when the task is sent; None (the default
+    queue, settings.CELERY_TASK_DEFAULT_QUEUE) for any other task."""
+    from django.conf import settings
+
+    for prefix, setting in TASK_QUEUE_SETTINGS.items():
+        if name.startswith(prefix):
+            return {"queue": getattr(settings, setting)}
+    return None

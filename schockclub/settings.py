@@ -82,8 +82,10 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Which database a request reads (league/club/replica.py): only with a replica.
+    "league.club.replica.ReadYourWritesMiddleware",
     "csp.middleware.CSPMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "schockclub.static_files.StaticFilesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     # Under /api/, a 404 of no route and a 405 of no API view in the API's JSON shape.
@@ -150,6 +152,27 @@ if DATABASE_POOL_MAX_SIZE and DATABASES["default"]["ENGINE"] == "django.db.backe
 if env_bool("DATABASE_PGBOUNCER", False):
     DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
 
+# A read replica (README "Scaling: a read replica"): DATABASE_REPLICA_URL names a hot
+# standby of the primary (PostgreSQL streaming replication). Pages and API reads of a
+# client that has not written in the last REPLICA_READ_YOUR_WRITES_SECONDS seconds go
+# there; writes, transactions, tasks and commands stay on the primary
+# (league/club/replica.py). In tests the alias mirrors the primary's test database.
+DATABASE_REPLICA_URL = os.environ.get("DATABASE_REPLICA_URL", "")
+if DATABASE_REPLICA_URL:
+    DATABASES["replica"] = {
+        **dj_database_url.parse(
+            DATABASE_REPLICA_URL,
+            conn_max_age=DATABASES["default"]["CONN_MAX_AGE"],
+            conn_health_checks=True,
+        ),
+        "TEST": {"MIRROR": "default"},
+    }
+    for _key in ("OPTIONS", "DISABLE_SERVER_SIDE_CURSORS"):
+        if _key in DATABASES["default"]:
+            DATABASES["replica"][_key] = DATABASES["default"][_key]
+DATABASE_ROUTERS = ["league.club.replica.ReplicaRouter"]
+REPLICA_READ_YOUR_WRITES_SECONDS = int(os.environ.get("REPLICA_READ_YOUR_WRITES_SECONDS", "10"))
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Django's four validators; scripts and factories that call set_password
@@ -204,6 +227,18 @@ REST_KNOX = {
     "AUTH_HEADER_PREFIX": "Token",
 }
 
+# The site's address as people reach it (links in e-mails, `manage.py club_create`'s
+# invitation): e.g. https://schock.example.org
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
+
+# Clubs sign up themselves at /registrieren/ only with SIGNUP_OPEN=true (else 404):
+# the secretary's link holds SIGNUP_LINK_HOURS hours; at most SIGNUP_MAX_PER_EMAIL requests
+# per e-mail address and SIGNUP_MAX_PER_ADDRESS per client address in an hour.
+SIGNUP_OPEN = env_bool("SIGNUP_OPEN", False)
+SIGNUP_LINK_HOURS = int(os.environ.get("SIGNUP_LINK_HOURS", "48"))
+SIGNUP_MAX_PER_EMAIL = int(os.environ.get("SIGNUP_MAX_PER_EMAIL", "3"))
+SIGNUP_MAX_PER_ADDRESS = int(os.environ.get("SIGNUP_MAX_PER_ADDRESS", "10"))
+
 # E-mail (the password reset): printed to the console unless EMAIL_HOST
 # names an SMTP server.
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
@@ -236,8 +271,11 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES: dict[str, dict] = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+    # Hashed names (after collectstatic), kept a year by browsers (schockclub/static_files.py).
+    "staticfiles": {"BACKEND": "schockclub.static_files.HashedStaticFilesStorage"},
 }
+# Static URLs without a hash (none of the pages' links after collectstatic): seconds kept.
+WHITENOISE_MAX_AGE = int(os.environ.get("WHITENOISE_MAX_AGE", "0" if DEBUG else "60"))
 # Media (the season report PDFs) on object storage when several hosts share them (README
 # "Scaling"): MEDIA_STORAGE=s3 with django-storages (`pip install '.[s3]'`) and S3_BUCKET,
 # optionally S3_ENDPOINT_URL (MinIO, Ceph, ...), S3_REGION, S3_ACCESS_KEY, S3_SECRET_KEY.
@@ -337,6 +375,13 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 CELERY_TIMEZONE = TIME_ZONE
 # The queue tasks are sent to and `make worker` listens on (the worker test uses its own).
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "celery")
+# Queues apart (README "Workers: one per queue"): the season reports, the mail (payment
+# reminders) and the club-book imports each have a queue of their own, served by a worker
+# of its own, so a slow PDF never delays a reminder (schockclub.celery.task_route).
+QUEUE_REPORTS = os.environ.get("QUEUE_REPORTS", "reports")
+QUEUE_MAIL = os.environ.get("QUEUE_MAIL", "mail")
+QUEUE_IMPORTS = os.environ.get("QUEUE_IMPORTS", "imports")
+CELERY_TASK_ROUTES = ["schockclub.celery.task_route"]
 
 # The largest request body (bytes): a JSON body of the API, a form of a page; views that
 # take files name their own bound (league/club/body_limits.py). The largest game entered by
@@ -363,6 +408,19 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "league.club.api_common.ApiPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "league.club.api_common.api_exception_handler",
+    # Requests per login and per client address (league/club/throttles.py): past either
+    # rate, 429 `throttled` with Retry-After.
+    "DEFAULT_THROTTLE_CLASSES": [
+        "league.club.throttles.UserThrottle",
+        "league.club.throttles.AddressThrottle",
+    ],
+}
+# The throttles' rates ("n/s", "n/min", "n/hour", "n/day"), read on each request: a phone
+# syncing an evening sends a few dozen requests at once; a pub's Wi-Fi puts the whole club
+# behind one address. Tests raise both (tests/conftest.py).
+API_THROTTLE_RATES = {
+    "user": os.environ.get("API_THROTTLE_USER", "300/min"),
+    "address": os.environ.get("API_THROTTLE_ADDRESS", "1200/min"),
 }
 
 SPECTACULAR_SETTINGS = {

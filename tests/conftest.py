@@ -23,6 +23,14 @@ def _fast_password_hashing(settings):
 
 
 @pytest.fixture(autouse=True)
+def _api_not_throttled(settings):
+    """The API's throttles (league/club/throttles.py) count per login and address, and
+    the tests send many requests from one address: raised far beyond any test. The test of
+    the 429 lowers them again."""
+    settings.API_THROTTLE_RATES = {"user": "100000/min", "address": "100000/min"}
+
+
+@pytest.fixture(autouse=True)
 def _empty_cache():
     """Each test starts with an empty cache.
 

@@ -360,3 +360,25 @@ def test_a_log_line_of_django_is_written_once_in_development():
         timeout=120,
     )
     assert result.stderr.count("one line") == 1, result.stderr
+
+
+def test_gunicorn_defaults_to_gthread_with_one_process_per_core(monkeypatch):
+    """The measured choice (bench/bench_gunicorn.py): gthread, one worker per core, four
+    threads each; more processes than cores served less."""
+    import multiprocessing
+
+    for name in ("GUNICORN_WORKER_CLASS", "GUNICORN_WORKERS", "GUNICORN_THREADS"):
+        monkeypatch.delenv(name, raising=False)
+    config = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
+    assert (config["worker_class"], config["workers"], config["threads"]) == (
+        "gthread",
+        multiprocessing.cpu_count(),
+        4,
+    )
+
+
+def test_gunicorns_worker_class_and_threads_come_from_the_environment(monkeypatch):
+    monkeypatch.setenv("GUNICORN_WORKER_CLASS", "sync")
+    monkeypatch.setenv("GUNICORN_THREADS", "1")
+    config = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
+    assert (config["worker_class"], config["threads"]) == ("sync", 1)

@@ -33,7 +33,7 @@ def env_example() -> dict[str, str]:
 
 UNITS = {
     "schockclub-web.service": f"{CHECKOUT}/.venv/bin/gunicorn -c gunicorn.conf.py",
-    "schockclub-worker.service": f"{CHECKOUT}/.venv/bin/celery -A schockclub worker",
+    "schockclub-worker@.service": f"{CHECKOUT}/.venv/bin/celery -A schockclub worker",
     "schockclub-beat.service": f"{CHECKOUT}/.venv/bin/celery -A schockclub beat",
 }
 
@@ -77,7 +77,7 @@ def test_the_beat_keeps_its_schedule_file_where_it_may_write():
 def test_the_worker_stops_after_the_report_build_limit():
     """A stopped worker may end a build (its task goes back to the queue), but systemd
     waits longer than the build's hard time limit before it kills."""
-    service = unit("schockclub-worker.service")["Service"]
+    service = unit("schockclub-worker@.service")["Service"]
     assert int(service["TimeoutStopSec"]) > int(env_example()["REPORT_BUILD_TIME_LIMIT"])
 
 
@@ -104,3 +104,25 @@ def test_the_proxy_replaces_the_forwarded_address_so_the_lockout_keys_on_the_cli
     assert "header_up X-Forwarded-For {remote_host}" in caddy_site()
     assert env_example()["AXES_IPWARE_PROXY_COUNT"] == "1"
     assert "127.0.0.1" in env_example()["GUNICORN_FORWARDED_ALLOW_IPS"].split(",")
+
+
+def test_each_worker_instance_serves_the_queue_it_is_named_for():
+    """schockclub-worker@reports listens on the reports queue only, and so on: one worker
+    per queue (a slow PDF never delays a reminder)."""
+    exec_start = unit("schockclub-worker@.service")["Service"]["ExecStart"]
+    assert re.search(r"\s-Q %i\s", exec_start)
+    assert "-n %i@%%H" in exec_start
+
+
+def test_the_readme_enables_a_worker_for_every_routed_queue():
+    from django.conf import settings
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    queues = {
+        settings.CELERY_TASK_DEFAULT_QUEUE,
+        settings.QUEUE_REPORTS,
+        settings.QUEUE_MAIL,
+        settings.QUEUE_IMPORTS,
+    }
+    for queue in queues:
+        assert f"schockclub-worker@{queue}" in readme

@@ -147,6 +147,9 @@ ROUTES: dict[str, Callable[[dict], str] | None] = {
     "club_login_new": NOT_COUNTED,
     "club_login_invite": NOT_COUNTED,
     "login_invitation_accept": NOT_COUNTED,
+    # The sign-up (off unless SIGNUP_OPEN, and for nobody's club): a form and its link.
+    "club_signup": NOT_COUNTED,
+    "club_signup_confirm": NOT_COUNTED,
     "password_change_done": NOT_COUNTED,
     "password_reset": NOT_COUNTED,
     "password_reset_done": NOT_COUNTED,

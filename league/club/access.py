@@ -3,7 +3,8 @@
 A user belongs to at most one club, through `Member.user`. A member reads the own club;
 the club's secretary (`Member.is_secretary`) also writes it. Another club's data does not
 exist for anyone: lookups are scoped to the user's club and answer 404 otherwise.
-Superusers without a membership use the admin only.
+Superusers without a membership use the admin only. The people of a club the operator
+suspended are refused everywhere (403 `club_suspended`) until it is lifted.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
+from django.utils.translation import gettext_lazy as _
 
 from league.club.models import Club, Member, Season
 
@@ -37,11 +39,49 @@ class ClubRequest(HttpRequest):
     season: Season
 
 
+class ClubSuspended(PermissionDenied):
+    """The user's club is suspended by the operator (`Club.suspended_at`): pages answer
+    403 with this message, the API 403 `club_suspended` (league.club.api_common)."""
+
+    code = "club_suspended"
+
+    def __init__(self) -> None:
+        super().__init__(
+            _(
+                "This club is suspended by the operator. Its books are kept; please "
+                "contact the operator."
+            )
+        )
+
+
+_NOT_READ: Any = object()
+
+
+def _member_read_with(user) -> Any:
+    """The user's Member (or None: no person) when the query that read the user read it
+    and its club too (the API token's `select_related`), else _NOT_READ."""
+    cache = getattr(getattr(user, "_state", None), "fields_cache", {})
+    if "member" not in cache:
+        return _NOT_READ
+    member = cache["member"]
+    if member is not None and "club" not in member._state.fields_cache:
+        return _NOT_READ
+    return member
+
+
 def member_for_user(user) -> Member | None:
-    """The user's Member (with its club loaded), or None for anonymous or club-less users."""
+    """The user's Member (with its club loaded), or None for anonymous or club-less users.
+
+    Raises ClubSuspended (403) when the member's club is suspended: every page and API
+    call of a club's people reads the member here first."""
     if not user or not user.is_authenticated:
         return None
-    return Member.objects.select_related("club").filter(user=user).first()
+    member = _member_read_with(user)
+    if member is _NOT_READ:
+        member = Member.objects.select_related("club").filter(user=user).first()
+    if member is not None and member.club.suspended_at is not None:
+        raise ClubSuspended()
+    return member
 
 
 def member_required(view: Callable) -> Callable:

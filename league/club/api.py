@@ -16,7 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from league.club import schema
-from league.club.api_common import ClubScopedMixin, club_of, request_member
+from league.club.api_common import ClubScopedMixin, club_of, request_club, request_member
 from league.club.errors import BooksError
 from league.club.filters import MemberFilter, SeasonFilter
 from league.club.idempotency import idempotent
@@ -55,6 +55,13 @@ class ClubViewSet(ClubScopedMixin, viewsets.ReadOnlyModelViewSet):
 
     def get_queryset(self):
         return self.scope(Club.objects.all())
+
+    def list(self, request, *args, **kwargs):
+        """The own club as a page of one: the club read with the login (its token's or
+        its session's person), so the list makes no query of its own."""
+        club = request_club(request)
+        page = self.paginate_queryset([club] if club is not None else [])
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
 
 @schema.SEASON_VIEWSET

@@ -35,7 +35,7 @@ from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from games.rules import RuleViolation
-from league.club.access import member_for_user
+from league.club.access import ClubSuspended, member_for_user
 from league.club.caching import KeptRead, api_conditional, api_private
 from league.club.errors import BooksError, books_error_from_integrity
 from league.club.models import Club, Member, Season
@@ -124,6 +124,8 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
     """
     if isinstance(exc, BooksError):
         return Response(exc.as_dict(), status=exc.status)
+    if isinstance(exc, ClubSuspended):
+        return Response(error_body(exc.code, str(exc)), status=403)
     if isinstance(exc, RuleViolation):
         return Response(error_body(exc.code, str(exc), rule_violation_field(exc)), status=400)
     if isinstance(exc, IntegrityError):

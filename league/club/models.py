@@ -8,6 +8,7 @@ from decimal import Decimal
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
@@ -41,6 +42,9 @@ class Club(models.Model):
     # (league.club.statutes.Statutes.to_data(); empty: seed 003's).
     statutes = models.JSONField(_("statutes"), default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Set by the operator (the admin's action "suspend"): the club's pages and API answer
+    # 403 `club_suspended` while it is set; nothing of the club is deleted.
+    suspended_at = models.DateTimeField(_("suspended at"), null=True, blank=True)
     # The versions every kept read of the club is keyed by (league/club/caching.py), moved
     # by one in the writer's transaction and read with the club (no query of their own):
     # `books_version` by every change of the books (league.club.books.books_changed),
@@ -56,6 +60,11 @@ class Club(models.Model):
         verbose_name = _("club")
         verbose_name_plural = _("clubs")
         ordering = ["name"]
+        constraints = [
+            # "Kegelclub Nord" and "kegelclub nord" are one club (a sign-up or a second
+            # club_create beside the first is refused by the database too).
+            models.UniqueConstraint(Lower("name"), name="club_unique_name_ignoring_case"),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -218,3 +227,24 @@ class IdempotencyKey(models.Model):
 
     def __str__(self) -> str:
         return self.key
+
+
+class ClubSignup(models.Model):
+    """A request to sign a new club up at /registrieren/ (league/club/signup): kept so that
+    requests are counted per e-mail address and per client address (the rate limit) and
+    the operator sees them in the admin. `confirmed_at` is set when the secretary's link
+    created the club."""
+
+    club_name = models.CharField(_("club name"), max_length=100)
+    email = models.EmailField(_("e-mail"), db_index=True)
+    address = models.GenericIPAddressField(_("client address"), null=True, blank=True)
+    created_at = models.DateTimeField(_("requested at"), db_index=True)
+    confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("club sign-up")
+        verbose_name_plural = _("club sign-ups")
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.club_name} <{self.email}>"

@@ -1,7 +1,9 @@
-"""Reads of the club register: a club's seasons, and the season or number a page's query
-names (the one place that reads whole numbers from a query string; the API's helpers in
-league/club/api_common.py use it too)."""
+"""Reads of the club register: a club's seasons, the season or number a page's query names
+(the one place that reads whole numbers from a query string; the API's helpers in
+league/club/api_common.py use it too), and the check of the dates a season may have, which
+the season writers of league/club/services.py run."""
 
+import datetime
 from dataclasses import dataclass
 from typing import overload
 
@@ -9,12 +11,18 @@ from django.db.models import QuerySet
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.rules import RuleSet, preset_name
 from games.rules.flags import FlagInfo, describe
 from league.club.access import ClubRequest
+from league.club.errors import BooksError
+from league.club.fields import date_refusal, last_year, parse_iso_date
 from league.club.models import Club, Member, Season
-from league.club.statutes import preset_rules, season_rules
+from league.club.statutes import (
+    preset_rules,
+    season_rules,
+)
 
 ID_MAX = 2**63 - 1
 """The largest id the database stores (a signed 64-bit integer)."""
@@ -161,3 +169,56 @@ def season_rules_overview(*, season: Season) -> SeasonRulesOverview:
         basis=season.rule_preset,
         lines=lines,
     )
+
+
+def season_dates_check(
+    *,
+    club_id: int,
+    starts_on: datetime.date,
+    ends_on: datetime.date,
+    season_id: int | None = None,
+) -> None:
+    """Refuse dates a season of the club cannot have: a day outside 1900 .. the year after
+    next (`season_last_year`; `date_out_of_range`, 400), the last day before the first
+    (`dates_unordered`, 400), or days shared with another season of the club
+    (`season_overlaps`, 409: an evening belongs to the one season whose dates hold it;
+    the database refuses it too, by an exclusion constraint on PostgreSQL, league
+    migration 0011). `season_id`: the season being changed (its own dates do not count).
+    """
+    for day, field in ((starts_on, "starts_on"), (ends_on, "ends_on")):
+        if parse_iso_date(day, last=season_last_year()) is None:
+            code, message = date_refusal(day, last=season_last_year())
+            raise BooksError(code, message, field=field)
+    if ends_on < starts_on:
+        raise BooksError(
+            "dates_unordered", _("The last day lies before the first day."), field="ends_on"
+        )
+    others = Season.objects.filter(club_id=club_id, starts_on__lte=ends_on, ends_on__gte=starts_on)
+    if season_id is not None:
+        others = others.exclude(pk=season_id)
+    other = others.order_by("starts_on").first()
+    if other is not None:
+        raise season_overlaps_error(other)
+
+
+def season_overlaps_error(other: Season | None = None) -> BooksError:
+    """`season_overlaps` (409, field "starts_on"): the dates share days with `other`."""
+    if other is None:
+        message = _("The dates overlap another season of the club.")
+    else:
+        message = _(
+            "The dates overlap the season %(year)s (%(first)s to %(last)s); seasons of a "
+            "club never share a day."
+        ) % {
+            "year": other.year,
+            "first": other.starts_on.strftime("%d.%m.%Y"),
+            "last": other.ends_on.strftime("%d.%m.%Y"),
+        }
+    return BooksError("season_overlaps", message, field="starts_on", status=409)
+
+
+def season_last_year() -> int:
+    """The last year a season (its year and its days) may have: the year after next, so
+    closing next year's season, prepared ahead, can open the one after it for the
+    carry-over (league.closing). Every other date of the books ends next year."""
+    return last_year() + 1

@@ -13,6 +13,7 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
+from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
@@ -29,10 +30,15 @@ from league.club.books import (
     register_changed,
 )
 from league.club.errors import BooksError, books_error_from_integrity
-from league.club.fields import FIRST_YEAR, date_refusal, last_year, parse_iso_date
+from league.club.fields import FIRST_YEAR
 from league.club.models import RULE_PRESET_CHOICES, Club, Member, Season
 from league.club.money import round_money
 from league.club.names import clean_name
+from league.club.selectors import (
+    season_dates_check,
+    season_last_year,
+    season_overlaps_error,
+)
 from league.club.statutes import (
     Statutes,
     club_statutes,
@@ -67,59 +73,6 @@ def season_rules_data(*, rules: RulesInput, basis: RuleSet) -> dict[str, bool | 
             field="rules",
         ) from exc
     return dataclasses.replace(ruleset, name=preset_name(ruleset) or "custom").to_dict()
-
-
-def season_dates_check(
-    *,
-    club_id: int,
-    starts_on: datetime.date,
-    ends_on: datetime.date,
-    season_id: int | None = None,
-) -> None:
-    """Refuse dates a season of the club cannot have: a day outside 1900 .. the year after
-    next (`season_last_year`; `date_out_of_range`, 400), the last day before the first
-    (`dates_unordered`, 400), or days shared with another season of the club
-    (`season_overlaps`, 409: an evening belongs to the one season whose dates hold it;
-    the database refuses it too, by an exclusion constraint on PostgreSQL, league
-    migration 0011). `season_id`: the season being changed (its own dates do not count).
-    """
-    for day, field in ((starts_on, "starts_on"), (ends_on, "ends_on")):
-        if parse_iso_date(day, last=season_last_year()) is None:
-            code, message = date_refusal(day, last=season_last_year())
-            raise BooksError(code, message, field=field)
-    if ends_on < starts_on:
-        raise BooksError(
-            "dates_unordered", _("The last day lies before the first day."), field="ends_on"
-        )
-    others = Season.objects.filter(club_id=club_id, starts_on__lte=ends_on, ends_on__gte=starts_on)
-    if season_id is not None:
-        others = others.exclude(pk=season_id)
-    other = others.order_by("starts_on").first()
-    if other is not None:
-        raise season_overlaps_error(other)
-
-
-def season_overlaps_error(other: Season | None = None) -> BooksError:
-    """`season_overlaps` (409, field "starts_on"): the dates share days with `other`."""
-    if other is None:
-        message = _("The dates overlap another season of the club.")
-    else:
-        message = _(
-            "The dates overlap the season %(year)s (%(first)s to %(last)s); seasons of a "
-            "club never share a day."
-        ) % {
-            "year": other.year,
-            "first": other.starts_on.strftime("%d.%m.%Y"),
-            "last": other.ends_on.strftime("%d.%m.%Y"),
-        }
-    return BooksError("season_overlaps", message, field="starts_on", status=409)
-
-
-def season_last_year() -> int:
-    """The last year a season (its year and its days) may have: the year after next, so
-    closing next year's season, prepared ahead, can open the one after it for the
-    carry-over (league.closing). Every other date of the books ends next year."""
-    return last_year() + 1
 
 
 def _season_year_check(year: int) -> None:
@@ -780,20 +733,45 @@ def club_create(*, name: str, secretary_name: str, rule_preset: str = "club") ->
     the secretary (a club member, no login yet: give one with `login_create`).
 
     Raises BooksError `name_required`, `name_invalid_character`, `name_too_long` (the
-    club's or the secretary's name), `club_exists` (409), `invalid_rule_preset`.
+    club's or the secretary's name), `club_exists` (409; names are unique ignoring case),
+    `invalid_rule_preset`.
     """
     name = clean_name(name)
     if rule_preset not in dict(RULE_PRESET_CHOICES):
         raise BooksError("invalid_rule_preset", _("Unknown rule set."), field="rule_preset")
-    if Club.objects.filter(name=name).exists():
-        raise BooksError(
-            "club_exists",
-            _("The club %(name)s exists already.") % {"name": name},
-            field="name",
-            status=409,
-        )
-    club = Club.objects.create(name=name, rule_preset=rule_preset)
+    if Club.objects.filter(name__iexact=name).exists():
+        raise club_exists_error(name)
+    try:
+        with transaction.atomic():
+            club = Club.objects.create(name=name, rule_preset=rule_preset)
+    except IntegrityError as exc:  # the same name written beside this one meanwhile
+        raise club_exists_error(name) from exc
     return member_create(club=club, name=secretary_name, is_secretary=True)
+
+
+def club_exists_error(name: str) -> BooksError:
+    """`club_exists` (409, field "name"): a club of that name, ignoring case, exists."""
+    return BooksError(
+        "club_exists",
+        _("The club %(name)s exists already.") % {"name": name},
+        field="name",
+        status=409,
+    )
+
+
+@transaction.atomic
+def club_suspend(*, club: Club, suspended: bool = True) -> Club:
+    """Suspend a club (the operator's admin action) or lift it: while suspended, every page
+    and API call of its people answers 403 `club_suspended` (league.club.access); nothing
+    of the club is deleted or changed. The club's audit trail records it (reason
+    "club_suspended" or "club_resumed"). Returns the club as stored."""
+    club = Club.objects.select_for_update().get(pk=club.pk)
+    if (club.suspended_at is not None) != suspended:
+        club.suspended_at = timezone.now() if suspended else None
+        club._change_reason = "club_suspended" if suspended else "club_resumed"  # type: ignore[attr-defined]
+        club.save()
+        register_changed(club=club.pk)
+    return club
 
 
 @transaction.atomic

@@ -84,6 +84,11 @@ def every_record(evening, season, member, secretary):
         status=201,
         created_at=timezone.now(),
     )
+    from league.club.models import ClubSignup
+
+    ClubSignup.objects.create(
+        club_name="Kegelfreunde Nord", email="kasse@nord.example", created_at=timezone.now()
+    )
     return evening
 
 

@@ -89,3 +89,20 @@ def test_a_club_name_taken_is_refused_in_german():
     _club_create("Schockfreunde Süd", "--secretary", "Bernd Krause", "--username", "bernd")
     with pytest.raises(CommandError, match="gibt es schon"):
         _club_create("Schockfreunde Süd", "--secretary", "Olga", "--username", "olga")
+
+
+def test_club_create_prints_the_invitation_at_the_sites_address(settings):
+    settings.SITE_URL = "https://schock.example.org/"
+    printed = _club_create("Schockfreunde Ost", "--secretary", "Olaf", "--username", "olaf")
+    assert re.search(r"Invitation: https://schock\.example\.org/einladung/\S+/", printed)
+    assert "127.0.0.1" not in printed
+
+
+def test_club_create_names_the_valid_presets_for_an_unknown_one():
+    with pytest.raises(CommandError) as refused:
+        _club_create("Schockfreunde West", "--secretary", "W", "--username", "w", "--rules", "foo")
+    message = str(refused.value)
+    assert "'foo'" in message
+    for preset in ("club", "regelwerk2019", "stammtisch", "meisterschaft", "app"):
+        assert preset in message
+    assert not Club.objects.filter(name="Schockfreunde West").exists()

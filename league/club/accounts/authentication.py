@@ -36,9 +36,11 @@ class ExpiringTokenAuthentication(TokenAuthentication):
             digest = hash_token(text)
         except (UnicodeDecodeError, TypeError, binascii.Error):
             raise invalid from None
+        # The login's person and club come along (league.club.access.member_for_user
+        # reads them from the user then): one query for the token, its login and club.
         candidates = AuthToken.objects.filter(
             token_key=text[: CONSTANTS.TOKEN_KEY_LENGTH]
-        ).select_related("user")
+        ).select_related("user", "user__member", "user__member__club")
         for auth_token in candidates:
             if not compare_digest(digest, auth_token.digest):
                 continue

@@ -131,14 +131,27 @@ def login_email_set(*, user: User, email: str) -> str:
     characters)."""
     email = email.strip()
     if email:
-        invalid = BooksError("invalid_email", _("Enter a valid e-mail address."), field="email")
-        if len(email) > EMAIL_MAX_LENGTH or any(ord(c) < 32 or ord(c) == 127 for c in email):
-            raise invalid
-        try:
-            validate_email(email)
-        except ValidationError:
-            raise invalid from None
-        email = User.objects.normalize_email(email)
+        email = email_normalized(email)
     user.email = email
     user.save(update_fields=["email"])
     return email
+
+
+def email_normalized(email: str) -> str:
+    """One e-mail address as a login stores it: trimmed, its domain in lower case (Django's
+    `BaseUserManager.normalize_email`).
+
+    Raises BooksError `invalid_email` (field email) for an empty string and anything that
+    is not one address of at most 254 characters (Django's EmailValidator: no name part, no
+    list, no control characters)."""
+    email = email.strip()
+    invalid = BooksError("invalid_email", _("Enter a valid e-mail address."), field="email")
+    if not email or len(email) > EMAIL_MAX_LENGTH:
+        raise invalid
+    if any(ord(c) < 32 or ord(c) == 127 for c in email):
+        raise invalid
+    try:
+        validate_email(email)
+    except ValidationError:
+        raise invalid from None
+    return User.objects.normalize_email(email)

@@ -55,6 +55,7 @@ def worker_queue(settings, media):
         pytest.skip("needs a database the worker process can reach (PostgreSQL DATABASE_URL)")
     queue = f"reports-test-{uuid.uuid4().hex[:10]}"
     settings.CELERY_TASK_DEFAULT_QUEUE = queue
+    settings.QUEUE_REPORTS = queue  # the report build's own queue (schockclub.celery)
     app.conf.task_always_eager = False
     app.conf.broker_url = REDIS_URL
     report_builds._broker_status["checked_at"] = 0.0
