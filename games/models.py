@@ -4,7 +4,23 @@ Code imports a model from its own package (`games.evenings.models`, `games.round
 only Django's app loading reads this module.
 """
 
-from games.evenings.models import Attendance, Evening, Game, SchockAus
+from games.evenings.models import (
+    Attendance,
+    Evening,
+    Game,
+    Objection,
+    PlannedEvening,
+    SchockAus,
+)
 from games.rounds.models import Round, RoundThrow
 
-__all__ = ["Attendance", "Evening", "Game", "Round", "RoundThrow", "SchockAus"]
+__all__ = [
+    "Attendance",
+    "Evening",
+    "Game",
+    "Objection",
+    "PlannedEvening",
+    "Round",
+    "RoundThrow",
+    "SchockAus",
+]

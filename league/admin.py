@@ -43,6 +43,7 @@ from league.club.services import (
 from league.ledger.models import LedgerEntry, Payment
 from league.ledger.services import payment_cancel, payment_record
 from league.reports.models import ReportBuild
+from league.sharing.models import WallScreen
 
 
 @admin.register(Club)
@@ -373,6 +374,16 @@ class BankStatementLineAdmin(ReadOnlyAdmin):
     list_filter = ("club",)
     search_fields = ("name", "reference")
     list_select_related = ("club", "payment")
+
+
+@admin.register(WallScreen)
+class WallScreenAdmin(ReadOnlyAdmin):
+    """Read-only: the secretary makes and revokes wall links on /verein/tafel/ (the token
+    is never stored, only its hash)."""
+
+    list_display = ("club", "name", "created_at", "created_by", "revoked_at")
+    list_filter = ("club",)
+    exclude = ("token_hash",)
 
 
 @admin.register(PaymentReminder)

@@ -4,7 +4,14 @@ Code imports a model from its own package (`league.club.models`, `league.ledger.
 only Django's app loading reads this module.
 """
 
-from league.banking.models import BankStatementLine, ClubBankAccount, PaymentReminder
+from league.banking.models import (
+    BankStatementLine,
+    ClubBankAccount,
+    NotificationChoice,
+    NotificationSent,
+    PaymentReminder,
+    PushSubscription,
+)
 from league.closing.models import SeasonSignOff
 from league.club.models import (
     RULE_PRESET_CHOICES,
@@ -18,6 +25,7 @@ from league.club.models import (
 from league.ledger.models import LedgerEntry, Payment
 from league.reports.models import ReportBuild
 from league.runden.models import RundeGiven
+from league.sharing.models import WallScreen
 
 __all__ = [
     "BankStatementLine",
@@ -29,10 +37,14 @@ __all__ = [
     "IdempotencyKey",
     "LedgerEntry",
     "Member",
+    "NotificationChoice",
+    "NotificationSent",
     "Payment",
     "PaymentReminder",
+    "PushSubscription",
     "ReportBuild",
     "RundeGiven",
     "Season",
     "SeasonSignOff",
+    "WallScreen",
 ]

@@ -7,10 +7,24 @@ Add a viewset with one `router.register(...)` line below; plain views go into
 from django.urls import path
 from rest_framework.routers import DefaultRouter
 
-from games.evenings.api import EveningViewSet
+from games.evenings.api import (
+    EveningFinaliseView,
+    EveningObjectionsView,
+    EveningViewSet,
+    ObjectionAnswerView,
+    PlannedEveningCancelView,
+    PlannedEveningMoveView,
+    PlannedEveningsView,
+)
 from games.rounds.api import GameViewSet, RulesEvaluateView
 from league.audit.api import HistoryView
-from league.banking.api import BankStatementView, MemberGiroCodeView, MemberPaymentView
+from league.banking.api import (
+    BankStatementView,
+    MemberGiroCodeView,
+    MemberPaymentView,
+    NotificationChoicesView,
+    PushSubscriptionView,
+)
 from league.closing.api import SeasonCloseView, SeasonReopenView, SeasonSignOffView
 from league.club.accounts.api import (
     ClubLoginInviteView,
@@ -24,7 +38,7 @@ from league.club.accounts.api import (
     TokenListView,
     TokenView,
 )
-from league.club.api import ClubViewSet, MeView
+from league.club.api import CalendarRevokeView, ClubViewSet, MeView
 from league.clubbook.api import ClubBookExportView, ClubBookImportView
 from league.ledger.api import BalancesView, MemberStatementView, PaymentViewSet
 from league.reports.api import SeasonReportPdfView, SeasonReportView
@@ -44,7 +58,36 @@ router.register("payments", PaymentViewSet, basename="payment")
 
 urlpatterns: list = [
     path("me/", MeView.as_view(), name="api-me"),
+    path("me/calendar/revoke/", CalendarRevokeView.as_view(), name="api-calendar-revoke"),
+    # The calendar's planned evenings (games/evenings/api.py).
+    path("planned-evenings/", PlannedEveningsView.as_view(), name="api-planned-evenings"),
+    path(
+        "planned-evenings/<str:date>/move/",
+        PlannedEveningMoveView.as_view(),
+        name="api-planned-evening-move",
+    ),
+    path(
+        "planned-evenings/<str:date>/cancel/",
+        PlannedEveningCancelView.as_view(),
+        name="api-planned-evening-cancel",
+    ),
     path("rules/evaluate/", RulesEvaluateView.as_view(), name="api-rules-evaluate"),
+    # Objections to a provisional evening (games/evenings/api.py).
+    path(
+        "evenings/<int:evening_id>/objections/",
+        EveningObjectionsView.as_view(),
+        name="api-evening-objections",
+    ),
+    path(
+        "evenings/<int:evening_id>/finalise/",
+        EveningFinaliseView.as_view(),
+        name="api-evening-finalise",
+    ),
+    path(
+        "objections/<int:objection_id>/answer/",
+        ObjectionAnswerView.as_view(),
+        name="api-objection-answer",
+    ),
     path("auth/token/", TokenView.as_view(), name="api-token"),
     # Logins (league/club/accounts/api.py).
     path("auth/logout/", LogoutView.as_view(), name="api-logout"),
@@ -74,6 +117,9 @@ urlpatterns: list = [
     # Money in: transfer details and bank statements (league/banking/api.py).
     path("members/<int:id>/payment/", MemberPaymentView.as_view(), name="api-member-payment"),
     path("bank-statements/", BankStatementView.as_view(), name="api-bank-statements"),
+    # Reminders by web push and e-mail (league/banking/api.py).
+    path("push-subscriptions/", PushSubscriptionView.as_view(), name="api-push-subscriptions"),
+    path("me/notifications/", NotificationChoicesView.as_view(), name="api-notifications"),
     path("club-book/import/", ClubBookImportView.as_view(), name="api-club-book-import"),
     path(
         "club-book/export/attendance.csv",

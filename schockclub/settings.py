@@ -354,7 +354,29 @@ CELERY_BEAT_SCHEDULE = {
         "task": "league.banking.tasks.send_payment_reminders",
         "schedule": 60 * 60 * 24,  # daily: the task itself sends once per month
     },
+    # The reminders by e-mail and web push (league/banking/notifications.py): hourly, so
+    # that what the quiet hours held back goes out in the first run after they end; each
+    # person hears of each kind at most once a week (a unique row).
+    "notifications": {
+        "task": "league.banking.tasks.send_notifications",
+        "schedule": 60 * 60,
+    },
 }
+# Web push (pywebpush): the VAPID key pair of the site (the private key as the base64url
+# text of its raw 32 bytes or a PEM; the public key, base64url, is what the browser's
+# pushManager.subscribe() takes) and the contact the push services may write to. Without
+# the private key no push message is sent (e-mail still is).
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
+VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "")
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "mailto:schockclub@localhost")
+# Quiet hours of the reminders (the club's local hours, Europe/Berlin): nothing is sent
+# from NOTIFY_QUIET_FROM o'clock to NOTIFY_QUIET_UNTIL o'clock; what falls due meanwhile
+# is held and sent in the first run after.
+# Where the site is reached, for the links of messages sent without a request (the
+# reminders' page links and one-tap unsubscribe links).
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+NOTIFY_QUIET_FROM = int(os.environ.get("NOTIFY_QUIET_FROM", "22"))
+NOTIFY_QUIET_UNTIL = int(os.environ.get("NOTIFY_QUIET_UNTIL", "8"))
 # Worker faults. A task is acknowledged only when it has finished; a worker
 # process that dies (kill -9, out of memory) gives its task back instead of dropping it, and
 # a worker reserves one task at a time, so a dying worker holds no others hostage.

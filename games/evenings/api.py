@@ -8,36 +8,60 @@ header, or `?version=` on DELETE); none -> 428 `version_required`, a stale one -
 games/evenings/schema.py. Rounds: games/rounds/api.py extends GameViewSet.
 """
 
+import datetime
 from typing import Any
 
 from django.db.models import Prefetch
+from django.http import Http404
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import (
     extend_schema,
 )
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from games.evenings import schema
 from games.evenings.filters import EveningFilter, GameFilter
-from games.evenings.models import Attendance, Evening, Game, SchockAus
-from games.evenings.selectors import evening_books
+from games.evenings.models import Attendance, Evening, Game, Objection, SchockAus
+from games.evenings.selectors import (
+    PLANNED_WEEKS,
+    PlannedEveningLine,
+    club_planned_evenings,
+    evening_books,
+    evening_objections,
+    evening_provisional_state,
+)
 from games.evenings.serializers import (
+    EveningObjectionsSerializer,
     EveningSerializer,
     EveningSummarySerializer,
     EveningWriteSerializer,
     GameSerializer,
     GameWriteSerializer,
+    ObjectionAnswerSerializer,
+    ObjectionCreateSerializer,
+    ObjectionSerializer,
+    PlannedEveningSerializer,
+    PlannedEveningWriteSerializer,
 )
 from games.evenings.services import (
     evening_create,
     evening_delete,
+    evening_finalise,
     evening_update,
     game_delete,
     game_record,
     game_undo,
     game_update,
+    objection_answer,
+    objection_create,
+    planned_evening_add,
+    planned_evening_cancel,
+    planned_evening_move,
 )
 from league.club.api_common import (
     ClubScopedMixin,
@@ -48,9 +72,11 @@ from league.club.api_common import (
     kept_api_object,
     member_of,
     request_club,
+    require_secretary,
 )
 from league.club.api_schema import answers_not_modified
 from league.club.errors import BooksError
+from league.club.fields import parse_iso_date
 from league.club.idempotency import idempotent
 
 
@@ -272,3 +298,185 @@ def evening_of_club(request, evening_id: int) -> Evening:
             "unknown_evening", _("Unknown evening: %(id)s.") % {"id": evening_id}, field="evening"
         )
     return evening
+
+
+# --- objections to a provisional evening ---------------------------------------------
+
+
+def _evening_of(request, evening_id: int) -> Evening:
+    """The requesting person's club's evening (its season with it); 404 otherwise."""
+    club = club_of(request)
+    evening = Evening.objects.select_related("season").filter(club=club, pk=evening_id).first()
+    if evening is None:
+        raise Http404
+    return evening
+
+
+def _objections_state(evening: Evening) -> dict[str, Any]:
+    state = evening_provisional_state(evening=evening)
+    return dict(
+        EveningObjectionsSerializer(
+            {
+                "evening": evening.pk,
+                "provisional": state.provisional,
+                "provisional_until": state.until,
+                "finalised_at": state.finalised_at,
+                "open_objections": state.open_objections,
+                "objections": evening_objections(evening=evening),
+            }
+        ).data
+    )
+
+
+@extend_schema(tags=["Evenings"])
+class EveningObjectionsView(APIView):
+    """GET/POST /api/v1/evenings/{id}/objections/: the evening's provisional state and
+    objections; object to one of its games (every person of the club). Not kept: the
+    state moves with the clock."""
+
+    permission_classes = [IsAuthenticated]
+    writes_books = False
+
+    @schema.OBJECTIONS_GET
+    def get(self, request, evening_id: int):
+        return Response(_objections_state(_evening_of(request, evening_id)))
+
+    @schema.OBJECTIONS_POST
+    @idempotent
+    def post(self, request, evening_id: int):
+        evening = _evening_of(request, evening_id)
+        body = ObjectionCreateSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        game = Game.objects.filter(pk=body.validated_data["game"], evening=evening).first()
+        if game is None:
+            raise BooksError("unknown_game", _("The evening has no such game."), field="game")
+        objection = objection_create(
+            evening=evening, game=game, by=member_of(request), text=body.validated_data["text"]
+        )
+        return Response(ObjectionSerializer(objection).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(tags=["Evenings"])
+class ObjectionAnswerView(APIView):
+    """POST /api/v1/objections/{id}/answer/: the secretary answers an objection."""
+
+    permission_classes = [IsAuthenticated]
+    writes_books = False
+
+    @schema.OBJECTION_ANSWER_POST
+    def post(self, request, objection_id: int):
+        require_secretary(request)
+        objection = Objection.objects.filter(
+            pk=objection_id, evening__club=club_of(request)
+        ).first()
+        if objection is None:
+            raise Http404
+        body = ObjectionAnswerSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        objection = objection_answer(
+            objection=objection,
+            by=member_of(request),
+            outcome=body.validated_data["outcome"],
+            reason=body.validated_data["reason"],
+        )
+        return Response(ObjectionSerializer(objection).data)
+
+
+@extend_schema(tags=["Evenings"])
+class EveningFinaliseView(APIView):
+    """POST /api/v1/evenings/{id}/finalise/: the secretary declares the evening final."""
+
+    permission_classes = [IsAuthenticated]
+    writes_books = False
+
+    @schema.FINALISE_POST
+    def post(self, request, evening_id: int):
+        require_secretary(request)
+        evening = evening_finalise(evening=_evening_of(request, evening_id), by=member_of(request))
+        return Response(_objections_state(evening))
+
+
+# --- planned evenings (the calendar) ----------------------------------------------------
+
+
+def _planned_line(club, day: datetime.date) -> dict[str, Any]:
+    """The planned line on `day` (cancelled ones too) as the API shows it."""
+    weeks = max(PLANNED_WEEKS, (day - timezone.localdate()).days // 7 + 1)
+    lines: list[PlannedEveningLine] = club_planned_evenings(club=club, weeks=weeks)
+    line = next(line for line in lines if line.date == day)
+    return dict(PlannedEveningSerializer(line).data)
+
+
+def _path_date(raw: str) -> datetime.date:
+    day = parse_iso_date(raw)
+    if day is None:
+        raise Http404
+    return day
+
+
+def _time_of(raw: str | None) -> datetime.time | None:
+    return datetime.time(int(raw[:2]), int(raw[3:])) if raw else None
+
+
+@extend_schema(tags=["Evenings"])
+class PlannedEveningsView(APIView):
+    """GET/POST /api/v1/planned-evenings/: the calendar's planned evenings; add one."""
+
+    permission_classes = [IsAuthenticated]
+    writes_books = False
+
+    @schema.PLANNED_GET
+    def get(self, request):
+        lines = club_planned_evenings(club=club_of(request))
+        return Response(PlannedEveningSerializer(lines, many=True).data)
+
+    @schema.PLANNED_POST
+    @idempotent
+    def post(self, request):
+        require_secretary(request)
+        body = PlannedEveningWriteSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        club = club_of(request)
+        row = planned_evening_add(
+            club=club,
+            date=body.validated_data["date"],
+            starts_at=_time_of(body.validated_data["time"]),
+        )
+        return Response(_planned_line(club, row.date), status=status.HTTP_201_CREATED)
+
+
+@extend_schema(tags=["Evenings"])
+class PlannedEveningMoveView(APIView):
+    """POST /api/v1/planned-evenings/{date}/move/: the secretary moves an evening."""
+
+    permission_classes = [IsAuthenticated]
+    writes_books = False
+
+    @schema.PLANNED_MOVE_POST
+    def post(self, request, date: str):
+        require_secretary(request)
+        body = PlannedEveningWriteSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        club = club_of(request)
+        row = planned_evening_move(
+            club=club,
+            date=_path_date(date),
+            new_date=body.validated_data["date"],
+            starts_at=_time_of(body.validated_data["time"]),
+        )
+        return Response(_planned_line(club, row.date))
+
+
+@extend_schema(tags=["Evenings"])
+class PlannedEveningCancelView(APIView):
+    """POST /api/v1/planned-evenings/{date}/cancel/: the secretary cancels an evening."""
+
+    permission_classes = [IsAuthenticated]
+    writes_books = False
+
+    @schema.PLANNED_CANCEL_POST
+    def post(self, request, date: str):
+        require_secretary(request)
+        club = club_of(request)
+        row = planned_evening_cancel(club=club, date=_path_date(date))
+        return Response(_planned_line(club, row.date))

@@ -28,6 +28,10 @@ class Evening(models.Model):
         Member, on_delete=models.PROTECT, related_name="+", verbose_name=_("secretary")
     )
     notes = models.TextField(_("notes"), blank=True)
+    # Set when the secretary declared the evening final before its objection time ran
+    # out (no objection open); otherwise it is final once that time has passed with none
+    # open (games.evenings.selectors.evening_provisional_state).
+    finalised_at = models.DateTimeField(_("final since"), null=True, blank=True)
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -116,6 +120,7 @@ class Game(models.Model):
         verbose_name = _("game")
         verbose_name_plural = _("games")
         ordering = ["evening", "number"]
+        indexes = [models.Index(fields=["created_at"], name="game_created_at")]
         constraints = [
             models.UniqueConstraint(fields=["evening", "number"], name="game_unique_number"),
             models.CheckConstraint(condition=Q(number__gte=1), name="game_number_positive"),
@@ -147,3 +152,93 @@ class SchockAus(models.Model):
 
     def __str__(self) -> str:
         return f"Schock-Aus {self.thrower} ({self.game})"
+
+
+class Objection(models.Model):
+    """A person's objection to a game of a provisional evening, and the secretary's answer
+    (the provisional evening: an evening's charges stand "vorläufig" until its objection
+    time has passed with no objection open, league.club.statutes `provisional_hours`).
+
+    `status` is open until the secretary answers: `corrected` (the game was corrected
+    through the normal correction, or deleted, after the objection was raised) or
+    `dismissed` (with the reason in `answer`). `game_version` is the game's version when
+    the objection was raised: a correction moves it. The game may be deleted by the
+    correction (`game` becomes null; `game_number` keeps which it was). Every change is
+    in the audit trail (django-simple-history)."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("open")
+        CORRECTED = "corrected", _("corrected")
+        DISMISSED = "dismissed", _("dismissed")
+
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="objections")
+    game = models.ForeignKey(
+        Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="objections"
+    )
+    game_number = models.PositiveIntegerField(_("game"))
+    game_version = models.PositiveIntegerField(default=1)
+    raised_by = models.ForeignKey(
+        Member, on_delete=models.PROTECT, related_name="+", verbose_name=_("raised by")
+    )
+    text = models.TextField(_("objection"), max_length=1000)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.OPEN
+    )
+    answer = models.TextField(_("answer"), max_length=1000, blank=True)
+    answered_by = models.ForeignKey(
+        Member,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("answered by"),
+    )
+    answered_at = models.DateTimeField(_("answered at"), null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("objection")
+        verbose_name_plural = _("objections")
+        ordering = ["evening", "created_at", "pk"]
+        constraints = [
+            # One open objection per person and game: a second one is the same objection.
+            models.UniqueConstraint(
+                fields=["game", "raised_by"],
+                condition=Q(status="open"),
+                name="objection_one_open_per_person_and_game",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.evening} #{self.game_number}: {self.get_status_display()}"
+
+
+class PlannedEvening(models.Model):
+    """The secretary's change to the club's planned evenings (the calendar feed): the
+    statutes plan one evening a week (`evening_weekday` at `evening_time`,
+    league.club.statutes); a row moves one of them (`regular_date` the statutes' date,
+    `date` and `starts_at` where it went), cancels one (`cancelled`), or adds an evening
+    of its own (`regular_date` empty). `starts_at` empty: the statutes' time. Audited."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="planned_evenings")
+    regular_date = models.DateField(_("planned by the statutes on"), null=True, blank=True)
+    date = models.DateField(_("date"))
+    starts_at = models.TimeField(_("begins at"), null=True, blank=True)
+    cancelled = models.BooleanField(_("cancelled"), default=False)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("planned evening")
+        verbose_name_plural = _("planned evenings")
+        ordering = ["club", "date"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "regular_date"],
+                condition=Q(regular_date__isnull=False),
+                name="planned_evening_one_change_per_regular_date",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club} {self.date:%d.%m.%Y}"

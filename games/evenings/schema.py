@@ -5,11 +5,17 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 
 from games.evenings.serializers import (
+    EveningObjectionsSerializer,
     EveningSerializer,
     EveningSummarySerializer,
     EveningWriteSerializer,
     GameSerializer,
     GameWriteSerializer,
+    ObjectionAnswerSerializer,
+    ObjectionCreateSerializer,
+    ObjectionSerializer,
+    PlannedEveningSerializer,
+    PlannedEveningWriteSerializer,
 )
 from league.club.api_common import api_example, error_responses
 
@@ -303,4 +309,123 @@ GAME_UNDO = extend_schema(
     request=None,
     responses={204: None, **error_responses(403, 409)},
     tags=["Games"],
+)
+
+
+# --- objections to a provisional evening ---------------------------------------------
+
+OBJECTION_EXAMPLE = {
+    "id": 3,
+    "evening": 1,
+    "game": 17,
+    "game_number": 12,
+    "raised_by": 4,
+    "raised_by_name": "Anna Becker",
+    "text": "Spiel 12 hat Bernd verloren, nicht ich.",
+    "status": "open",
+    "answer": "",
+    "answered_by": None,
+    "answered_at": None,
+    "created_at": "2026-10-10T09:12:00+02:00",
+}
+
+OBJECTIONS_GET = extend_schema(
+    summary="An evening's provisional state and objections",
+    description="Every person of the club. An evening's charges are provisional "
+    "(`provisional`, shown as vorläufig) until `provisional_until` (its last game's entry "
+    "plus the season statutes' `provisional_hours`, 48 by default) has passed with no "
+    "objection open, or until the secretary declares it final (`finalised_at`).",
+    responses={200: EveningObjectionsSerializer, **error_responses()},
+)
+
+OBJECTIONS_POST = extend_schema(
+    summary="Object to a game of a provisional evening",
+    description="Every person of the club, while the evening is provisional. The "
+    "objection stays `open` until the secretary answers it; meanwhile the evening stays "
+    "provisional and its season cannot be closed. 400 `unknown_game`, `text_required`, "
+    "`text_too_long`; 409 `evening_final` (the time for objections has passed), "
+    "`objection_open_already` (the person's open objection to that game), "
+    "`season_closed`.",
+    request=ObjectionCreateSerializer,
+    responses={201: ObjectionSerializer, **error_responses(400, 409)},
+    examples=[
+        api_example(
+            "Wrong loser",
+            {"game": 17, "text": "Spiel 12 hat Bernd verloren, nicht ich."},
+            request_only=True,
+        ),
+        api_example("Raised", OBJECTION_EXAMPLE, response_only=True),
+    ],
+)
+
+OBJECTION_ANSWER_POST = extend_schema(
+    summary="Answer an objection",
+    description="Secretary only. `corrected` once the game was corrected through the "
+    "normal correction (PUT or DELETE of the game) after the objection was raised (else "
+    "409 `game_not_corrected`); `dismissed` with a `reason` (else 400 `reason_required`). "
+    "An objection answered already: 409 `objection_answered`.",
+    request=ObjectionAnswerSerializer,
+    responses={200: ObjectionSerializer, **error_responses(400, 409)},
+    examples=[
+        api_example(
+            "Dismissed",
+            {"outcome": "dismissed", "reason": "Laut Zettel hat Anna verloren."},
+            request_only=True,
+        ),
+    ],
+)
+
+FINALISE_POST = extend_schema(
+    summary="Declare an evening final",
+    description="Secretary only: the evening's charges are final at once, before its "
+    "objection time has passed. 409 `objections_open` while an objection is open. An "
+    "evening final already stays as it is.",
+    request=None,
+    responses={200: EveningObjectionsSerializer, **error_responses(409)},
+)
+
+
+# --- planned evenings (the calendar) ----------------------------------------------------
+
+PLANNED_EXAMPLE = {
+    "date": "2026-11-27",
+    "starts": "2026-11-27T20:00:00+01:00",
+    "cancelled": False,
+    "regular_date": "2026-11-27",
+}
+
+PLANNED_GET = extend_schema(
+    summary="The planned evenings",
+    description="Every person of the club: the statutes' evening of each of the next 12 "
+    "weeks (`evening.weekday` and `evening.time` of the statutes) as the secretary moved "
+    "or cancelled it, and the evenings the secretary added, by date.",
+    responses={200: PlannedEveningSerializer(many=True), **error_responses()},
+    examples=[api_example("Next Friday", [PLANNED_EXAMPLE], response_only=True)],
+)
+
+PLANNED_POST = extend_schema(
+    summary="Add a planned evening",
+    description="Secretary only. 400 `date_in_past`, `date_too_far` (more than a year "
+    "ahead), `invalid_date`; 409 `evening_planned_already`.",
+    request=PlannedEveningWriteSerializer,
+    responses={201: PlannedEveningSerializer, **error_responses(400, 409)},
+    examples=[api_example("Saturday", {"date": "2026-12-05", "time": "19:00"}, request_only=True)],
+)
+
+PLANNED_MOVE_POST = extend_schema(
+    summary="Move a planned evening",
+    description="Secretary only: the evening planned on `{date}` goes to the body's "
+    "`date` and `time`; a calendar app keeps it as the same event. 404 "
+    "`unknown_planned_evening`; 400 `date_in_past`, `date_too_far`; 409 "
+    "`evening_planned_already`.",
+    request=PlannedEveningWriteSerializer,
+    responses={200: PlannedEveningSerializer, **error_responses(400, 409)},
+)
+
+PLANNED_CANCEL_POST = extend_schema(
+    summary="Cancel a planned evening",
+    description="Secretary only: the evening planned on `{date}` is shown cancelled "
+    "(STATUS:CANCELLED in the calendar feed). 404 `unknown_planned_evening`.",
+    request=None,
+    responses={200: PlannedEveningSerializer, **error_responses(409)},
 )

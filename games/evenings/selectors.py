@@ -11,20 +11,36 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Count, Exists, IntegerField, OuterRef, QuerySet, Subquery, Value
+from django.db.models import (
+    Count,
+    Exists,
+    IntegerField,
+    Max,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+)
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.evenings.models import Attendance, Evening, Game, SchockAus
-from league.club.caching import books_cached, season_part_version
+from games.evenings.models import Attendance, Evening, Game, Objection, PlannedEvening, SchockAus
+from league.club.caching import books_cached, club_books_version, season_part_version
 from league.club.errors import (
     BooksError,
 )
 from league.club.models import Club, Member, Season
 from league.club.money import marks_to_money
-from league.club.statutes import season_statutes
+from league.club.statutes import (
+    CLUB_STATUTES,
+    PROVISIONAL_HOURS_BOUNDS,
+    Statutes,
+    club_statutes,
+    season_statutes,
+)
 
 
 @dataclass(frozen=True)
@@ -393,3 +409,282 @@ def next_vorleger(*, evening: Evening, number: int) -> Member:
         if previous is not None:
             return previous.loser
     return evening.secretary
+
+
+# --- provisional evenings and objections -----------------------------------------------
+
+
+@dataclass(frozen=True)
+class ProvisionalState:
+    """Whether an evening's charges still stand "vorläufig" (provisional).
+
+    `until` is the end of its objection time (aware datetime): its last game's entry (the
+    evening's creation when it has none) plus the season statutes' `provisional_hours`.
+    `open_objections` counts the objections not yet answered; `finalised_at` is set when
+    the secretary declared it final early. It is `provisional` until it is finalised, or
+    until `until` has passed with no objection open."""
+
+    provisional: bool
+    until: datetime.datetime
+    open_objections: int
+    finalised_at: datetime.datetime | None
+
+    @property
+    def key(self) -> tuple[bool, int]:
+        """What a page keyed by this state depends on (its ETag part)."""
+        return (self.provisional, self.open_objections)
+
+
+def _provisional(
+    *,
+    hours: int,
+    reference: datetime.datetime,
+    open_objections: int,
+    finalised_at: datetime.datetime | None,
+    now: datetime.datetime,
+) -> ProvisionalState:
+    until = reference + datetime.timedelta(hours=hours)
+    provisional = finalised_at is None and (now < until or open_objections > 0)
+    return ProvisionalState(provisional, until, open_objections, finalised_at)
+
+
+def _season_provisional_hours(club: Club) -> dict[int, int]:
+    """Each season's `provisional_hours` (its statutes), kept by the club's books version
+    (a change of the statutes moves it). One query when computed."""
+    return books_cached(
+        "season_provisional_hours",
+        club_books_version(club=club),
+        build=lambda: {
+            season.pk: season_statutes(season).provisional_hours
+            for season in Season.objects.filter(club=club)
+        },
+    )
+
+
+def _open_count() -> Count:
+    return Count("objections", filter=Q(objections__status=Objection.Status.OPEN), distinct=True)
+
+
+def evening_provisional_state(
+    *, evening: Evening, now: datetime.datetime | None = None
+) -> ProvisionalState:
+    """The provisional state of `evening` at `now` (default: the current time). One query
+    (the last game's entry and the open objections); the season is the evening's, read
+    with it when the caller selected it."""
+    figures = Evening.objects.filter(pk=evening.pk).aggregate(
+        last_game=Max("games__created_at"), open=_open_count()
+    )
+    return _provisional(
+        hours=season_statutes(evening.season).provisional_hours,
+        reference=figures["last_game"] or evening.created_at,
+        open_objections=figures["open"] or 0,
+        finalised_at=evening.finalised_at,
+        now=now or timezone.now(),
+    )
+
+
+def club_evening_provisional_state(
+    *, club: Club, evening_id: int, now: datetime.datetime | None = None
+) -> ProvisionalState | None:
+    """The provisional state of the club's evening `evening_id` at `now` (default: the
+    current time), or None when the club has no such evening. One query (the seasons'
+    objection hours are kept by the books version)."""
+    row = (
+        Evening.objects.filter(pk=evening_id, club=club)
+        .annotate(last_game=Max("games__created_at"), open=_open_count())
+        .values_list("season_id", "created_at", "last_game", "open", "finalised_at")
+        .first()
+    )
+    if row is None:
+        return None
+    season_id, created_at, last_game, open_count, finalised_at = row
+    return _provisional(
+        hours=_season_provisional_hours(club).get(season_id, CLUB_STATUTES.provisional_hours),
+        reference=last_game or created_at,
+        open_objections=open_count,
+        finalised_at=finalised_at,
+        now=now or timezone.now(),
+    )
+
+
+def club_provisional_evening_ids(
+    *, club: Club, now: datetime.datetime | None = None
+) -> frozenset[int]:
+    """The ids of the club's evenings that are provisional at `now` (default: the current
+    time), for the "vorläufig" mark of statement lines. One query (the seasons' objection
+    hours are kept by the books version); only evenings entered or played within the
+    longest objection time the statutes allow, or with an objection open, are looked at
+    (the games' entry time is indexed)."""
+    now = now or timezone.now()
+    recent = now - datetime.timedelta(hours=PROVISIONAL_HOURS_BOUNDS[1])
+    played = Game.objects.filter(evening__club=club, created_at__gte=recent)
+    objected = Objection.objects.filter(evening__club=club, status=Objection.Status.OPEN)
+    rows = list(
+        Evening.objects.filter(club=club, finalised_at__isnull=True)
+        .filter(
+            Q(created_at__gte=recent)
+            | Q(pk__in=played.values("evening_id"))
+            | Q(pk__in=objected.values("evening_id"))
+        )
+        .annotate(last_game=Max("games__created_at"), open=_open_count())
+        .values_list("pk", "season_id", "created_at", "last_game", "open")
+    )
+    if not rows:
+        return frozenset()
+    hours = _season_provisional_hours(club)
+    return frozenset(
+        pk
+        for pk, season_id, created_at, last_game, open_count in rows
+        if _provisional(
+            hours=hours.get(season_id, CLUB_STATUTES.provisional_hours),
+            reference=last_game or created_at,
+            open_objections=open_count,
+            finalised_at=None,
+            now=now,
+        ).provisional
+    )
+
+
+def evening_objections(*, evening: Evening) -> list[Objection]:
+    """The evening's objections, oldest first, with who raised and who answered them.
+    One query."""
+    return list(
+        Objection.objects.filter(evening=evening).select_related("raised_by", "answered_by")
+    )
+
+
+def season_open_objections(*, season: Season) -> list[Objection]:
+    """The season's objections not yet answered, oldest first (with their evening). One
+    query."""
+    return list(
+        Objection.objects.filter(evening__season=season, status=Objection.Status.OPEN)
+        .select_related("evening")
+        .order_by("evening__date", "created_at", "pk")
+    )
+
+
+# --- planned evenings (the calendar) ----------------------------------------------------
+
+#: How far ahead the statutes' evenings are planned, in weeks.
+PLANNED_WEEKS = 12
+#: How far back the calendar lists the evenings played, in days.
+CALENDAR_PAST_DAYS = 366
+
+
+@dataclass(frozen=True)
+class PlannedEveningLine:
+    """A planned evening: `date`, `starts` (aware datetime, Europe/Berlin), `cancelled`;
+    `regular_date` the statutes' date it stands for (None: added by the secretary),
+    `plan_id` the secretary's change (`PlannedEvening`), if any. `uid` names it for a
+    calendar app across moves and cancellation."""
+
+    uid: str
+    date: datetime.date
+    starts: datetime.datetime
+    cancelled: bool
+    regular_date: datetime.date | None
+    plan_id: int | None
+
+
+@dataclass(frozen=True)
+class PlayedEveningLine:
+    """An evening played (recorded): its id, date, `starts` (aware, the statutes' time of
+    its season) and the number of games entered."""
+
+    uid: str
+    evening_id: int
+    date: datetime.date
+    starts: datetime.datetime
+    games: int
+
+
+def _clock(statutes: Statutes) -> datetime.time:
+    hours, minutes = statutes.evening_time.split(":")
+    return datetime.time(int(hours), int(minutes))
+
+
+def _at(day: datetime.date, clock: datetime.time) -> datetime.datetime:
+    return datetime.datetime.combine(day, clock, tzinfo=timezone.get_default_timezone())
+
+
+def _statutes_on(club: Club, seasons: list[Season], day: datetime.date) -> Statutes:
+    for season in seasons:
+        if season.starts_on <= day <= season.ends_on:
+            return season_statutes(season)
+    return club_statutes(club)
+
+
+def club_planned_evenings(
+    *, club: Club, today: datetime.date | None = None, weeks: int = PLANNED_WEEKS
+) -> list[PlannedEveningLine]:
+    """The club's evenings planned from `today` (default: the club's day) for `weeks`
+    weeks, by date: one on the statutes' `evening_weekday` each week at `evening_time`
+    (the statutes of the season that holds the date, else the club's), as the secretary
+    moved or cancelled them, and the evenings the secretary added. A date with an evening
+    recorded already is no longer planned. Cancelled ones are listed (a calendar app
+    needs to hear of it). Three queries."""
+    today = today or timezone.localdate()
+    end = today + datetime.timedelta(weeks=weeks)
+    seasons = list(Season.objects.filter(club=club, ends_on__gte=today, starts_on__lte=end))
+    recorded = set(
+        Evening.objects.filter(club=club, date__gte=today).values_list("date", flat=True)
+    )
+    rows = list(
+        PlannedEvening.objects.filter(club=club).filter(
+            Q(date__gte=today) | Q(regular_date__gte=today)
+        )
+    )
+    changes = {row.regular_date: row for row in rows if row.regular_date is not None}
+    lines: list[PlannedEveningLine] = []
+    day = today
+    while day < end:
+        statutes = _statutes_on(club, seasons, day)
+        if day.weekday() == statutes.evening_weekday:
+            row = changes.get(day)
+            uid = f"schockclub-{club.pk}-planned-{day.isoformat()}"
+            if row is not None:
+                clock = row.starts_at or _clock(_statutes_on(club, seasons, row.date))
+                if row.date not in recorded or row.cancelled:
+                    lines.append(
+                        PlannedEveningLine(
+                            uid, row.date, _at(row.date, clock), row.cancelled, day, row.pk
+                        )
+                    )
+            elif day not in recorded:
+                lines.append(
+                    PlannedEveningLine(uid, day, _at(day, _clock(statutes)), False, day, None)
+                )
+        day += datetime.timedelta(days=1)
+    for row in rows:
+        if row.regular_date is None and row.date >= today and row.date not in recorded:
+            clock = row.starts_at or _clock(_statutes_on(club, seasons, row.date))
+            uid = f"schockclub-{club.pk}-added-{row.pk}"
+            lines.append(
+                PlannedEveningLine(uid, row.date, _at(row.date, clock), row.cancelled, None, row.pk)
+            )
+    return sorted(lines, key=lambda line: (line.date, line.uid))
+
+
+def club_played_evenings(
+    *, club: Club, today: datetime.date | None = None, days: int = CALENDAR_PAST_DAYS
+) -> list[PlayedEveningLine]:
+    """The club's evenings recorded from `days` days before `today` (default: the club's
+    day) on, oldest first, at the statutes' time of their season. One query (the seasons
+    with them)."""
+    today = today or timezone.localdate()
+    evenings = (
+        Evening.objects.filter(club=club, date__gte=today - datetime.timedelta(days=days))
+        .select_related("season")
+        .annotate(n_games=Count("games"))
+        .order_by("date")
+    )
+    return [
+        PlayedEveningLine(
+            f"schockclub-{club.pk}-evening-{evening.pk}",
+            evening.pk,
+            evening.date,
+            _at(evening.date, _clock(season_statutes(evening.season))),
+            evening.n_games,
+        )
+        for evening in evenings
+    ]

@@ -249,3 +249,102 @@ class EveningSummarySerializer(serializers.Serializer):
     money_total = serializers.DecimalField(**MONEY)
     currency = serializers.CharField()
     warnings = serializers.ListField(child=serializers.CharField())
+
+
+# --- objections to a provisional evening ---------------------------------------------
+
+
+class ObjectionSerializer(serializers.Serializer):
+    """An objection to a game of a provisional evening and the secretary's answer."""
+
+    id = serializers.IntegerField()
+    evening = serializers.IntegerField(source="evening_id")
+    game = serializers.IntegerField(
+        source="game_id", allow_null=True, help_text="Null when the correction deleted it."
+    )
+    game_number = serializers.IntegerField()
+    raised_by = serializers.IntegerField(source="raised_by_id")
+    raised_by_name = serializers.CharField(source="raised_by.name")
+    text = serializers.CharField()
+    status = serializers.ChoiceField(
+        choices=["open", "corrected", "dismissed"],
+        help_text="`open` until the secretary answers: `corrected` or `dismissed`.",
+    )
+    answer = serializers.CharField(help_text="The reason of a dismissal (may be empty).")
+    answered_by = serializers.IntegerField(source="answered_by_id", allow_null=True)
+    answered_at = serializers.DateTimeField(allow_null=True)
+    created_at = serializers.DateTimeField()
+
+
+class EveningObjectionsSerializer(serializers.Serializer):
+    """An evening's provisional state with its objections."""
+
+    evening = serializers.IntegerField()
+    provisional = serializers.BooleanField(
+        help_text="The evening's charges are still provisional (vorläufig)."
+    )
+    provisional_until = serializers.DateTimeField(
+        help_text="The end of the objection time: the last game's entry plus the statutes' "
+        "`provisional_hours`. Past it the evening is final once no objection is open."
+    )
+    finalised_at = serializers.DateTimeField(
+        allow_null=True, help_text="When the secretary declared it final early."
+    )
+    open_objections = serializers.IntegerField()
+    objections = ObjectionSerializer(many=True)
+
+
+class ObjectionCreateSerializer(serializers.Serializer):
+    """`POST /api/v1/evenings/{id}/objections/`: the game objected to and why."""
+
+    game = StrictIntegerField(min_value=1, help_text="A game of this evening, by id.")
+    text = serializers.CharField(
+        max_length=1000, allow_blank=True, help_text="What is wrong, 1 to 1,000 characters."
+    )
+
+
+class ObjectionAnswerSerializer(serializers.Serializer):
+    """`POST /api/v1/objections/{id}/answer/`: the secretary's answer."""
+
+    outcome = serializers.ChoiceField(
+        choices=["corrected", "dismissed"],
+        help_text="`corrected`: the game was corrected (PUT or DELETE of the game) after the "
+        "objection; `dismissed`: with a `reason`.",
+    )
+    reason = serializers.CharField(
+        max_length=1000,
+        allow_blank=True,
+        required=False,
+        default="",
+        help_text="Why it is dismissed (required then), up to 1,000 characters.",
+    )
+
+
+# --- planned evenings (the calendar) ----------------------------------------------------
+
+
+class PlannedEveningSerializer(serializers.Serializer):
+    """A planned evening of the club's calendar."""
+
+    date = serializers.DateField()
+    starts = serializers.DateTimeField(help_text="When it begins (Europe/Berlin).")
+    cancelled = serializers.BooleanField()
+    regular_date = serializers.DateField(
+        allow_null=True,
+        help_text="The statutes' date it stands for (moved when it differs from `date`); "
+        "null for an evening the secretary added.",
+    )
+
+
+class PlannedEveningWriteSerializer(serializers.Serializer):
+    """Add an evening (`date`) or move one (`date`: where it goes); `time` "HH:MM" or
+    left out for the statutes' time."""
+
+    date = StrictDateField()
+    time = serializers.RegexField(
+        r"^([01][0-9]|2[0-3]):[0-5][0-9]$",
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text='The time it begins, "HH:MM"; left out: the statutes\' evening time.',
+    )

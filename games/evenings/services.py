@@ -21,20 +21,32 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
-from games.evenings.models import Attendance, Evening, Game, SchockAus
+from games.evenings.models import (
+    Attendance,
+    Evening,
+    Game,
+    Objection,
+    PlannedEvening,
+    SchockAus,
+)
 from games.evenings.selectors import (
+    PLANNED_WEEKS,
+    PlannedEveningLine,
+    club_planned_evenings,
+    evening_provisional_state,
     evening_target_reached,
     game_number_holder,
     next_game_number,
     next_vorleger,
     season_for_date,
 )
-from league.club.books import books_changed
+from league.club.books import books_changed, register_changed
 from league.club.errors import (
     BooksError,
     books_error_from_integrity,
     check_version,
     db_refusal_messages,
+    season_closed_error,
 )
 from league.club.models import Club, Member
 from league.club.services import member_create
@@ -733,3 +745,274 @@ def evening_people_merge(
         evening_changed(evening=evening, reason=reason)
         touched.add((evening.season_id, evening.pk))
     return touched
+
+
+# --- objections to a provisional evening ---------------------------------------------
+
+#: The longest objection text and answer, in characters.
+OBJECTION_TEXT_MAX = 1000
+
+
+def _objection_text(text: str, *, field: str, required: bool) -> str:
+    text = (text or "").strip()
+    if required and not text:
+        raise BooksError(
+            f"{field}_required", _("Please say what is wrong, in a few words."), field=field
+        )
+    if len(text) > OBJECTION_TEXT_MAX:
+        raise BooksError(
+            f"{field}_too_long",
+            _("At most %(n)d characters, please.") % {"n": OBJECTION_TEXT_MAX},
+            field=field,
+        )
+    return text
+
+
+def _objections_changed(club_id: int) -> None:
+    """The audit pages show objections and the finalisation, kept by the club's versions:
+    move the register's (not the books': no Mark or money moved, and no season's data
+    version)."""
+    register_changed(club=club_id)
+
+
+@transaction.atomic
+def objection_create(*, evening: Evening, game: Game, by: Member, text: str) -> Objection:
+    """`by` objects to `game` of `evening` while the evening is provisional (its charges
+    "vorläufig": the statutes' `provisional_hours` after its last game, league.club.statutes).
+    The objection keeps the game's number and version (a correction of the game moves its
+    version) and stays open until the secretary answers (`objection_answer`); while it is
+    open the evening stays provisional and its season cannot be closed. Audited
+    (django-simple-history). Not a change of the books: only the register's version
+    moves (the audit pages show objections).
+
+    Raises BooksError: `person_of_other_club` (403), `unknown_game` (400, field "game")
+    when the game is not the evening's, `text_required` / `text_too_long` (400, field
+    "text"; at most 1,000 characters), `season_closed` (409), `evening_final` (409) when
+    the objection time has passed, `objection_open_already` (409) when `by` has an open
+    objection to that game.
+    """
+    evening = Evening.objects.select_for_update().select_related("season").get(pk=evening.pk)
+    if by.club_id != evening.club_id:
+        raise BooksError(
+            "person_of_other_club", db_refusal_messages()["person_of_other_club"], status=403
+        )
+    if game.evening_id != evening.pk:
+        raise BooksError("unknown_game", _("The evening has no such game."), field="game")
+    text = _objection_text(text, field="text", required=True)
+    if evening.season.closed_at is not None:
+        raise season_closed_error()
+    if not evening_provisional_state(evening=evening).provisional:
+        raise BooksError(
+            "evening_final",
+            _("The evening is final: its time for objections has passed."),
+            status=409,
+        )
+    already = _("You have objected to this game already; the secretary will answer.")
+    if Objection.objects.filter(game=game, raised_by=by, status=Objection.Status.OPEN).exists():
+        raise BooksError("objection_open_already", already, field="game", status=409)
+    try:
+        with transaction.atomic():
+            objection = Objection.objects.create(
+                evening=evening,
+                game=game,
+                game_number=game.number,
+                game_version=game.version,
+                raised_by=by,
+                text=text,
+            )
+    except IntegrityError as exc:  # the same objection sent twice at once
+        raise BooksError("objection_open_already", already, field="game", status=409) from exc
+    _objections_changed(evening.club_id)
+    return objection
+
+
+@transaction.atomic
+def objection_answer(
+    *, objection: Objection, by: Member, outcome: str, reason: str = ""
+) -> Objection:
+    """The secretary `by` answers an open objection: `outcome` "corrected" (the game was
+    corrected through the normal correction, `game_update` or `game_delete`, after the
+    objection was raised: its version moved or it is gone) or "dismissed" (`reason`
+    required). The answer, who gave it and when are kept on the objection and in its
+    audit history. The interfaces check that `by` is the club's secretary.
+
+    Raises BooksError: `invalid_outcome` (400, field "outcome"), `reason_required` /
+    `reason_too_long` (400, field "reason"), `objection_answered` (409) when it was
+    answered already, `game_not_corrected` (409) for "corrected" while the game is
+    unchanged.
+    """
+    objection = (
+        Objection.objects.select_for_update(of=("self",))
+        .select_related("game", "evening")
+        .get(pk=objection.pk)
+    )
+    if outcome not in (Objection.Status.CORRECTED, Objection.Status.DISMISSED):
+        raise BooksError(
+            "invalid_outcome",
+            _("Answer with corrected or dismissed."),
+            field="outcome",
+        )
+    reason = _objection_text(reason, field="reason", required=outcome == Objection.Status.DISMISSED)
+    if objection.status != Objection.Status.OPEN:
+        raise BooksError("objection_answered", _("The objection was answered already."), status=409)
+    game = objection.game
+    if (
+        outcome == Objection.Status.CORRECTED
+        and game is not None
+        and game.version == objection.game_version
+    ):
+        raise BooksError(
+            "game_not_corrected",
+            _("Correct the game first, then mark the objection as corrected."),
+            status=409,
+        )
+    objection.status = outcome
+    objection.answer = reason
+    objection.answered_by = by
+    objection.answered_at = timezone.now()
+    objection.save()
+    _objections_changed(objection.evening.club_id)
+    return objection
+
+
+@transaction.atomic
+def evening_finalise(*, evening: Evening, by: Member) -> Evening:
+    """The secretary `by` declares `evening` final before its objection time has passed
+    (`finalised_at`, audited in the evening's history). An evening final already is left
+    as it is. The interfaces check that `by` is the club's secretary.
+
+    Raises BooksError `objections_open` (409) while an objection to it is open.
+    """
+    evening = Evening.objects.select_for_update().select_related("season").get(pk=evening.pk)
+    if Objection.objects.filter(evening=evening, status=Objection.Status.OPEN).exists():
+        raise BooksError(
+            "objections_open",
+            _("Answer the open objections first."),
+            status=409,
+        )
+    if evening.finalised_at is None and evening_provisional_state(evening=evening).provisional:
+        evening.finalised_at = timezone.now()
+        evening._change_reason = "evening_finalised"  # type: ignore[attr-defined]
+        evening._history_user = by.user  # type: ignore[attr-defined]
+        evening.save(update_fields=["finalised_at"])
+        _objections_changed(evening.club_id)
+    return evening
+
+
+# --- planned evenings (the calendar) ----------------------------------------------------
+
+#: How far ahead the secretary may plan an evening, in days.
+PLAN_AHEAD_DAYS = 366
+
+
+def _plan_date(day: datetime.date, today: datetime.date, field: str) -> None:
+    if day < today:
+        raise BooksError("date_in_past", _("A planned evening lies today or later."), field=field)
+    if day > today + datetime.timedelta(days=PLAN_AHEAD_DAYS):
+        raise BooksError(
+            "date_too_far",
+            _("An evening is planned at most a year ahead."),
+            field=field,
+        )
+
+
+def _planned_on(club: Club, day: datetime.date, today: datetime.date) -> PlannedEveningLine:
+    weeks = max(PLANNED_WEEKS, (day - today).days // 7 + 1)
+    for line in club_planned_evenings(club=club, today=today, weeks=weeks):
+        if line.date == day and not line.cancelled:
+            return line
+    raise BooksError(
+        "unknown_planned_evening",
+        _("No evening is planned on %(date)s.") % {"date": day.strftime("%d.%m.%Y")},
+        status=404,
+    )
+
+
+def _check_free(club: Club, day: datetime.date, today: datetime.date, field: str) -> None:
+    weeks = max(PLANNED_WEEKS, (day - today).days // 7 + 1)
+    taken = Evening.objects.filter(club=club, date=day).exists() or any(
+        line.date == day and not line.cancelled
+        for line in club_planned_evenings(club=club, today=today, weeks=weeks)
+    )
+    if taken:
+        raise BooksError(
+            "evening_planned_already",
+            _("An evening is planned on %(date)s already.") % {"date": day.strftime("%d.%m.%Y")},
+            field=field,
+            status=409,
+        )
+
+
+@transaction.atomic
+def planned_evening_add(
+    *,
+    club: Club,
+    date: datetime.date,
+    starts_at: datetime.time | None = None,
+    today: datetime.date | None = None,
+) -> PlannedEvening:
+    """The secretary adds an evening to the calendar on `date` (from `today`, the club's
+    day, to a year ahead) at `starts_at` (None: the statutes' `evening_time`). Audited.
+
+    Raises BooksError `date_in_past`, `date_too_far` (400, field "date"),
+    `evening_planned_already` (409) when an evening is planned or recorded on that date.
+    """
+    Club.objects.select_for_update().filter(pk=club.pk).first()  # one planner at a time
+    today = today or timezone.localdate()
+    _plan_date(date, today, "date")
+    _check_free(club, date, today, "date")
+    return PlannedEvening.objects.create(club=club, date=date, starts_at=starts_at)
+
+
+@transaction.atomic
+def planned_evening_move(
+    *,
+    club: Club,
+    date: datetime.date,
+    new_date: datetime.date,
+    starts_at: datetime.time | None = None,
+    today: datetime.date | None = None,
+) -> PlannedEvening:
+    """The secretary moves the evening planned on `date` to `new_date` at `starts_at`
+    (None: the statutes' time); the calendar keeps it as the same event. Audited.
+
+    Raises BooksError `unknown_planned_evening` (404) when none is planned on `date`,
+    `date_in_past`, `date_too_far` (400, field "new_date"), `evening_planned_already`
+    (409) when another is planned or recorded on `new_date`.
+    """
+    Club.objects.select_for_update().filter(pk=club.pk).first()
+    today = today or timezone.localdate()
+    line = _planned_on(club, date, today)
+    _plan_date(new_date, today, "new_date")
+    if new_date != date:
+        _check_free(club, new_date, today, "new_date")
+    row = (
+        PlannedEvening.objects.get(pk=line.plan_id)
+        if line.plan_id is not None
+        else PlannedEvening(club=club, regular_date=line.regular_date)
+    )
+    row.date, row.starts_at = new_date, starts_at
+    row.save()
+    return row
+
+
+@transaction.atomic
+def planned_evening_cancel(
+    *, club: Club, date: datetime.date, today: datetime.date | None = None
+) -> PlannedEvening:
+    """The secretary cancels the evening planned on `date`: the calendar shows it
+    cancelled. Audited.
+
+    Raises BooksError `unknown_planned_evening` (404) when none is planned on `date`.
+    """
+    Club.objects.select_for_update().filter(pk=club.pk).first()
+    today = today or timezone.localdate()
+    line = _planned_on(club, date, today)
+    row = (
+        PlannedEvening.objects.get(pk=line.plan_id)
+        if line.plan_id is not None
+        else PlannedEvening(club=club, regular_date=line.regular_date, date=date)
+    )
+    row.cancelled = True
+    row.save()
+    return row

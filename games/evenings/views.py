@@ -7,10 +7,12 @@ through games/evenings/services.py (via its forms), figures come from
 games/evenings/selectors.py.
 """
 
+import datetime
+import re
 from datetime import timedelta
 
 from django.contrib import messages
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -18,12 +20,17 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games.evenings import services as evening_services
+from games.evenings.calendar import club_calendar_ics
 from games.evenings.forms import EveningForm, GameForm
-from games.evenings.models import Evening, Game
+from games.evenings.models import Evening, Game, Objection
 from games.evenings.selectors import (
+    club_evening_provisional_state,
+    club_planned_evenings,
     evening_books,
     evening_list,
+    evening_objections,
     evening_on_date,
+    evening_provisional_state,
     next_game_number,
     next_vorleger,
     present_people,
@@ -31,8 +38,15 @@ from games.evenings.selectors import (
 from league.club.access import ClubRequest, member_required, secretary_required
 from league.club.caching import books_cached, books_fragment, books_page
 from league.club.errors import BooksError
+from league.club.fields import parse_iso_date
 from league.club.models import Member
-from league.club.selectors import club_season, club_seasons, query_year, whole_number
+from league.club.selectors import (
+    club_season,
+    club_seasons,
+    member_of_calendar_token,
+    query_year,
+    whole_number,
+)
 
 
 def _next_game_form(evening: Evening) -> GameForm:
@@ -118,8 +132,18 @@ def evening_index(request: ClubRequest) -> HttpResponse:
     return render(request, "games/evening_list.html", {"body": body})
 
 
+def _provisional_key(request: ClubRequest, pk: int) -> tuple:
+    """The evening's provisional state as the page shows it (part of its ETag; read once
+    a request): it moves with the clock and with objections, not with the books. One
+    query."""
+    if not hasattr(request, "provisional_key"):
+        state = club_evening_provisional_state(club=request.club, evening_id=pk)
+        request.provisional_key = state.key if state else ()  # type: ignore[attr-defined]
+    return request.provisional_key  # type: ignore[attr-defined]
+
+
 @member_required
-@books_page()
+@books_page(extra=_provisional_key)
 def evening_detail(request: ClubRequest, pk: int) -> HttpResponse:
     """The evening sheet; for the secretary with the next game's entry form on top.
 
@@ -147,7 +171,15 @@ def evening_detail(request: ClubRequest, pk: int) -> HttpResponse:
     body = books_fragment(
         request, version, pk, is_secretary, template="games/_evening_body.html", context=context
     )
-    page = {"body": body, "evening_date": date, "entry_form": is_secretary}
+    provisional = _provisional_key(request, pk)
+    page = {
+        "body": body,
+        "evening_date": date,
+        "entry_form": is_secretary,
+        "evening_pk": pk,
+        "provisional": bool(provisional and provisional[0]),
+        "open_objections": provisional[1] if provisional else 0,
+    }
     return render(request, "games/evening.html", page)
 
 
@@ -326,3 +358,135 @@ def evening_delete(request: ClubRequest, pk: int) -> HttpResponse:
         return redirect("evening_detail", pk=pk)
     messages.success(request, _("Evening deleted."))
     return redirect("season_standings", year=evening.season.year)
+
+
+# --- objections to a provisional evening ---------------------------------------------
+
+
+@member_required
+def evening_objections_page(request: ClubRequest, pk: int) -> HttpResponse:
+    """The evening's objections: whether it is still provisional (vorläufig) and until
+    when, each objection with its answer; a form to object to a game while it is
+    provisional (every person of the club); for the secretary a form to answer each open
+    objection and the button that declares the evening final. POST raises an objection
+    (`objection_create`)."""
+    evening = get_object_or_404(Evening.objects.select_related("season"), pk=pk, club=request.club)
+    if request.method == "POST":
+        game_id = whole_number(request.POST.get("game"))
+        game = Game.objects.filter(evening=evening, pk=game_id).first() if game_id else None
+        try:
+            if game is None:
+                raise BooksError("unknown_game", _("Please choose a game of this evening."))
+            evening_services.objection_create(
+                evening=evening, game=game, by=request.member, text=request.POST.get("text", "")
+            )
+            messages.success(request, _("Your objection was sent to the secretary."))
+        except BooksError as exc:
+            messages.error(request, exc.message)
+        return redirect("evening_objections", pk=pk)
+    context = {
+        "evening": evening,
+        "state": evening_provisional_state(evening=evening),
+        "objections": evening_objections(evening=evening),
+        "games": list(evening.games.select_related("loser").order_by("number")),
+        "is_secretary": request.member.is_secretary,
+    }
+    return render(request, "games/objections.html", context)
+
+
+@secretary_required
+def objection_answer_page(request: ClubRequest, pk: int, objection_pk: int) -> HttpResponse:
+    """POST only: the secretary answers an objection, corrected or dismissed with a
+    reason (`objection_answer`)."""
+    objection = get_object_or_404(
+        Objection, pk=objection_pk, evening_id=pk, evening__club=request.club
+    )
+    if request.method == "POST":
+        try:
+            evening_services.objection_answer(
+                objection=objection,
+                by=request.member,
+                outcome=request.POST.get("outcome", ""),
+                reason=request.POST.get("reason", ""),
+            )
+            messages.success(request, _("The objection is answered."))
+        except BooksError as exc:
+            messages.error(request, exc.message)
+    return redirect("evening_objections", pk=pk)
+
+
+@secretary_required
+def evening_finalise_page(request: ClubRequest, pk: int) -> HttpResponse:
+    """POST only: the secretary declares the evening final (`evening_finalise`)."""
+    evening = get_object_or_404(Evening, pk=pk, club=request.club)
+    if request.method == "POST":
+        try:
+            evening_services.evening_finalise(evening=evening, by=request.member)
+            messages.success(request, _("The evening is final."))
+        except BooksError as exc:
+            messages.error(request, exc.message)
+    return redirect("evening_objections", pk=pk)
+
+
+# --- the calendar -----------------------------------------------------------------------
+
+
+def calendar_feed(request, token: str) -> HttpResponse:
+    """GET /kalender/<token>.ics: the club's evenings as an iCalendar feed for the person
+    whose secret link it is, without a login (calendar apps poll it). A revoked, forged
+    or malformed link, or an inactive person: 404."""
+    member = member_of_calendar_token(token=token)
+    if member is None:
+        raise Http404
+    response = HttpResponse(
+        club_calendar_ics(club=member.club), content_type="text/calendar; charset=utf-8"
+    )
+    response["Cache-Control"] = "private, no-cache"
+    response["Content-Disposition"] = 'inline; filename="schockabende.ics"'
+    return response
+
+
+def _form_date(raw: str | None) -> datetime.date | None:
+    return parse_iso_date(raw or "")
+
+
+def _form_time(raw: str | None) -> datetime.time | None:
+    """A time of day "HH:MM" of a form, or None (empty or not one: the statutes' time)."""
+    if raw and re.fullmatch(r"[0-2][0-9]:[0-5][0-9]", raw) and int(raw[:2]) < 24:
+        return datetime.time(int(raw[:2]), int(raw[3:]))
+    return None
+
+
+@secretary_required
+def planned_evenings_page(request: ClubRequest) -> HttpResponse:
+    """The secretary's planned evenings (the calendar): the statutes' evenings of the next
+    weeks, each to move or cancel, and a form to add one. POST (field `action`: add, move
+    or cancel) calls one service and returns here."""
+    if request.method == "POST":
+        action = request.POST.get("action")
+        date, new_date = (
+            _form_date(request.POST.get("date")),
+            _form_date(request.POST.get("new_date")),
+        )
+        starts_at = _form_time(request.POST.get("time"))
+        try:
+            if date is None:
+                raise BooksError("invalid_date", _("Please give a date."))
+            if action == "add":
+                evening_services.planned_evening_add(
+                    club=request.club, date=date, starts_at=starts_at
+                )
+            elif action == "move" and new_date is not None:
+                evening_services.planned_evening_move(
+                    club=request.club, date=date, new_date=new_date, starts_at=starts_at
+                )
+            elif action == "cancel":
+                evening_services.planned_evening_cancel(club=request.club, date=date)
+            else:
+                raise BooksError("invalid_date", _("Please give a date."))
+            messages.success(request, _("The planned evenings are saved."))
+        except BooksError as exc:
+            messages.error(request, exc.message)
+        return redirect("planned_evenings")
+    context = {"planned": club_planned_evenings(club=request.club)}
+    return render(request, "games/planned_evenings.html", context)

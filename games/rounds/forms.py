@@ -80,16 +80,31 @@ def notation_message(exc: NotationError) -> str:
     return _("The attempts cannot be read: “%(text)s”. Example: 145:1 / 61:1 / 1") % {"text": exc}
 
 
+def default_attempts(dice: object, attempts: str, natural: bool) -> tuple[int | None, bool]:
+    """The attempts and "aus der Hand" of a throw entered as its final dice: as given, or,
+    when the secretary gave no attempts, what the dice show: three dice thrown once (one
+    attempt, all three dice from it: aus der Hand). Without dice, None (nothing entered)."""
+    if attempts in ("1", "2", "3"):
+        return int(attempts), natural
+    if dice is None:
+        return None, natural
+    return 1, True
+
+
 def throw_query(query: QueryDict, *, default_max_attempts: int) -> dict:
     """The throw of the live-feedback query (``throw_feedback``'s arguments): ``dice``,
     ``attempts`` ("1" to "3", else None), ``natural``, ``turn`` (the attempt notation;
-    raises NotationError) and ``max_attempts`` (1 to 3, else the default)."""
-    attempts = query.get("attempts")
+    raises NotationError) and ``max_attempts`` (1 to 3, else the default). Dice without
+    attempts are what the dice show: three dice thrown once (`default_attempts`)."""
+    dice = parse_dice(query.get("dice", ""))
+    attempts, natural = default_attempts(
+        dice, query.get("attempts", ""), query.get("natural") in ("1", "on", "true")
+    )
     max_attempts = whole_number(query.get("max_attempts"), maximum=3)
     return {
-        "dice": parse_dice(query.get("dice", "")),
-        "attempts": int(attempts) if attempts in ("1", "2", "3") else None,
-        "natural": query.get("natural") in ("1", "on", "true"),
+        "dice": dice,
+        "attempts": attempts,
+        "natural": natural,
         "turn": parse_turn(query.get("turn", "")),
         "max_attempts": max_attempts or default_max_attempts,
     }
@@ -333,7 +348,6 @@ def _row_input(row: Row, people: dict[int, Member]) -> ThrowInput | None:
         return None
     if turn is not None:
         return ThrowInput(player=player, turn=turn)
-    attempts = int(row.attempts) if row.attempts in ("1", "2", "3") else None
-    return ThrowInput(
-        player=player, dice=parse_dice(row.dice), attempts=attempts, natural=row.natural
-    )
+    dice = parse_dice(row.dice)
+    attempts, natural = default_attempts(dice, row.attempts, row.natural)
+    return ThrowInput(player=player, dice=dice, attempts=attempts, natural=natural)

@@ -25,7 +25,7 @@ from django.db import connection, models
 from django.db.models import Q, Subquery
 from django.utils.translation import gettext as _
 
-from games.evenings.models import Attendance, Evening, Game, SchockAus
+from games.evenings.models import Attendance, Evening, Game, Objection, SchockAus
 from games.rounds.models import Round, RoundThrow
 from league.club.books import CLUB_BOOK_IMPORT as IMPORT_REASON
 from league.club.models import Club, Member, Season
@@ -89,6 +89,7 @@ PERSON_FIELDS = (
     "vorleger_id",
     "thrower_id",
     "player_id",
+    "raised_by_id",
 )
 
 
@@ -131,6 +132,10 @@ def _labels() -> dict[str, str]:
         "method": _("how"),
         "note": _("note"),
         "given_on": _("given on"),
+        "status": _("status"),
+        "text": _("objection"),
+        "answer": _("answer"),
+        "raised_by_id": _("raised by"),
     }
 
 
@@ -269,6 +274,19 @@ def _specs() -> dict[type[models.Model], _Spec]:
             ),
             *_play_specs(),
             *_money_specs(),
+            _Spec(
+                Objection,
+                ("status", "text", "answer"),
+                lambda r, c: (
+                    _("Objection of %(name)s to game %(number)s on %(date)s")
+                    % {
+                        "name": c.person(r.raised_by_id),
+                        "number": r.game_number,
+                        "date": c.day(r.evening_id),
+                    }
+                ),
+                lambda r, c: r.evening_id,
+            ),
         ]
     }
 
@@ -451,6 +469,7 @@ def _context(records: dict[type[models.Model], list[Record]]) -> _Context:
         _ids(get(Evening), "id")
         | _ids(get(Attendance), "evening_id")
         | _ids(get(LedgerEntry), "evening_id_ref")
+        | _ids(get(Objection), "evening_id")
         | {e for _n, e in ctx.games.values()}
     )
     ctx.evening_dates = _latest(Evening, evening_ids, "date")
@@ -502,8 +521,8 @@ def _ids_of(model: type[models.Model], matching: Q) -> Subquery:
 
 def evening_audit(*, evening_id: int) -> list[AuditLine]:
     """Every recorded change of an evening (also a deleted one), its attendance, games,
-    Schock-Aus, rounds and throws, reversal lines and Runden given, newest first. Fifteen
-    queries at most."""
+    Schock-Aus, rounds and throws, reversal lines, Runden given and objections, newest
+    first. Sixteen queries at most."""
     games = _ids_of(Game, Q(evening_id=evening_id))
     schock_aus = _ids_of(SchockAus, Q(game_id__in=games))
     rounds = _ids_of(Round, Q(game_id__in=games))
@@ -517,6 +536,7 @@ def evening_audit(*, evening_id: int) -> list[AuditLine]:
             RoundThrow: _records(RoundThrow, Q(round_id__in=rounds)),
             LedgerEntry: _records(LedgerEntry, Q(evening_id_ref=evening_id, kind=REVERSAL)),
             RundeGiven: _records(RundeGiven, Q(schock_aus_id__in=schock_aus)),
+            Objection: _records(Objection, Q(evening_id=evening_id)),
         }
     )
 
@@ -647,6 +667,7 @@ def _club_scopes(club: Club) -> dict[type[models.Model], Q]:
         Payment: Q(club_id=club.pk),
         LedgerEntry: Q(club_id=club.pk, kind=REVERSAL),
         RundeGiven: Q(schock_aus_id__in=_ids_of(SchockAus, Q(game_id__in=games))),
+        Objection: Q(evening_id__in=evenings),
     }
 
 

@@ -103,6 +103,9 @@ NOT_BACKED_UP: dict[str, str] = {
     "axes.AccessAttemptExpiration": "failed login attempts (lockout state) of one installation",
     "axes.AccessFailureLog": "login log of one installation, not the club's books",
     "axes.AccessLog": "login log of one installation, not the club's books",
+    "league.WallScreen": "a wall screen's link is a secret of one installation (only its "
+    "hash is kept): a restored club makes new links",
+    "league.HistoricalWallScreen": "the audit trail of the wall links, left out with them",
     "league.IdempotencyKey": "answers to API writes kept for a day so that a retry books "
     "once; of one installation, not the club's books",
 }

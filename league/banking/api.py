@@ -8,8 +8,13 @@
   club account, amount, RF reference and EPC payload (the same roles; 404 ``no_girocode``).
 - ``POST bank-statements/``  the secretary imports a CAMT.053, MT940 or CSV statement
   (league/banking/settlement.py).
+- ``POST push-subscriptions/``  the logged-in person's browser subscribes to web push (its
+  PushSubscription JSON).
+- ``GET/PUT me/notifications/``  how the logged-in person hears of each kind of reminder
+  (league/banking/notifications.py).
 """
 
+from django.conf import settings
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
@@ -23,11 +28,13 @@ from rest_framework.views import APIView
 
 from league.banking.bank_import import MAX_BYTES
 from league.banking.girocode import epc_payload
+from league.banking.models import NotificationKind
 from league.banking.selectors import (
     girocode_access_check,
     member_girocode_png,
     member_payment_girocode,
 )
+from league.banking.services import notification_choice_set, push_subscription_save
 from league.banking.settlement import bank_statement_import
 from league.banking.statement_files import parse_statement
 from league.club.api_common import (
@@ -39,6 +46,7 @@ from league.club.api_common import (
 )
 from league.club.errors import BooksError
 from league.club.fields import BoundedListField, StrictIntegerField
+from league.club.idempotency import idempotent
 from league.club.models import Member
 
 
@@ -232,3 +240,131 @@ class BankStatementView(APIView):
             user=request.user,
         )
         return Response(BankStatementResultSerializer(result).data)
+
+
+# --- reminders: web push and the person's choices ---------------------------------------
+
+
+class PushKeysSerializer(serializers.Serializer):
+    """The keys of a PushSubscription (base64url text)."""
+
+    p256dh = serializers.CharField(max_length=200)
+    auth = serializers.CharField(max_length=100)
+
+
+class PushSubscriptionSerializer(serializers.Serializer):
+    """The browser's PushSubscription JSON (`subscription.toJSON()`): `endpoint` (https),
+    `keys`; `expirationTime` is accepted and not kept."""
+
+    endpoint = serializers.URLField(max_length=1000)
+    expirationTime = serializers.IntegerField(  # noqa: N815 (the browser's name)
+        required=False, allow_null=True, min_value=0
+    )
+    keys = PushKeysSerializer()
+
+    def validate_endpoint(self, value: str) -> str:
+        if not value.startswith("https://"):
+            raise serializers.ValidationError(_("A push endpoint is an https address."))
+        return value
+
+
+class NotificationChoiceSerializer(serializers.Serializer):
+    """How the person hears of one kind."""
+
+    kind = serializers.ChoiceField(choices=NotificationKind.values)
+    email = serializers.BooleanField()
+    push = serializers.BooleanField()
+
+
+class NotificationChoicesSerializer(serializers.Serializer):
+    """The person's choice for every kind (`open_amount`, `evening_tomorrow`,
+    `objection_answered`, `season_closed`); `push_public_key` is the site's VAPID public
+    key for `pushManager.subscribe()` (empty: web push is off)."""
+
+    choices = BoundedListField(child=NotificationChoiceSerializer(), max_length=4)
+    push_public_key = serializers.CharField(read_only=True)
+
+
+def _member_or_404(request) -> Member:
+    member = request_member(request)
+    if member is None:
+        raise BooksError("no_club", _("This login belongs to no club."), status=404)
+    return member
+
+
+def _choices_data(member: Member) -> dict:
+    kept = {c.kind: c for c in member.notification_choices.all()}
+    return {
+        "choices": [
+            {
+                "kind": kind,
+                "email": kept[kind].email if kind in kept else True,
+                "push": kept[kind].push if kind in kept else True,
+            }
+            for kind in NotificationKind.values
+        ],
+        "push_public_key": settings.VAPID_PUBLIC_KEY,
+    }
+
+
+@extend_schema(tags=["Reminders"])
+class PushSubscriptionView(APIView):
+    """POST /api/v1/push-subscriptions/: keep the browser's push subscription."""
+
+    permission_classes = [IsAuthenticated]
+    writes_books = False
+
+    @extend_schema(
+        summary="Subscribe this browser to web push",
+        description="The body is the browser's PushSubscription JSON. The person then gets "
+        "the reminders they chose by push as well. The same endpoint again updates it. "
+        "400 `invalid` (no https endpoint, keys missing).",
+        request=PushSubscriptionSerializer,
+        responses={201: None, **error_responses(400)},
+    )
+    @idempotent
+    def post(self, request):
+        member = _member_or_404(request)
+        body = PushSubscriptionSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        push_subscription_save(
+            member=member,
+            endpoint=body.validated_data["endpoint"],
+            p256dh=body.validated_data["keys"]["p256dh"],
+            auth=body.validated_data["keys"]["auth"],
+        )
+        return Response(status=201)
+
+
+@extend_schema(tags=["Reminders"])
+class NotificationChoicesView(APIView):
+    """GET/PUT /api/v1/me/notifications/: how the person hears of each kind."""
+
+    permission_classes = [IsAuthenticated]
+    writes_books = False
+
+    @extend_schema(
+        summary="My reminder choices",
+        description="For each kind: by e-mail, by push. Reminders are never sent from "
+        "22 to 8 o'clock (held until 8), and each kind at most once a week.",
+        responses={200: NotificationChoicesSerializer, **error_responses()},
+    )
+    def get(self, request):
+        return Response(_choices_data(_member_or_404(request)))
+
+    @extend_schema(
+        summary="Change my reminder choices",
+        description="The kinds listed are set; the others keep their choice. 400 "
+        "`invalid_choice` for an unknown kind.",
+        request=NotificationChoicesSerializer,
+        responses={200: NotificationChoicesSerializer, **error_responses(400)},
+    )
+    def put(self, request):
+        member = _member_or_404(request)
+        body = NotificationChoicesSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        for choice in body.validated_data["choices"]:
+            notification_choice_set(
+                member=member, kind=choice["kind"], email=choice["email"], push=choice["push"]
+            )
+        return Response(_choices_data(member))

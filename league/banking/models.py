@@ -91,3 +91,85 @@ class PaymentReminder(models.Model):
 
     def __str__(self) -> str:
         return f"{self.member} {self.month:%m.%Y}"
+
+
+class NotificationKind(models.TextChoices):
+    """What a person is told of (league/banking/notifications.py)."""
+
+    OPEN_AMOUNT = "open_amount", _("open amount")
+    EVENING_TOMORROW = "evening_tomorrow", _("evening tomorrow")
+    OBJECTION_ANSWERED = "objection_answered", _("objection answered")
+    SEASON_CLOSED = "season_closed", _("season closed")
+
+
+class NotificationChoice(models.Model):
+    """How a person wants to hear of one kind of message: by e-mail, by web push, both or
+    neither. A person without a row for a kind gets both (where they can: an e-mail
+    address, a push subscription)."""
+
+    member = models.ForeignKey(
+        "league.Member", on_delete=models.CASCADE, related_name="notification_choices"
+    )
+    kind = models.CharField(_("kind"), max_length=20, choices=NotificationKind.choices)
+    email = models.BooleanField(_("by e-mail"), default=True)
+    push = models.BooleanField(_("by push message"), default=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("notification choice")
+        verbose_name_plural = _("notification choices")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["member", "kind"], name="notification_choice_once_per_kind"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.member} {self.kind}"
+
+
+class PushSubscription(models.Model):
+    """A browser's web push subscription (its PushSubscription JSON: `endpoint` and the
+    keys `p256dh` and `auth`) for a person's login. One row per endpoint; a subscription
+    the push service reports gone (404, 410) is deleted."""
+
+    member = models.ForeignKey(
+        "league.Member", on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    endpoint = models.URLField(_("endpoint"), max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=200)
+    auth = models.CharField(max_length=100)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("push subscription")
+        verbose_name_plural = _("push subscriptions")
+
+    def __str__(self) -> str:
+        return f"{self.member} {self.endpoint[:40]}"
+
+
+class NotificationSent(models.Model):
+    """A message of `kind` sent to a person in the week starting `period` (a Monday): at
+    most one per person, kind and week (unique), so a task run twice, or by two workers,
+    sends once. `channels` names how it went ("email", "push" or "email,push")."""
+
+    member = models.ForeignKey(
+        "league.Member", on_delete=models.CASCADE, related_name="notifications_sent"
+    )
+    kind = models.CharField(_("kind"), max_length=20, choices=NotificationKind.choices)
+    period = models.DateField(_("week"))
+    channels = models.CharField(max_length=20)
+    sent_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("notification sent")
+        verbose_name_plural = _("notifications sent")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["member", "kind", "period"], name="notification_once_per_kind_and_week"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.member} {self.kind} {self.period}"

@@ -1,6 +1,7 @@
-"""Writes of the club's bank account. Not the books: no Marks or money
-move, so no books-changed event; the change is audited by django-simple-history (the
-request's user through its middleware)."""
+"""Writes of the club's bank account, of a person's reminder choices and of a browser's
+push subscription. Not the books: no Marks or money move, so no books-changed event; the
+changes are audited by django-simple-history (the request's user through its middleware)
+where the model keeps a history."""
 
 from __future__ import annotations
 
@@ -11,10 +12,15 @@ from django.utils.translation import gettext as _
 from schwifty import BIC, IBAN
 from schwifty.exceptions import SchwiftyException
 
-from league.banking.models import ClubBankAccount
+from league.banking.models import (
+    ClubBankAccount,
+    NotificationChoice,
+    NotificationKind,
+    PushSubscription,
+)
 from league.club.books import register_changed
 from league.club.errors import BooksError
-from league.club.models import Club
+from league.club.models import Club, Member
 
 
 def _clean_text(value: str, *, field: str, maximum: int) -> str:
@@ -64,3 +70,32 @@ def club_bank_account_set(*, club: Club, holder: str, iban: str, bic: str = "") 
         elif _created:
             register_changed(club=club.pk)
     return account
+
+
+@transaction.atomic
+def notification_choice_set(
+    *, member: Member, kind: str, email: bool, push: bool
+) -> NotificationChoice:
+    """Set how `member` hears of `kind` (a `NotificationKind` value): by e-mail, by push,
+    both or neither. Audited (django-simple-history). Raises ValueError for an unknown
+    kind (the interfaces offer only the kinds)."""
+    if kind not in NotificationKind.values:
+        raise ValueError(kind)
+    choice, _created = NotificationChoice.objects.select_for_update().get_or_create(
+        member=member, kind=kind
+    )
+    choice.email, choice.push = email, push
+    choice.save()
+    return choice
+
+
+@transaction.atomic
+def push_subscription_save(
+    *, member: Member, endpoint: str, p256dh: str, auth: str
+) -> PushSubscription:
+    """Keep a browser's push subscription for `member` (the endpoint is the key: a browser
+    that subscribes again, or passes to another login, updates its row)."""
+    subscription, _created = PushSubscription.objects.update_or_create(
+        endpoint=endpoint, defaults={"member": member, "p256dh": p256dh, "auth": auth}
+    )
+    return subscription

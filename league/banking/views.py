@@ -5,7 +5,11 @@
   reference are booked at once, name-and-amount guesses confirmed by the secretary;
 - ``marken/girocode/``    the logged-in person's GiroCodes, one per EUR season with an open
   amount (the images come from ``GET /api/v1/members/{id}/girocode.png``);
-- ``verein/export/datev.csv`` the DATEV Buchungsstapel of the kitty's payments (secretary).
+- ``verein/export/datev.csv`` the DATEV Buchungsstapel of the kitty's payments (secretary);
+- ``verein/export/jverein.zip`` the export for JVerein: people and bookings (secretary);
+- ``benachrichtigungen/`` the logged-in person's reminder choices and calendar link;
+- ``benachrichtigungen/abbestellen/<token>/`` the one-tap unsubscribe of a reminder kind
+  (no login: the signed token names person and kind).
 """
 
 from __future__ import annotations
@@ -14,22 +18,29 @@ import datetime
 from decimal import Decimal
 
 from django.contrib import messages
-from django.http import HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+from django.views.decorators.csrf import csrf_exempt
 
 from league.banking.bank_import import MAX_BYTES, BankLine, bank_lines_book
-from league.banking.exports import datev_buchungsstapel
+from league.banking.exports import datev_buchungsstapel, jverein_export
 from league.banking.forms import BankStatementUploadForm, ClubBankAccountForm
+from league.banking.models import NotificationKind
+from league.banking.notifications import notification_unsubscribe_read
 from league.banking.selectors import bank_account_of, member_girocode_rows
-from league.banking.services import club_bank_account_set
+from league.banking.services import club_bank_account_set, notification_choice_set
 from league.banking.settlement import bank_statement_import
 from league.banking.statement_files import parse_statement
 from league.club.access import ClubRequest, member_required, secretary_required
 from league.club.body_limits import body_limit
 from league.club.errors import BooksError
+from league.club.models import Member
+from league.club.selectors import member_calendar_token
+from league.club.services import member_calendar_revoke
 
 
 @secretary_required
@@ -162,18 +173,97 @@ def bank_import(request: ClubRequest) -> HttpResponse:
     return render(request, "league/banking/bank_import.html", context)
 
 
+def _export_year(request: ClubRequest) -> int | None:
+    """The year of ``?jahr=YYYY`` (default: this year); None for anything but a year
+    from 1950 to 2100."""
+    raw = request.GET.get("jahr", "")
+    if not raw:
+        return timezone.localdate().year
+    # Four ASCII digits before int(): a 5,000-digit year is refused, not converted.
+    if not (len(raw) == 4 and raw.isascii() and raw.isdigit() and 1950 <= int(raw) <= 2100):
+        return None
+    return int(raw)
+
+
 @secretary_required
 def datev_export(request: ClubRequest) -> HttpResponse:
     """The DATEV Buchungsstapel of the kitty's euro payments of ``?jahr=YYYY`` (default:
     this year; anything but a year from 1950 to 2100: 400 with a German message)."""
-    raw = request.GET.get("jahr", "")
-    year = timezone.localdate().year
-    if raw:
-        # Four ASCII digits before int(): a 5,000-digit year is refused, not converted.
-        if not (len(raw) == 4 and raw.isascii() and raw.isdigit() and 1950 <= int(raw) <= 2100):
-            return HttpResponseBadRequest(_("Give the year as four digits, e.g. 2026."))
-        year = int(raw)
+    year = _export_year(request)
+    if year is None:
+        return HttpResponseBadRequest(_("Give the year as four digits, e.g. 2026."))
     data = datev_buchungsstapel(club=request.club, year=year)
     response = HttpResponse(data, content_type="text/csv; charset=windows-1252")
     response["Content-Disposition"] = f'attachment; filename="EXTF_Buchungsstapel_{year}.csv"'
     return response
+
+
+@secretary_required
+def jverein_export_view(request: ClubRequest) -> HttpResponse:
+    """ "Export für JVerein": a ZIP of the club's people (JVerein's member import) and the
+    kitty's euro bookings of ``?jahr=YYYY`` (default: this year; its booking import;
+    league/banking/exports.py `jverein_export` names the columns). Secretary only;
+    anything but a year from 1950 to 2100: 400 with a German message."""
+    year = _export_year(request)
+    if year is None:
+        return HttpResponseBadRequest(_("Give the year as four digits, e.g. 2026."))
+    response = HttpResponse(
+        jverein_export(club=request.club, year=year), content_type="application/zip"
+    )
+    response["Content-Disposition"] = f'attachment; filename="JVerein_{year}.zip"'
+    return response
+
+
+@csrf_exempt  # the signed token is the credential; mail apps POST here (RFC 8058)
+def notification_unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    """One-tap unsubscribe of a reminder kind (league/banking/notifications.py): GET
+    shows a button, POST (the button, or a mail app's List-Unsubscribe-Post) turns both
+    e-mail and push of that kind off for the person the signed token names. A forged
+    token: 404."""
+    found = notification_unsubscribe_read(token=token)
+    if found is None:
+        raise Http404
+    member, kind = found
+    done = request.method == "POST"
+    if done:
+        notification_choice_set(member=member, kind=kind, email=False, push=False)
+    context = {"done": done, "kind": NotificationKind(kind).label, "token": token}
+    return render(request, "league/banking/unsubscribe.html", context)
+
+
+@member_required
+def notification_choices_page(request: ClubRequest) -> HttpResponse:
+    """The person's reminders (by e-mail, by push, per kind) and their secret calendar
+    link. POST saves the choices (`notification_choice_set`), or with ``action=revoke``
+    revokes the calendar link (`member_calendar_revoke`) and shows the new one."""
+    member = request.member
+    if request.method == "POST":
+        if request.POST.get("action") == "revoke":
+            member_calendar_revoke(member=member)
+            messages.success(
+                request, _("The old calendar link no longer works; here is the new one.")
+            )
+        else:
+            for kind in NotificationKind.values:
+                notification_choice_set(
+                    member=member,
+                    kind=kind,
+                    email=f"{kind}-email" in request.POST,
+                    push=f"{kind}-push" in request.POST,
+                )
+            messages.success(request, _("Your choices are saved."))
+        return redirect("notification_choices")
+    member = Member.objects.get(pk=member.pk)  # the calendar version as it is now
+    kept = {c.kind: c for c in member.notification_choices.all()}
+    kinds = [
+        {
+            "kind": kind,
+            "label": label,
+            "email": kept[kind].email if kind in kept else True,
+            "push": kept[kind].push if kind in kept else True,
+        }
+        for kind, label in NotificationKind.choices
+    ]
+    path = reverse("calendar_feed", args=[member_calendar_token(member=member)])
+    context = {"kinds": kinds, "calendar_url": request.build_absolute_uri(path)}
+    return render(request, "league/banking/notifications.html", context)

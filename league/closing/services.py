@@ -46,6 +46,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.evenings.selectors import season_open_objections
 from league.closing.models import SeasonSignOff
 from league.closing.selectors import (
     MAX_AUDITORS,
@@ -184,11 +185,20 @@ def season_close(*, season: Season, by: Member, confirm: bool = False) -> Season
         BooksError: `season_already_closed` (409); `open_items` (409) when there are
             incomplete evenings or Runden not given and `confirm` is false;
             `next_season_closed` (409) when a balance must be carried into a closed
-            season.
+            season; `objections_open` (409, whatever `confirm` says) while an objection
+            to an evening of the season is not answered.
     """
     season = _locked(season)
     if season.closed_at is not None:
         raise BooksError("season_already_closed", _("The season is closed already."), status=409)
+    open_objections = season_open_objections(season=season)
+    if open_objections:
+        raise BooksError(
+            "objections_open",
+            _("Objections to the evenings of %(dates)s are open: answer them first.")
+            % {"dates": ", ".join(sorted({f"{o.evening.date:%d.%m.%Y}" for o in open_objections}))},
+            status=409,
+        )
     balances = season_member_balances(season=season)
     if not confirm and season_open_items(season=season, balances=balances).needs_confirmation:
         raise BooksError(

@@ -22,6 +22,7 @@ from league.club.filters import MemberFilter, SeasonFilter
 from league.club.idempotency import idempotent
 from league.club.models import Club, Member, Season
 from league.club.serializers import (
+    CalendarLinkSerializer,
     ClubSerializer,
     MemberCreateSerializer,
     MemberSerializer,
@@ -34,6 +35,7 @@ from league.club.serializers import (
     SeasonStatutesUpdateSerializer,
 )
 from league.club.services import (
+    member_calendar_revoke,
     member_change,
     member_create,
     season_create,
@@ -151,4 +153,20 @@ class MeView(APIView):
         member = request_member(request)
         if member is None:
             raise BooksError("no_club", _("This login belongs to no club."), status=404)
-        return Response(MeSerializer({"member": member}).data)
+        return Response(MeSerializer({"member": member}, context={"request": request}).data)
+
+
+class CalendarRevokeView(APIView):
+    """POST /api/v1/me/calendar/revoke/: revoke the own calendar link, get a new one."""
+
+    permission_classes = [IsAuthenticated]
+    writes_books = False
+
+    @schema.CALENDAR_REVOKE_POST
+    def post(self, request):
+        member = request_member(request)
+        if member is None:
+            raise BooksError("no_club", _("This login belongs to no club."), status=404)
+        member = member_calendar_revoke(member=member)
+        data = MeSerializer({"member": member}, context={"request": request}).data
+        return Response(CalendarLinkSerializer({"calendar_url": data["calendar_url"]}).data)

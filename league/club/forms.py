@@ -381,6 +381,27 @@ class StatutesForm(BooksErrorMixin, forms.Form):
     runden_shift = forms.BooleanField(
         label=_("When the last owes one already, the one before it owes it"), required=False
     )
+    provisional_hours = forms.IntegerField(
+        label=_("Hours an evening stays provisional"),
+        required=False,
+        help_text=_("After the evening's last game; members may object meanwhile"),
+    )
+    evening_weekday = forms.TypedChoiceField(
+        label=_("Evening day"),
+        coerce=int,
+        required=False,
+        empty_value=None,
+        choices=[
+            (0, _("Monday")),
+            (1, _("Tuesday")),
+            (2, _("Wednesday")),
+            (3, _("Thursday")),
+            (4, _("Friday")),
+            (5, _("Saturday")),
+            (6, _("Sunday")),
+        ],
+    )
+    evening_time = forms.CharField(label=_("Evening begins at"), max_length=5, required=False)
     confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
     field_aliases = {
@@ -395,6 +416,9 @@ class StatutesForm(BooksErrorMixin, forms.Form):
         "statutes.games_per_present_member": "games_per_present_member",
         "statutes.mark_eras": "mark_eras",
         "statutes.runden.every": "runden_every",
+        "statutes.provisional_hours": "provisional_hours",
+        "statutes.evening.weekday": "evening_weekday",
+        "statutes.evening.time": "evening_time",
     }
 
     def __init__(self, *args, season: Season, **kwargs):
@@ -416,6 +440,9 @@ class StatutesForm(BooksErrorMixin, forms.Form):
             "runden_last": statutes.runden_last,
             "runden_every": statutes.runden_every,
             "runden_shift": statutes.runden_shift,
+            "provisional_hours": statutes.provisional_hours,
+            "evening_weekday": statutes.evening_weekday,
+            "evening_time": statutes.evening_time,
         }
         kwargs["initial"] = initial
         super().__init__(*args, **kwargs)
@@ -475,6 +502,20 @@ class StatutesForm(BooksErrorMixin, forms.Form):
                 "last": data["runden_last"],
                 "every": data["runden_every"],
                 "shift": data["runden_shift"],
+            },
+            # Left out of the form: the season keeps its figure.
+            **(
+                {"provisional_hours": data["provisional_hours"]}
+                if data.get("provisional_hours") is not None
+                else {}
+            ),
+            "evening": {
+                k: v
+                for k, v in (
+                    ("weekday", data.get("evening_weekday")),
+                    ("time", data.get("evening_time")),
+                )
+                if v not in (None, "")
             },
         }
 

@@ -167,6 +167,9 @@ class Member(models.Model):
     # e-mail, a change with the old password), not by anyone else (the admin, a first
     # password of old): only such a login signs a season off as Kassenprüfer.
     password_set_by_holder = models.BooleanField(_("password set by the holder"), default=False)
+    # The version of the person's secret calendar link (league.club.selectors
+    # `member_calendar_token`): revoking the link moves it, and every older link is a 404.
+    calendar_version = models.PositiveIntegerField(_("calendar link version"), default=0)
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,

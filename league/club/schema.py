@@ -10,6 +10,7 @@ from drf_spectacular.utils import extend_schema, extend_schema_view
 from games.rules import PRESETS
 from league.club.api_common import api_example, error_responses
 from league.club.serializers import (
+    CalendarLinkSerializer,
     ClubSerializer,
     MemberCreateSerializer,
     MemberSerializer,
@@ -228,7 +229,12 @@ ME_GET = extend_schema(
     examples=[
         api_example(
             "Secretary",
-            {"member": MEMBER_EXAMPLE, "club": CLUB_EXAMPLE, "is_secretary": True},
+            {
+                "member": MEMBER_EXAMPLE,
+                "club": CLUB_EXAMPLE,
+                "is_secretary": True,
+                "calendar_url": "https://schock.example.org/kalender/2-0-5d41402abc4b2a76b9719d911017c592.ics",
+            },
             response_only=True,
         )
     ],
@@ -273,8 +279,8 @@ _STATUTES_PUT = extend_schema(
     "is audited and the `data_version` moves. A bad figure: 400 with a `statutes_*` "
     "code (`statutes_invalid`, `statutes_invalid_number`, `statutes_invalid_mode`, "
     "`statutes_invalid_flag`, `statutes_invalid_rank_points`, "
-    "`statutes_invalid_mark_eras`); new eras that would change the currency of a season "
-    "with ledger lines: 409 `currency_in_use`.",
+    "`statutes_invalid_mark_eras`, `statutes_invalid_time`); new eras that would change "
+    "the currency of a season with ledger lines: 409 `currency_in_use`.",
     request=SeasonStatutesUpdateSerializer,
     responses={200: SeasonStatutesSerializer, **error_responses(400, 403, 409)},
     examples=[
@@ -291,3 +297,12 @@ _STATUTES_PUT = extend_schema(
 def SEASON_STATUTES(view: Any) -> Any:  # (named like the other schema constants)
     """The schema of `GET/PUT /api/v1/seasons/{id}/statutes/`."""
     return _STATUTES_GET(_STATUTES_PUT(view))
+
+
+CALENDAR_REVOKE_POST = extend_schema(
+    summary="Revoke my calendar link",
+    description="The person's calendar link (`calendar_url` of GET /api/v1/me/) answers "
+    "404 from now on; the answer holds the new link. A login without a club: 404.",
+    request=None,
+    responses={200: CalendarLinkSerializer, **error_responses()},
+)

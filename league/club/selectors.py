@@ -11,6 +11,7 @@ from django.db.models import QuerySet
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import gettext as _
 
 from games.rules import RuleSet, preset_name
@@ -222,3 +223,41 @@ def season_last_year() -> int:
     closing next year's season, prepared ahead, can open the one after it for the
     carry-over (league.closing). Every other date of the books ends next year."""
     return last_year() + 1
+
+
+# --- the secret calendar link ----------------------------------------------------------
+
+_CALENDAR_SALT = "league.club.calendar"
+
+
+def _calendar_signature(member_id: int, version: int) -> str:
+    return salted_hmac(_CALENDAR_SALT, f"{member_id}-{version}", algorithm="sha256").hexdigest()[
+        :32
+    ]
+
+
+def member_calendar_token(*, member: Member) -> str:
+    """The secret part of the person's calendar link: "<id>-<version>-<signature>", the
+    signature an HMAC (SHA-256, 128 bits kept) of id and version under the site's
+    SECRET_KEY. The same until the person revokes the link
+    (league.club.services.member_calendar_revoke moves `calendar_version`)."""
+    version = member.calendar_version
+    return f"{member.pk}-{version}-{_calendar_signature(member.pk, version)}"
+
+
+def member_of_calendar_token(*, token: str) -> Member | None:
+    """The active person whose current calendar link `token` is (club loaded), or None:
+    a malformed, forged or revoked token, or an inactive person. One query at most."""
+    parts = token.split("-")
+    if len(parts) != 3:
+        return None
+    member_id, version = whole_number(parts[0]), whole_number(parts[1], maximum=VERSION_MAX)
+    if not member_id or version is None:
+        return None
+    if not constant_time_compare(parts[2], _calendar_signature(member_id, version)):
+        return None
+    return (
+        Member.objects.select_related("club")
+        .filter(pk=member_id, calendar_version=version, active=True)
+        .first()
+    )

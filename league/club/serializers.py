@@ -7,6 +7,7 @@ season's currency (e.g. "15.50" with currency "EUR"); Marks are integers.
 
 from typing import Any
 
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -15,6 +16,7 @@ from games.rules import FLAGS, preset_name
 from league.club.fields import BoundedDictField, StrictDateField, StrictIntegerField
 from league.club.models import RULE_PRESET_CHOICES, Club, Member, Season
 from league.club.names import NameField
+from league.club.selectors import member_calendar_token
 from league.club.statutes import CLUB_STATUTES, season_rules
 
 # Money the API answers (sums: balances, totals, running balances): a decimal with cents
@@ -193,3 +195,19 @@ class MeSerializer(serializers.Serializer):
     member = MemberSerializer()
     club = ClubSerializer(source="member.club")
     is_secretary = serializers.BooleanField(source="member.is_secretary")
+    calendar_url = serializers.SerializerMethodField(
+        help_text="The person's secret iCalendar link of the club's evenings (played and "
+        "planned), for a calendar app; readable without a login until revoked "
+        "(POST /api/v1/me/calendar/revoke/), then 404."
+    )
+
+    def get_calendar_url(self, data: dict[str, Any]) -> str:
+        path = reverse("calendar_feed", args=[member_calendar_token(member=data["member"])])
+        request = self.context.get("request")
+        return request.build_absolute_uri(path) if request is not None else path
+
+
+class CalendarLinkSerializer(serializers.Serializer):
+    """The person's new calendar link, after the old one was revoked."""
+
+    calendar_url = serializers.CharField()

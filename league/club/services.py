@@ -810,3 +810,16 @@ def member_change(
     if is_secretary is not None and is_secretary != person.is_secretary:
         person = secretary_set(person=person, is_secretary=is_secretary)
     return person
+
+
+@transaction.atomic
+def member_calendar_revoke(*, member: Member) -> Member:
+    """Revoke the person's calendar link: `calendar_version` moves by one, so the old
+    link (league.club.selectors.member_calendar_token) answers 404 from now on and a new
+    one is given. Audited in the person's history. Not a change of the register's kept
+    reads (none shows the link)."""
+    member = Member.objects.select_for_update().get(pk=member.pk)
+    member.calendar_version += 1
+    member._change_reason = "calendar_link_revoked"  # type: ignore[attr-defined]
+    member.save(update_fields=["calendar_version"])
+    return member

@@ -69,6 +69,7 @@ RANKS_MAX = 30  # at most 30 ranks with points
 ERAS_MAX = 10
 YEAR_BOUNDS = (1900, 2200)
 MARK_VALUE_MAX = Decimal("9999.99")
+PROVISIONAL_HOURS_BOUNDS = (0, 720)  # an evening stays provisional at most 30 days
 
 
 @dataclass(frozen=True)
@@ -110,6 +111,11 @@ class Statutes:
         runden_first, runden_last: the first / the last Schock-Aus of an evening owes a Runde.
         runden_every: every n-th Schock-Aus owes a Runde (5; 0: none).
         runden_shift: when the last already owes one, its Runde falls to the one before.
+        provisional_hours: hours after an evening's last game during which its charges
+            are provisional ("vorläufig") and a person may object to a game (48; 0 to 720).
+        evening_weekday: the club's evening day, 0 Monday to 6 Sunday (4, Friday).
+        evening_time: the hour and minute the club's evenings begin, "HH:MM" in the club's
+            zone Europe/Berlin ("20:00"); the calendar feed lists evenings from it.
 
     Evening rank (by_rank; the issue is silent, **Decision**): the club members present
     at an evening are ranked by fewest games lost that evening; equal losses share the
@@ -139,6 +145,9 @@ class Statutes:
     runden_last: bool = True
     runden_every: int = 5
     runden_shift: bool = True
+    provisional_hours: int = 48
+    evening_weekday: int = 4
+    evening_time: str = "20:00"
 
     # --- the figures -------------------------------------------------------------------
 
@@ -278,6 +287,8 @@ class Statutes:
                 "every": self.runden_every,
                 "shift": self.runden_shift,
             },
+            "provisional_hours": self.provisional_hours,
+            "evening": {"weekday": self.evening_weekday, "time": self.evening_time},
         }
 
     @classmethod
@@ -289,7 +300,7 @@ class Statutes:
         Raises BooksError (400, field "statutes.<path>") with the codes
         ``statutes_invalid`` (not an object / unknown key), ``statutes_invalid_number``,
         ``statutes_invalid_mode``, ``statutes_invalid_flag``, ``statutes_invalid_rank_points``,
-        ``statutes_invalid_mark_eras``.
+        ``statutes_invalid_mark_eras``, ``statutes_invalid_time``.
         """
         return _parse(data, basis or CLUB_STATUTES)
 
@@ -324,6 +335,27 @@ def _int(value: object, path: str, low: int, high: int) -> int:
             field=path,
         )
     return value
+
+
+def _clock(value: object, path: str) -> str:
+    """A time of day "HH:MM" (24 hours, ASCII digits)."""
+    if (
+        isinstance(value, str)
+        and len(value) == 5
+        and value[2] == ":"
+        and value[:2].isascii()
+        and value[:2].isdigit()
+        and value[3:].isascii()
+        and value[3:].isdigit()
+        and int(value[:2]) < 24
+        and int(value[3:]) < 60
+    ):
+        return value
+    raise BooksError(
+        "statutes_invalid_time",
+        _("A time of day is written HH:MM, from 00:00 to 23:59."),
+        field=path,
+    )
 
 
 def _flag(value: object, path: str) -> bool:
@@ -408,6 +440,8 @@ def _parse(data: object, basis: Statutes) -> Statutes:
             "games_per_present_member",
             "mark_eras",
             "runden",
+            "provisional_hours",
+            "evening",
         ),
     )
     figures: dict[str, Any] = {}
@@ -454,6 +488,16 @@ def _parse(data: object, basis: Statutes) -> Statutes:
                 figures[f"runden_{name}"] = _flag(runden[name], f"statutes.runden.{name}")
         if "every" in runden:
             figures["runden_every"] = _int(runden["every"], "statutes.runden.every", 0, EVERY_BOUND)
+    if "provisional_hours" in top:
+        figures["provisional_hours"] = _int(
+            top["provisional_hours"], "statutes.provisional_hours", *PROVISIONAL_HOURS_BOUNDS
+        )
+    if "evening" in top:
+        evening = _object(top["evening"], "statutes.evening", ("weekday", "time"))
+        if "weekday" in evening:
+            figures["evening_weekday"] = _int(evening["weekday"], "statutes.evening.weekday", 0, 6)
+        if "time" in evening:
+            figures["evening_time"] = _clock(evening["time"], "statutes.evening.time")
     statutes = replace(basis, **figures)
     if statutes.by_rank and not statutes.rank_points:
         raise BooksError(

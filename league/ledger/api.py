@@ -29,6 +29,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.evenings.selectors import club_provisional_evening_ids
 from league.club.api_common import (
     ClubScopedMixin,
     club_of,
@@ -141,8 +142,10 @@ class MemberStatementView(APIView):
                 "own_dues_only", _("Members see only their own statement."), status=403
             )
         version = club_books_version(club=club)
-        # Without ?season the statement is the season of today's: the ETag names the day.
-        etag, not_modified = api_conditional(request, "statement", club=club)
+        provisional = tuple(sorted(club_provisional_evening_ids(club=club)))
+        # Without ?season the statement is the season of today's: the ETag names the day;
+        # it names the provisional evenings too (they move with the clock, not the books).
+        etag, not_modified = api_conditional(request, "statement", provisional, club=club)
         if not_modified is not None:
             return not_modified
         if request.query_params.get("season") == "all":
@@ -162,7 +165,27 @@ class MemberStatementView(APIView):
                     ).data
                 ),
             )
-        return api_private(Response(data), etag)
+        return api_private(Response(_mark_provisional(data, set(provisional))), etag)
+
+
+def _mark_provisional(data: dict, provisional: set[int]) -> dict:
+    """The statement `data` (kept, shared) with `provisional` set on the charge lines of
+    the provisional evenings, as a copy."""
+    if not provisional:
+        return data
+    seasons = [
+        {
+            **season,
+            "lines": [
+                {**line, "provisional": True}
+                if line["evening"] in provisional and line["kind"] != "reversal"
+                else line
+                for line in season["lines"]
+            ],
+        }
+        for season in data["seasons"]
+    ]
+    return {**data, "seasons": seasons}
 
 
 def _page_number(request, name: str, default: int, maximum: int) -> int:

@@ -136,6 +136,11 @@ class StatementLineSerializer(serializers.Serializer):
     payment = serializers.IntegerField(source="payment_id", allow_null=True)
     reversed = serializers.BooleanField()
     why = LineReasonSerializer(source="reason", allow_null=True)
+    provisional = serializers.BooleanField(
+        default=False,
+        help_text="A charge of a provisional evening (vorläufig): members may still object "
+        "to its games (GET /api/v1/evenings/{id}/objections/).",
+    )
 
 
 class SeasonStatementSerializer(serializers.Serializer):

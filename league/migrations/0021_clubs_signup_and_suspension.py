@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0016_preset_names_in_german'),
+        ('league', '0018_notifications'),
     ]
 
     operations = [

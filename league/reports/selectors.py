@@ -80,6 +80,44 @@ class ChronicleLine:
 
 
 @dataclass
+class ChronicleDay:
+    """One evening of the compact chronicle: its `date`, how many Schock-Aus were thrown
+    (`count`), who threw them (`throwers`: (name, count), most first, then by name) and
+    the Runden they owe (`runden`: (name, ordinal, reason text), in throwing order;
+    docs/rules.md 5)."""
+
+    date: datetime.date
+    count: int
+    throwers: list[tuple[str, int]]
+    runden: list[tuple[str, int, str]]
+
+
+def chronicle_days(chronicle: list[ChronicleLine]) -> list[ChronicleDay]:
+    """The chronicle evening by evening, compact: the Schock-Aus counted per thrower and
+    the Runden owed (`ChronicleDay`), in date order. No query."""
+    days: list[ChronicleDay] = []
+    by_date: dict[datetime.date, list[ChronicleLine]] = defaultdict(list)
+    for line in chronicle:
+        by_date[line.date].append(line)
+    for date in sorted(by_date):
+        lines = by_date[date]
+        counts = Counter(line.thrower.name for line in lines)
+        days.append(
+            ChronicleDay(
+                date=date,
+                count=len(lines),
+                throwers=sorted(counts.items(), key=lambda item: (-item[1], item[0])),
+                runden=[
+                    (line.thrower.name, line.ordinal, line.runde_text)
+                    for line in lines
+                    if line.runde
+                ],
+            )
+        )
+    return days
+
+
+@dataclass
 class EveningLine:
     """One evening of the season: date, who came (members, guests, absent members),
     games played, Schock-Aus, Runden owed, Marks and money paid into the kitty."""
@@ -153,8 +191,16 @@ class SeasonReport:
     champions: list[Champion]
     first_year: int | None
     charts: dict[str, str] = field(default_factory=dict)
+    # The chronicle evening by evening, compact (`chronicle_days`).
+    chronicle_days: list[ChronicleDay] = field(default_factory=list)
     # Charts that could not be drawn (the report says so instead of failing).
     charts_failed: list[str] = field(default_factory=list)
+
+    @property
+    def closed(self) -> bool:
+        """The season is closed (`Season.closed_at`): its table is the final one
+        ("Abschlusstabelle"); while it runs it is the table so far ("Zwischenstand")."""
+        return self.season.closed_at is not None
 
     @property
     def leaders(self) -> list[Member]:
@@ -334,6 +380,7 @@ def season_report_data(*, season: Season, today: datetime.date | None = None) ->
         paid_total=round_money(sum((d.paid for d in dues), Decimal("0"))),
         open_total=round_money(sum((d.open for d in dues), Decimal("0"))),
         chronicle=chronicle,
+        chronicle_days=chronicle_days(chronicle),
         evenings=evenings,
         evening_dates=dates,
         series=series,

@@ -107,3 +107,22 @@ self.addEventListener("sync", function (event) {
     });
   }));
 });
+/* Web push: show the reminder (league/banking/notifications.py sends title, body, the
+   page to open and a one-tap unsubscribe link); a tap opens the page. */
+self.addEventListener("push", function (event) {
+  var data = {};
+  try { data = event.data ? event.data.json() : {}; } catch (e) { data = {}; }
+  event.waitUntil(self.registration.showNotification(data.title || "Schockclub", {
+    body: data.body || "",
+    tag: data.kind || "schockclub",
+    data: { url: data.url || "/", unsubscribe: data.unsubscribe || "" },
+    actions: data.unsubscribe ? [{ action: "unsubscribe", title: "Abbestellen" }] : []
+  }));
+});
+
+self.addEventListener("notificationclick", function (event) {
+  var data = event.notification.data || {};
+  event.notification.close();
+  var target = event.action === "unsubscribe" && data.unsubscribe ? data.unsubscribe : data.url;
+  event.waitUntil(self.clients.openWindow(target || "/"));
+});

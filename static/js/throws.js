@@ -111,6 +111,79 @@
     }
   }
 
+  // The throw pad: every throw of three dice (56, highest die first) as one button under
+  // the row being entered; a tap fills that row's dice (attempts left empty: three dice
+  // thrown once, the server's default) and opens the next player's row.
+  var pad = document.createElement("div");
+  pad.className = "dice-pad";
+  pad.setAttribute("role", "group");
+  pad.setAttribute("aria-label", form.dataset.pad || "");
+  for (var a = 6; a >= 1; a--) {
+    for (var b = a; b >= 1; b--) {
+      for (var c = b; c >= 1; c--) {
+        var key = document.createElement("button");
+        key.type = "button";
+        key.className = "pad-key" + (a === 1 ? " pad-schock-aus" : "");
+        key.textContent = "" + a + b + c;
+        key.setAttribute("data-dice", "" + a + b + c);
+        pad.appendChild(key);
+      }
+    }
+  }
+  var active = null;
+
+  function playing(row) {
+    var player = field(row, "player");
+    return !player || player.value !== "";
+  }
+
+  function activate(row) {
+    if (active) active.classList.remove("active");
+    active = row;
+    if (!row) {
+      if (pad.parentNode) pad.parentNode.removeChild(pad);
+      return;
+    }
+    row.classList.add("active");
+    row.appendChild(pad);
+  }
+
+  function nextEmptyRow(after) {
+    var rounds = form.querySelectorAll("fieldset.round");
+    var round = rounds[rounds.length - 1];
+    if (!round) return null;
+    var rows = Array.prototype.slice.call(round.querySelectorAll(".throw"));
+    var start = after ? rows.indexOf(after) + 1 : 0;
+    for (var i = start; i < rows.length; i++) {
+      if (playing(rows[i]) && !typed(rows[i])) return rows[i];
+    }
+    return null;
+  }
+
+  pad.addEventListener("click", function (event) {
+    var key = event.target.closest("[data-dice]");
+    if (!key || !active) return;
+    var row = active;
+    var dice = field(row, "dice");
+    dice.value = key.getAttribute("data-dice");
+    dice.dispatchEvent(new Event("input", { bubbles: true }));
+    var next = nextEmptyRow(row);
+    activate(next);
+    if (next) {
+      next.scrollIntoView({ block: "nearest" });
+    } else {
+      var go = form.querySelector(".rounds-actions .primary");
+      if (go) { go.scrollIntoView({ block: "nearest" }); go.focus({ preventScroll: true }); }
+    }
+  });
+  form.addEventListener("focusin", function (event) {
+    var row = event.target.closest(".throw");
+    var rounds = form.querySelectorAll("fieldset.round");
+    if (row && row !== active && !pad.contains(event.target) &&
+        row.closest("fieldset.round") === rounds[rounds.length - 1]) activate(row);
+  });
+  activate(nextEmptyRow(null));
+
   form.addEventListener("input", function (event) {
     var round = event.target.closest("fieldset.round");
     if (!round) return;

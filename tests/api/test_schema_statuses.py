@@ -20,6 +20,8 @@ NOT_BOOKS = {
     "POST /api/v1/rules/evaluate/",
     "POST /api/v1/games/rounds/preview/",
     "POST /api/v1/seasons/{season_id}/report/",
+    "POST /api/v1/me/calendar/revoke/",
+    "PUT /api/v1/me/notifications/",
 }
 
 

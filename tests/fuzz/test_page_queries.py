@@ -49,6 +49,7 @@ QUERY_NAMES = [
     "turn",
     "max_attempts",
     "next",
+    "teil",
 ]
 # Pages left out: the admin (Django's own), the API (schemathesis fuzzes it), logout and
 # the service worker files (no query), and pages whose path takes a token or key.

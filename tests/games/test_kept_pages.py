@@ -209,7 +209,7 @@ def test_a_game_saved_from_the_kept_sheet_shows_at_once_with_the_next_number(eve
 
     after = second.get(url).content.decode()
     assert 'required value="27"' in after
-    assert ">26</td>" in after
+    assert '<td class="num game-no">26<' in after
 
 
 def test_the_member_is_not_served_the_secretarys_kept_evening_sheet(evening):
@@ -226,14 +226,14 @@ def test_a_deleted_game_is_gone_at_once_from_the_evening_sheet(evening):
     evening_row, people = evening
     client = _client(people["Anna Becker"])
     url = f"/abende/{evening_row.pk}/"
-    last_row = '<td class="num">25</td>'
+    last_row = '<td class="num game-no">25<'
     before = client.get(url).content.decode()  # kept now
-    assert last_row in before.split('class="table games"')[1]
+    assert last_row in before.split('class="table games')[1]
 
     game_delete(game=evening_row.games.get(number=25))
 
     after = client.get(url).content.decode()
-    assert last_row not in after.split('class="table games"')[1]
+    assert last_row not in after.split('class="table games')[1]
 
 
 def test_another_clubs_member_gets_404_for_a_kept_evening_sheet(evening):

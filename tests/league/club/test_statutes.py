@@ -108,7 +108,11 @@ KEGELBAHN = {
 
 def test_the_migration_fills_seasons_with_seed_003s_statutes_as_they_are_today():
     migration = importlib.import_module("league.migrations.0009_season_statutes")
-    assert migration.SEED_003_STATUTES == CLUB_STATUTES.to_data()
+    # The figures added later (the objection time, the evening's day and time) are not in
+    # the stored data; their defaults are read for them.
+    later = ("provisional_hours", "evening")
+    today = {k: v for k, v in CLUB_STATUTES.to_data().items() if k not in later}
+    assert migration.SEED_003_STATUTES == today
     assert Statutes.from_data(migration.SEED_003_STATUTES) == CLUB_STATUTES
 
 

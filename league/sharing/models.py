@@ -1,0 +1,46 @@
+"""Screens on the wall: a secret link that shows an evening and the standings on a TV or
+tablet at the pub, without a login.
+
+The link's token is shown once, when it is made; the database keeps only its SHA-256
+(`token_hash`), so a copy of the database opens no screen. Audited (django-simple-history):
+who made or revoked a link, and when.
+"""
+
+import hashlib
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+from league.club.models import Club
+
+
+class WallScreen(models.Model):
+    """One secret link of a club's wall screen: ``name`` (what the secretary calls it,
+    e.g. "Fernseher im Vereinslokal", at most 60 characters), ``token_hash`` (SHA-256 hex of
+    the link's token, unique), who made it and when, and ``revoked_at`` (None while the
+    link works; a revoked link is a 404)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="wall_screens")
+    name = models.CharField(_("name"), max_length=60)
+    token_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("wall screen")
+        verbose_name_plural = _("wall screens")
+        ordering = ("-created_at", "-pk")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def wall_token_hash(token: str) -> str:
+    """The SHA-256 hex digest of a wall link's token, as stored in `WallScreen.token_hash`."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()

@@ -1,0 +1,147 @@
+"""Every page at 390 px on demo data, as the secretary and as a member: no word broken
+inside itself (a text node on more lines than it has words, measured with
+Range.getClientRects), no key table cut off (a table wider than its box must scroll with
+a hint above and its first column fixed), and no serious or critical axe-core violation
+(vendored, tests/browser/vendor/) in light and in dark mode.
+
+The data is the demo club's (league/management/commands/demo.py), trimmed to its first
+evenings per season, as tests/fuzz does: both seasons (one closed), payments, Runden,
+guests, the second club.
+"""
+
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from games.evenings.models import Evening, Game
+from league.club.models import Club, Member, Season
+from league.management.commands import demo
+from league.sharing.services import wall_screen_create
+
+HERE = Path(__file__).parent
+CHECKS = (HERE / "page_checks.js").read_text(encoding="utf-8")
+AXE = (HERE / "vendor" / "axe.min.js").read_text(encoding="utf-8")
+EVENINGS_PER_SEASON = 2
+
+
+@pytest.fixture
+def demo_books(transactional_db, monkeypatch):
+    """The trimmed demo club (logins "sekretaer" and "anna", password "schocken")."""
+    fridays = demo.club_fridays
+    monkeypatch.setattr(
+        demo, "club_fridays", lambda year, until: fridays(year, until)[:EVENINGS_PER_SEASON]
+    )
+    call_command("demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    return Club.objects.get(name=demo.CLUB)
+
+
+def _log_in(page, live_server, username: str) -> None:
+    page.goto(live_server.url + "/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", "schocken")
+    page.click("form button[type=submit]")
+    page.wait_for_url(lambda url: "/login/" not in url)
+
+
+def _pages(club: Club, *, secretary: bool) -> list[str]:
+    season = Season.objects.filter(club=club, closed_at=None).order_by("-year").first()
+    closed = Season.objects.filter(club=club).exclude(closed_at=None).order_by("-year").first()
+    evening = Evening.objects.filter(club=club).order_by("-date").first()
+    anna = Member.objects.get(club=club, name="Anna Becker")
+    year = season.year
+    pages = [
+        "/",
+        "/abende/",
+        f"/abende/{evening.pk}/",
+        f"/abende/{evening.pk}/teilen/",
+        f"/saison/{year}/",
+        f"/saison/{closed.year}/",
+        "/ewige-tabelle/",
+        "/kasse/",
+        "/kasse/?saison=alle",
+        "/runden/",
+        "/runden/?status=all",
+        "/marken/",
+        f"/saison/{year}/marken/{anna.pk}/",
+        f"/kasse/konto/{anna.pk}/",
+        "/marken/girocode/",
+        "/statistik/",
+        "/statistik/saisons/",
+        "/statistik/rekorde/",
+        f"/saison/{year}/rueckblick/",
+        f"/saison/{year}/regeln/",
+        f"/saison/{year}/satzung/",
+        "/wahrscheinlichkeiten/",
+        f"/saison/{year}/abschluss/",
+        f"/saison/{year}/bericht/",
+        "/anmeldungen/",
+        "/passwort/",
+    ]
+    if secretary:
+        game = Game.objects.filter(evening=evening).first()
+        pages += [
+            "/abende/neu/",
+            f"/abende/{evening.pk}/bearbeiten/",
+            f"/abende/{evening.pk}/spiele/{game.pk}/",
+            f"/abende/{evening.pk}/runden-eintragen/",
+            "/verein/",
+            "/verein/personen/",
+            f"/verein/personen/{anna.pk}/",
+            "/verein/zugaenge/",
+            "/verein/saisons/",
+            "/verein/tafel/",
+            "/verein/bankkonto/",
+            "/verein/bankimport/",
+            "/kasse/zahlung/",
+            "/verlauf/",
+            f"/verlauf/abend/{evening.pk}/",
+            f"/verlauf/person/{anna.pk}/",
+            "/vereinsbuch/import/",
+            "/saison/neu/",
+            f"/saison/{year}/regeln/bearbeiten/",
+        ]
+    return pages
+
+
+def _serious(page) -> list[str]:
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        page.evaluate(AXE)
+    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    return [
+        f"{v['id']} x{len(v['nodes'])}: {v['nodes'][0]['target']}"
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def _survey(page, live_server, paths: list[str]) -> dict[str, dict]:
+    """Each page's problems: broken words, cut tables, axe in light and dark mode."""
+    found: dict[str, dict] = {}
+    for path in paths:
+        page.emulate_media(color_scheme="light")
+        response = page.goto(live_server.url + path)
+        assert response is not None and response.status == 200, path
+        problems = {k: v for k, v in page.evaluate(CHECKS).items() if v}
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            if serious := _serious(page):
+                problems[f"axe {scheme}"] = serious
+        if problems:
+            found[path] = problems
+    return found
+
+
+def test_every_page_reads_at_390_px_for_the_secretary(page, live_server, demo_books):
+    _log_in(page, live_server, "sekretaer")
+    assert _survey(page, live_server, _pages(demo_books, secretary=True)) == {}
+
+
+def test_every_page_reads_at_390_px_for_a_member(page, live_server, demo_books):
+    _log_in(page, live_server, "anna")
+    assert _survey(page, live_server, _pages(demo_books, secretary=False)) == {}
+
+
+def test_the_wall_and_the_login_read_in_light_and_dark(page, live_server, demo_books):
+    _screen, token = wall_screen_create(club=demo_books, name="TV")
+    assert _survey(page, live_server, [f"/tafel/{token}/", "/login/"]) == {}
