@@ -8,6 +8,7 @@ demo (about 48 evenings) takes minutes on a busy machine, and the fuzzers need t
 (seasons in both states, paid and open dues, Schock-Aus with Runden, guests, logins), not
 the volume."""
 
+import copy
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -16,7 +17,7 @@ from django.core.cache import caches
 from django.core.management import call_command
 from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
-from django.db import close_old_connections, transaction
+from django.db import close_old_connections, connection, transaction
 from rest_framework.test import APIClient
 
 from league.club.accounts.services import api_token_create
@@ -51,6 +52,10 @@ def demo_club(django_db_setup, django_db_blocker) -> Iterator[Demo]:
                     lambda year, until: fridays(year, until)[:EVENINGS_PER_SEASON],
                 )
                 call_command("demo", stdout=open("/dev/null", "w"))
+            # The demo's foreign keys are checked here, once (PostgreSQL defers the checks
+            # to the commit): left pending, every test's teardown (SET CONSTRAINTS ALL
+            # IMMEDIATE in a savepoint rolled back after it) checked them all again.
+            connection.check_constraints()
             club = Club.objects.get(name=demo.CLUB)
             yield Demo(
                 club=club,
@@ -81,14 +86,23 @@ def wsgi_app() -> Iterator[object]:
         request_finished.connect(close_old_connections)
 
 
-@pytest.fixture
-def raw_api_schema(demo_club, db) -> dict:
-    """The OpenAPI document as the demo secretary is served it."""
-    client = APIClient()
-    client.force_authenticate(demo_club.secretary.user)
-    response = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+@pytest.fixture(scope="package")
+def served_api_schema(demo_club, django_db_blocker) -> dict:
+    """The OpenAPI document as the demo secretary is served it, fetched once for the
+    package: drf-spectacular builds it anew at every request, in seconds."""
+    with django_db_blocker.unblock():
+        client = APIClient()
+        client.force_authenticate(demo_club.secretary.user)
+        response = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
     assert response.status_code == 200
     return response.json()
+
+
+@pytest.fixture
+def raw_api_schema(served_api_schema, db) -> dict:
+    """The OpenAPI document as the demo secretary is served it: each test its own copy,
+    since schemathesis changes the document it loads."""
+    return copy.deepcopy(served_api_schema)
 
 
 @pytest.fixture

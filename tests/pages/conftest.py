@@ -2,14 +2,8 @@
 guest, its 2026 season, and an outsider: the secretary of another club."""
 
 import datetime
-import io
-from collections.abc import Iterator
 
 import pytest
-from django.core.cache import caches
-from django.core.management import call_command
-from django.db import transaction
-from django.test import override_settings
 
 from games.evenings.services import evening_create, game_record
 from league.club.models import Member
@@ -86,29 +80,3 @@ def secretary_client(client, secretary):
 def member_client(client, member):
     client.force_login(member.user)
     return client
-
-
-DEMO_TODAY = datetime.date(2026, 3, 20)
-FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(scope="module")
-def demo_output(django_db_setup, django_db_blocker) -> Iterator[str]:
-    """What `manage.py demo` (run for DEMO_TODAY) printed on its first run into the empty
-    database. The demo takes half a minute to build: it is built once per module that asks
-    for it, inside a transaction rolled back after the module's last test; each test's own
-    writes are rolled back after it, as always."""
-    with django_db_blocker.unblock():
-        atomic = transaction.atomic()
-        atomic.__enter__()
-        try:
-            out = io.StringIO()
-            # The hasher every test logs in with (tests/conftest.py).
-            with override_settings(PASSWORD_HASHERS=FAST_HASHERS):
-                call_command("demo", today=DEMO_TODAY, stdout=out)
-            yield out.getvalue()
-        finally:
-            transaction.set_rollback(True)
-            atomic.__exit__(None, None, None)
-            for cache in caches.all():
-                cache.clear()

@@ -2,13 +2,8 @@
 who may close, reopen and sign, and that the pages of every writer refuse a closed season
 in German (never a 500)."""
 
-import datetime
-import io
-
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.core.management import call_command
-from django.urls import reverse
 
 from league.closing.models import SeasonSignOff
 from league.closing.services import season_close
@@ -157,17 +152,6 @@ def test_a_guest_with_a_login_may_not_sign(client, club, closed):
     client.force_login(guest.user)
     assert client.post(PAGE + "pruefen/").status_code == 403
     assert client.get(PAGE).status_code == 200  # the page stays readable for a guest
-
-
-def test_the_demo_closes_last_season_with_annas_signature(client):
-    call_command("demo", today=datetime.date(2026, 3, 20), stdout=io.StringIO())
-    season = Season.objects.get(club__name="Schockclub Demo", year=2025)
-    assert season.closed_at is not None
-    assert list(season.sign_offs.values_list("auditor__name", flat=True)) == ["Anna Becker"]
-    client.post(reverse("login"), {"username": "anna", "password": "schocken"})
-    page = client.get(PAGE.replace("2026", "2025")).content.decode()
-    assert "Geprüft von Anna Becker" in page and "gültig" in page
-    assert "Saison 2025 abschließen" not in page
 
 
 def test_the_season_page_links_the_wizard_and_says_when_the_season_is_closed(

@@ -1,7 +1,6 @@
 """The demo club (league/management/commands/demo.py): a second secretary
 and a guest with logins, so the club pages can be tried with every role; running the
-command again changes nothing. The demo takes half a minute to build: it is built once for
-this module, inside a transaction rolled back after the module's last test."""
+command again changes nothing. The demo is built once for tests/pages/demo (conftest.py)."""
 
 import datetime
 import io
@@ -12,8 +11,8 @@ from django.urls import reverse
 
 from league.club.models import Member
 
-# Both tests on one xdist worker (`make test`: --dist loadgroup), so the demo is built once,
-# and early: a group is sent before the single tests.
+# The package's tests on one xdist worker (`make test`: --dist loadgroup), so the demo is
+# built once, and early: a group is sent before the single tests.
 pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("demo")]
 
 TODAY = datetime.date(2026, 3, 20)

@@ -23,7 +23,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("demo")]
 
 @pytest.fixture
 def demo(demo_output):
-    """The demo, built once for this module (tests/pages/conftest.py)."""
+    """The demo, built once for tests/pages/demo (conftest.py)."""
     return demo_output
 
 
