@@ -55,6 +55,7 @@ from games.evenings.services import (
     evening_update,
     game_delete,
     game_record,
+    game_undo,
     game_update,
     objection_answer,
     objection_create,
@@ -242,6 +243,7 @@ class GameViewSet(ClubScopedMixin, viewsets.ModelViewSet):
             vorleger=v.get("vorleger"),
             expected_evening_version=v.get("evening_version"),
             client_key=v.get("client_key"),
+            target_confirmed=v.get("beyond_target", False),
         )
         return self._respond(game, status.HTTP_201_CREATED)
 
@@ -274,6 +276,13 @@ class GameViewSet(ClubScopedMixin, viewsets.ModelViewSet):
     def destroy(self, request, *args, **kwargs):
         game = self.get_object()
         game_delete(game=game, expected_version=expected_version(request, None))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @schema.GAME_UNDO
+    @action(detail=True, methods=["post"], filterset_class=None, pagination_class=None)
+    def undo(self, request, pk=None):
+        """Undo the evening's last game within two minutes of saving it (game_undo)."""
+        game_undo(game=self.get_object())
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

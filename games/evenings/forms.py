@@ -106,12 +106,17 @@ class GameForm(BooksErrorMixin, forms.Form):
     # Set by the page's "yes, save as game N" button: a new game whose number is not the
     # evening's next one (a typo like 99, or a gap filled later) is saved only then.
     confirm_number = forms.BooleanField(required=False, widget=forms.HiddenInput)
+    # Set by the page's "yes, save anyway" button: a game beyond the evening's target
+    # count (Abendsoll) is saved only then (`game_record(target_confirmed=...)`).
+    confirm_target = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args, evening: Evening, game: Game | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.evening, self.game = evening, game
         # The number the page asks about (None: no question); see clean_number.
         self.number_question: int | None = None
+        # The page asks whether to save a game beyond the evening's target count.
+        self.target_question = False
         people = Member.objects.filter(club_id=evening.club_id)
         for name in ("vorleger", "loser"):
             cast(PersonChoiceField, self.fields[name]).queryset = people
@@ -134,7 +139,7 @@ class GameForm(BooksErrorMixin, forms.Form):
         is not saved without a question) unless `confirm_number` is set; a taken number is
         the service's refusal (`duplicate_game_number`)."""
         number = self.cleaned_data["number"]
-        if self.game is not None or self.data.get("confirm_number") in ("1", "true", "on"):
+        if self.game is not None or self.confirmed("confirm_number"):
             return number
         expected = next_game_number(evening=self.evening)
         taken = self.evening.games.filter(number=number).exists()
@@ -173,6 +178,7 @@ class GameForm(BooksErrorMixin, forms.Form):
                     loser=data["loser"],
                     vorleger=data["vorleger"],
                     schock_aus_throwers=data["schock_aus"],
+                    target_confirmed=self.confirmed("confirm_target"),
                 )
             return game_update(
                 game=self.game,
@@ -183,8 +189,22 @@ class GameForm(BooksErrorMixin, forms.Form):
                 expected_version=data["version"],
             )
         except BooksError as exc:
+            if exc.code == "evening_target_reached":
+                self.target_question = True
+                self.add_error(None, exc.message)
+                return None
             self.add_books_error(exc)
             return None
+
+    @property
+    def confirmed_number(self) -> bool:
+        """The page's "yes, save as game N" was pressed (carried on to a later question)."""
+        return self.confirmed("confirm_number")
+
+    def confirmed(self, name: str) -> bool:
+        """Whether the page's confirming button `name` (confirm_number, confirm_target)
+        was pressed, now or on the question before (sent back as a hidden field)."""
+        return self.data.get(name) in ("1", "true", "on")
 
 
 class EveningForm(BooksErrorMixin, forms.Form):

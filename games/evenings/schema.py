@@ -236,7 +236,10 @@ GAME_VIEWSET = extend_schema_view(
         "clients adding at once get distinct numbers), `vorleger` to the previous game's "
         "loser. `evening_version` (optional) refuses the entry with 412 if the evening "
         "changed. Refusals: `unknown_evening`, `unknown_person`, `loser_not_present`, "
-        "`thrower_not_present`, `vorleger_not_present`, `duplicate_game_number` (409). "
+        "`thrower_not_present`, `vorleger_not_present`, `duplicate_game_number` (409, its "
+        "`details` name the game that has the number: loser, Schock-Aus, who entered it), "
+        "`evening_target_reached` (409: the evening has its target count of games, the "
+        "Abendsoll; send `beyond_target: true` to save it anyway). "
         "`client_key` (optional, a UUID the client makes per game, e.g. a phone that queued "
         "the game offline) is applied once: the same key again is 409 `duplicate_client_key` "
         "and records nothing (the game arrived with the first sending).",
@@ -294,6 +297,18 @@ GAME_VIEWSET = extend_schema_view(
         responses={204: None, **error_responses(400, 403, 409, 412, 428)},
         examples=[api_example("Deleted", None, response_only=True, status_codes=["204"])],
     ),
+)
+
+
+GAME_UNDO = extend_schema(
+    summary="Undo the last game",
+    description="Secretary only. Deletes the evening's last game within two minutes of "
+    "saving it (a tap on the wrong name); its charge is reversed, audited like a deletion. "
+    "Refusals: `undo_not_last` (409, a later game exists), `undo_too_late` (409, more than "
+    "two minutes), `runde_given` (409).",
+    request=None,
+    responses={204: None, **error_responses(403, 409)},
+    tags=["Games"],
 )
 
 

@@ -318,6 +318,73 @@ def club_seasons_played(*, club: Club) -> list[Season]:
     return list(Season.objects.filter(Exists(has_games), club=club).order_by("-year"))
 
 
+# --- entering an evening: who took a number, tonight's evening, the evening's target ------
+
+
+def game_number_holder(*, evening: Evening, number: int) -> dict[str, object] | None:
+    """The game of `evening` that has `number`, as plain JSON values for a phone whose
+    queued game wanted the number: ``{"id", "number", "loser" (id), "loser_name",
+    "schock_aus_names" (throwing order), "entered_by" (the name of the person, or the
+    login, that recorded it; "" when unknown), "entered_at" (ISO 8601)}``; None when no
+    game has it. Three queries."""
+    game = evening.games.filter(number=number).select_related("loser").first()
+    if game is None:
+        return None
+    throwers = list(game.schock_aus.order_by("position").values_list("thrower__name", flat=True))
+    first = (
+        game.history.filter(history_type="+")
+        .select_related("history_user__member")
+        .order_by("history_date")
+        .first()
+    )
+    user = first.history_user if first is not None else None
+    entered_by = ""
+    if user is not None:
+        member = getattr(user, "member", None)
+        entered_by = member.name if member is not None else user.get_username()
+    return {
+        "id": game.pk,
+        "number": game.number,
+        "loser": game.loser_id,
+        "loser_name": game.loser.name,
+        "schock_aus_names": throwers,
+        "entered_by": entered_by,
+        "entered_at": game.created_at.isoformat(),
+    }
+
+
+#: Until this hour of the next morning (Europe/Berlin) an evening is still "tonight's":
+#: a club night runs past midnight.
+TONIGHT_UNTIL_HOUR = 6
+
+
+def club_evening_tonight(*, club: Club | int, now: datetime.datetime) -> Evening | None:
+    """The club's evening of tonight at the aware time `now`: the evening dated on the
+    club's day (Europe/Berlin), or before `TONIGHT_UNTIL_HOUR` in the morning the one
+    dated the day before; None when there is none. One query."""
+    local = timezone.localtime(now)
+    days = [local.date()]
+    if local.hour < TONIGHT_UNTIL_HOUR:
+        days.append(local.date() - datetime.timedelta(days=1))
+    club_id = club if isinstance(club, int) else club.pk
+    return Evening.objects.filter(club_id=club_id, date__in=days).order_by("-date").first()
+
+
+def evening_on_date(*, club: Club, date: datetime.date) -> Evening | None:
+    """The club's evening on `date`, or None (a club has one evening a day). One query."""
+    return Evening.objects.filter(club=club, date=date).first()
+
+
+def evening_target_reached(*, evening: Evening) -> tuple[bool, int]:
+    """Whether the evening has its target count of games ("Abendsoll", docs/rules.md 5:
+    games per present club member under the season's statutes) entered already, and that
+    count. Two queries (the present members and the games counted; a third when the
+    evening's season is not loaded)."""
+    members = evening.attendances.filter(role=Attendance.Role.MEMBER).count()
+    target = season_statutes(evening.season).games_expected(present_members=members)
+    return evening.games.count() >= target, target
+
+
 def season_for_date(*, club: Club, date: datetime.date) -> Season:
     """The club's season whose dates contain `date`.
 

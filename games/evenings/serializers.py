@@ -181,8 +181,8 @@ class GameWriteSerializer(serializers.Serializer):
     """Input of `game_record` / `game_update`: the loser and the Schock-Aus throwers in
     throwing order; `number` defaults to the next free one, `vorleger` to the previous
     game's loser. Create: `evening` (id) and optionally `evening_version` (412 if the
-    evening changed). Update: `version` (or If-Match) required; PATCH keeps what is not
-    sent."""
+    evening changed) and `beyond_target` (confirms a game beyond the evening's target
+    count). Update: `version` (or If-Match) required; PATCH keeps what is not sent."""
 
     evening = StrictIntegerField(min_value=1, required=False)
     number = StrictIntegerField(min_value=1, max_value=9999, required=False)
@@ -192,6 +192,13 @@ class GameWriteSerializer(serializers.Serializer):
     evening_version = StrictIntegerField(required=False, min_value=1, max_value=999_999_999)
     version = StrictIntegerField(required=False, min_value=1, max_value=999_999_999)
     client_key = serializers.UUIDField(required=False)
+    beyond_target = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Create: true confirms a game beyond the evening's target count "
+        "(Abendsoll: games per present club member); without it such a game is refused "
+        "with 409 `evening_target_reached`.",
+    )
 
 
 class SchockAusLineSerializer(serializers.Serializer):

@@ -34,6 +34,8 @@ from games.evenings.selectors import (
     PlannedEveningLine,
     club_planned_evenings,
     evening_provisional_state,
+    evening_target_reached,
+    game_number_holder,
     next_game_number,
     next_vorleger,
     season_for_date,
@@ -402,17 +404,20 @@ def _write_schock_aus(game: Game, throwers: Sequence[Member]) -> None:
 
 def _game_number(evening: Evening, number: int | None) -> int:
     """The number of a new game of `evening`: `number`, or the next free one. Raises
-    BooksError `invalid_number` below 1, `duplicate_game_number` (409) when taken."""
+    BooksError `invalid_number` below 1, `duplicate_game_number` (409) when taken, its
+    `details` naming the game that has it (`game_number_holder`)."""
     if number is None:
         number = next_game_number(evening=evening)
     if number < 1:
         raise BooksError("invalid_number", _("The game number must be 1 or more."), field="number")
-    if evening.games.filter(number=number).exists():
+    holder = game_number_holder(evening=evening, number=number)
+    if holder is not None:
         raise BooksError(
             "duplicate_game_number",
             db_refusal_messages()["game_unique_number"],
             field="number",
             status=409,
+            details=holder,
         )
     return number
 
@@ -428,12 +433,20 @@ def game_record(
     expected_evening_version: int | None = None,
     entry_mode: str = Game.EntryMode.SHORT,
     client_key: uuid.UUID | None = None,
+    target_confirmed: bool = True,
 ) -> Game:
     """Record a game: its loser and its Schock-Aus throwers in throwing order.
 
     `number` defaults to the next free number of the evening; `vorleger` to the previous
-    game's loser (the secretary for game 1). The evening's row is locked, so two clients
-    adding games at once get distinct numbers.
+    game's loser (the secretary for game 1). The evening's row is locked (SELECT ... FOR
+    UPDATE) before the number is counted, so clients adding games at once get consecutive,
+    distinct numbers.
+
+    `target_confirmed=False` (the entry page and the API, until the user confirms) refuses
+    a game beyond the evening's target count ("Abendsoll", docs/rules.md 5: games per
+    present club member) with `evening_target_reached` (409): usually a game entered twice.
+    A taken number is refused with `duplicate_game_number` (409) whose `details` name the
+    game that has it (`games.evenings.selectors.game_number_holder`).
 
     `client_key` (a UUID the client made for this game: a phone's offline
     queue) is applied once: a game with the same key is refused (`duplicate_client_key`,
@@ -441,7 +454,7 @@ def game_record(
 
     Raises BooksError: loser_not_present, thrower_not_present, vorleger_not_present,
     duplicate_game_number (409), duplicate_client_key (409), invalid_number,
-    stale_version (412).
+    stale_version (412), evening_target_reached (409).
     """
     evening = Evening.objects.select_for_update().get(pk=evening.pk)
     if client_key is not None and Game.objects.filter(client_key=client_key).exists():
@@ -452,6 +465,16 @@ def game_record(
         )
     check_version(evening, expected_evening_version)
     number = _game_number(evening, number)
+    if not target_confirmed:
+        reached, target = evening_target_reached(evening=evening)
+        if reached:
+            raise BooksError(
+                "evening_target_reached",
+                _("The evening's target is reached - save anyway?"),
+                field="number",
+                status=409,
+                details={"target": target},
+            )
     if vorleger is None:
         vorleger = next_vorleger(evening=evening, number=number)
     _check_people(evening, loser, schock_aus_throwers, vorleger)
@@ -585,6 +608,43 @@ def game_delete(*, game: Game, expected_version: int | None = None) -> None:
         )
     game.delete()
     evening_changed(evening=evening)
+
+
+#: How long after saving the last game of an evening it can be undone (seconds).
+UNDO_SECONDS = 120
+
+
+@transaction.atomic
+def game_undo(*, game: Game, now: datetime.datetime | None = None) -> int:
+    """Undo the evening's last game within `UNDO_SECONDS` of saving it (a tap on the wrong
+    name): the game goes through `game_delete` (audited; its charge reversed in the
+    ledger; the season's books version moves). Returns the number of the game undone.
+
+    Raises BooksError: undo_not_last (409) when a later game of the evening exists,
+    undo_too_late (409) after `UNDO_SECONDS`, runde_given (409) as `game_delete`.
+    """
+    Evening.objects.select_for_update().get(pk=game.evening_id)
+    game = Game.objects.get(pk=game.pk)
+    if Game.objects.filter(evening_id=game.evening_id, number__gt=game.number).exists():
+        raise BooksError(
+            "undo_not_last",
+            _("Only the evening's last game can be undone: game %(number)s has a later game.")
+            % {"number": game.number},
+            status=409,
+        )
+    moment = now or timezone.now()
+    if (moment - game.created_at).total_seconds() > UNDO_SECONDS:
+        raise BooksError(
+            "undo_too_late",
+            _(
+                "Game %(number)s was saved more than %(minutes)s minutes ago: it can no longer "
+                "be undone. Correct or delete it instead."
+            )
+            % {"number": game.number, "minutes": UNDO_SECONDS // 60},
+            status=409,
+        )
+    game_delete(game=game)
+    return game.number
 
 
 def _merge_conflict_check(

@@ -13,6 +13,7 @@ urlpatterns = [
     path("abende/<int:pk>/spiele/", views.game_entry, name="game_entry"),
     path("abende/<int:pk>/spiele/<int:game_pk>/", views.game_edit, name="game_edit"),
     path("abende/<int:pk>/spiele/<int:game_pk>/loeschen/", views.game_delete, name="game_delete"),
+    path("abende/<int:pk>/spiele/<int:game_pk>/rueckgaengig/", views.game_undo, name="game_undo"),
     path("abende/<int:pk>/einsprueche/", views.evening_objections_page, name="evening_objections"),
     path(
         "abende/<int:pk>/einsprueche/<int:objection_pk>/antwort/",

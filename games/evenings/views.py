@@ -9,6 +9,7 @@ games/evenings/selectors.py.
 
 import datetime
 import re
+from datetime import timedelta
 
 from django.contrib import messages
 from django.http import Http404, HttpResponse
@@ -16,6 +17,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from games.evenings import services as evening_services
 from games.evenings.calendar import club_calendar_ics
@@ -27,6 +29,7 @@ from games.evenings.selectors import (
     evening_books,
     evening_list,
     evening_objections,
+    evening_on_date,
     evening_provisional_state,
     next_game_number,
     next_vorleger,
@@ -58,7 +61,13 @@ def _evening_context(evening: Evening, form: GameForm | None) -> dict:
     books = evening_books(evening=evening)
     if form is not None:
         form.present = books.present
+    last = books.last_game
+    lapse = timedelta(seconds=evening_services.UNDO_SECONDS)
+    undo_until = last.created_at + lapse if last else None
     return {
+        # When the last game's "undo" lapses (ISO 8601; the page hides the button then,
+        # the service refuses it anyway).
+        "undo_until": undo_until.isoformat() if undo_until else "",
         "evening": books.evening,
         "books": books,
         "rows": books.game_rows,
@@ -291,13 +300,31 @@ def game_delete(request: ClubRequest, pk: int, game_pk: int) -> HttpResponse:
 
 
 @secretary_required
+@require_POST
+def game_undo(request: ClubRequest, pk: int, game_pk: int) -> HttpResponse:
+    """Undo the evening's last game within two minutes of saving it (`game_undo`)."""
+    game = get_object_or_404(Game, pk=game_pk, evening_id=pk, evening__club=request.club)
+    try:
+        number = evening_services.game_undo(game=game)
+        messages.success(request, _("Game %(number)s undone.") % {"number": number})
+    except BooksError as exc:
+        messages.error(request, exc.message)
+    return redirect(reverse("evening_detail", args=[pk]) + "#erfassen")
+
+
+@secretary_required
 def evening_create(request: ClubRequest) -> HttpResponse:
-    """A new evening with its attendance; then on to the entry of its games."""
+    """A new evening with its attendance; then on to the entry of its games. When the
+    date asked for (today before anything is sent) has an evening already, the page
+    leads to it."""
     form = EveningForm(request.POST or None, club=request.club, secretary=request.member)
     if request.method == "POST" and form.is_valid() and (evening := form.save()):
         messages.success(request, _("Evening created. Enter the first game."))
         return redirect(reverse("evening_detail", args=[evening.pk]) + "#erfassen")
-    return render(request, "games/evening_form.html", {"form": form, "evening": None})
+    day = getattr(form, "cleaned_data", {}).get("date") if form.is_bound else timezone.localdate()
+    existing = evening_on_date(club=request.club, date=day) if day else None
+    context = {"form": form, "evening": None, "existing": existing}
+    return render(request, "games/evening_form.html", context)
 
 
 @secretary_required

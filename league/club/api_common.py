@@ -4,7 +4,8 @@ query parameters that name an object or a season by id, and the schema snippets 
 responses (`error_responses`, `api_example`) that each package's `schema.py` uses.
 
 Error body of every refusal: ``{"code": str, "message": str, "field": str | null}``, plus
-``errors`` (field -> messages) when a request had several invalid fields. ``code`` is
+``errors`` (field -> messages) when a request had several invalid fields, and ``details``
+when the refusal names what it is about (the game that took a number). ``code`` is
 stable (a BooksError or RuleViolation code, or DRF's: ``required``, ``invalid``,
 ``not_authenticated``, ``permission_denied``, ``not_found``, ...); ``message`` is German
 (LANGUAGE_CODE de).
@@ -60,6 +61,12 @@ class ErrorSerializer(serializers.Serializer):
         child=serializers.ListField(child=serializers.CharField()),
         required=False,
         help_text="All invalid fields with their messages (validation errors only).",
+    )
+    details = serializers.DictField(
+        required=False,
+        help_text="What the refusal is about, when it names something: for "
+        "`duplicate_game_number` the game that has the number (`id`, `number`, `loser`, "
+        "`loser_name`, `schock_aus_names`, `entered_by`, `entered_at`).",
     )
 
 

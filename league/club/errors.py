@@ -13,18 +13,33 @@ from django.utils.translation import gettext as _
 
 
 class BooksError(Exception):
-    """A refused change to the books. Attributes: code, message, field (or None), status."""
+    """A refused change to the books. Attributes: code, message, field (or None), status,
+    and `details` (None, or a dict of plain JSON values the API adds to its answer: what
+    the refusal is about, e.g. the game that took a number)."""
 
-    def __init__(self, code: str, message: str, *, field: str | None = None, status: int = 400):
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        *,
+        field: str | None = None,
+        status: int = 400,
+        details: dict[str, object] | None = None,
+    ):
         super().__init__(message)
         self.code = code
         self.message = str(message)
         self.field = field
         self.status = status
+        self.details = details
 
     def as_dict(self) -> dict:
-        """The API's error body: {"code", "message", "field"}."""
-        return {"code": self.code, "message": self.message, "field": self.field}
+        """The API's error body: {"code", "message", "field"}, and "details" when the
+        refusal carries them."""
+        body: dict[str, object] = {"code": self.code, "message": self.message, "field": self.field}
+        if self.details is not None:
+            body["details"] = self.details
+        return body
 
 
 # Stable codes raised by the database triggers (games migration 0002) and constraints.

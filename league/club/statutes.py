@@ -23,6 +23,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.rules import PRESETS, RuleSet, RundeOwed, runden_owed_by
 from league.club.errors import BooksError
@@ -35,11 +36,16 @@ __all__ = [
     "CLUB_STATUTES",
     "SCORING_MODES",
     "MarkEra",
+    "StatuteClause",
     "Statutes",
+    "absence_text",
     "club_statutes",
+    "game_lost_text",
+    "marks_text",
     "preset_rules",
     "season_rules",
     "season_statutes",
+    "statute_clause",
     "statutes_view",
 ]
 
@@ -589,3 +595,60 @@ def _stored_rules(items: tuple[tuple[str, object], ...]) -> RuleSet:
 def preset_rules(preset: str | None) -> RuleSet:
     """The rule set of a preset name (docs/rules.md 6), the club's rules for an unknown one."""
     return PRESETS.get(preset or "club", PRESETS["club"])
+
+
+# --- the statutes in the club's words --------------------------------------------------
+
+
+def absence_text(statutes: Statutes) -> str:
+    """What an absence costs, one German phrase ("6 Mark je versäumtem Abend ...")."""
+    if statutes.absence == "none":
+        return _("an absence costs nothing")
+    if statutes.absence == "fixed":
+        return ngettext(
+            "%(n)s Mark per evening missed by a club member",
+            "%(n)s Marks per evening missed by a club member",
+            statutes.marks_per_absence,
+        ) % {"n": statutes.marks_per_absence}
+    return ngettext(
+        "the evening's average plus %(n)s Mark per evening missed by a club member",
+        "the evening's average plus %(n)s Marks per evening missed by a club member",
+        statutes.absence_surcharge,
+    ) % {"n": statutes.absence_surcharge}
+
+
+def game_lost_text(statutes: Statutes) -> str:
+    """What a lost game costs, one German phrase ("1 Mark je verlorenem Spiel")."""
+    return ngettext(
+        "%(n)s Mark per game lost", "%(n)s Marks per game lost", statutes.marks_per_game_lost
+    ) % {"n": statutes.marks_per_game_lost}
+
+
+def marks_text(statutes: Statutes) -> str:
+    """Marks per lost game and per absence, one German phrase."""
+    return f"{game_lost_text(statutes)}, {absence_text(statutes)}"
+
+
+@dataclass(frozen=True)
+class StatuteClause:
+    """The clause of a season's statutes that charges a kind of ledger line, in the
+    club's words: `key` ("marks_per_game_lost" or "absence", the statutes' field),
+    `title` (German, the clause's name) and `text` (German, what the clause says under
+    the season's figures, e.g. "1 Mark je verlorenem Spiel")."""
+
+    key: str
+    title: str
+    text: str
+
+
+def statute_clause(statutes: Statutes, kind: str) -> StatuteClause | None:
+    """The clause that charges a ledger line of `kind` ("game_lost", "absence"; docs/rules.md
+    5: the loser pays the Marks per lost game; a club member absent pays the absence
+    charge), None for any other kind (payments, carries, reversals charge nothing)."""
+    if kind == "game_lost":
+        return StatuteClause(
+            "marks_per_game_lost", _("Dues for a lost game"), game_lost_text(statutes)
+        )
+    if kind == "absence":
+        return StatuteClause("absence", _("Dues for an evening missed"), absence_text(statutes))
+    return None

@@ -28,6 +28,7 @@ from league.club.models import Club, Member, Season
 from league.club.money import format_money, marks_to_money, round_money
 from league.club.reference import creditor_reference
 from league.club.statutes import Statutes, season_statutes
+from league.ledger.line_reasons import LineReason, line_reason
 from league.ledger.models import LedgerEntry, Payment
 
 __all__ = [
@@ -647,6 +648,12 @@ class StatementLine:
     game_id: int | None
     reversed: bool
     payment_id: int | None = None
+    #: The game's number and the evening's date the line comes from (None: neither).
+    game_number: int | None = None
+    evening_date: datetime.date | None = None
+    #: What the line is made of, the statute that charges it and the arithmetic
+    #: (league/ledger/line_reasons.py).
+    reason: LineReason | None = None
 
 
 @dataclass
@@ -762,7 +769,8 @@ def member_statement(
                 if e.season.currency == "EUR"
                 else "",
             )
-        _statement_add(account, e, label(e), reversed=e.is_reversed)
+        text, number, day = label(e)
+        _statement_add(account, e, text, reversed=e.is_reversed, game_number=number, day=day)
     shown = list(accounts.values())
     if seasons is not None and season is None:
         totals = _balances_by_currency(member)
@@ -781,10 +789,11 @@ def _entry_labeller(
     entries: Sequence[LedgerEntry],
     lines: QuerySet[LedgerEntry],
     own: QuerySet[Payment],
-) -> Callable[[LedgerEntry], str]:
-    """The line texts of a statement's `entries`: reads the game numbers, evening dates
-    and the person's payments (`own`) its `lines` name, each only when a line needs it
-    (one query each, by a join on the lines, never by lists of ids)."""
+) -> Callable[[LedgerEntry], tuple[str, int | None, datetime.date | None]]:
+    """The line texts of a statement's `entries`, each with the number of the game and
+    the date of the evening it comes from (None: neither): reads the game numbers,
+    evening dates and the person's payments (`own`) its `lines` name, each only when a
+    line needs it (one query each, by a join on the lines, never by lists of ids)."""
     game_numbers: dict[int, int] = {}
     evening_dates: dict[int, datetime.date] = {}
     if any(e.game_id_ref for e in entries):
@@ -799,13 +808,26 @@ def _entry_labeller(
     payments: dict[int, Payment] = {}
     if any(e.payment_id or (e.reverses and e.reverses.payment_id) for e in entries):
         payments = {p.pk: p for p in own}
-    return lambda e: _entry_label(e, game_numbers, evening_dates, payments)
+    return lambda e: (
+        _entry_label(e, game_numbers, evening_dates, payments),
+        game_numbers.get(e.game_id_ref or 0),
+        evening_dates.get(e.evening_id_ref or 0),
+    )
 
 
-def _statement_add(account: SeasonStatement, e: LedgerEntry, label: str, *, reversed: bool) -> None:
+def _statement_add(
+    account: SeasonStatement,
+    e: LedgerEntry,
+    label: str,
+    *,
+    reversed: bool,
+    game_number: int | None = None,
+    day: datetime.date | None = None,
+) -> None:
     """Add the ledger line `e` (`reversed`: a later line reverses it) to its season's
     `account`: its sums and its line with the running balance (money, and Marks at the
-    season's Mark value)."""
+    season's Mark value), and what it is made of (`line_reason`; `game_number` and `day`:
+    the game and the evening's date it comes from)."""
     balance = (account.lines[-1].balance if account.lines else Decimal("0.00")) + e.amount
     if _is_payment_side(e):
         account.paid -= e.amount
@@ -826,6 +848,21 @@ def _statement_add(account: SeasonStatement, e: LedgerEntry, label: str, *, reve
             game_id=e.game_id_ref,
             reversed=reversed,
             payment_id=e.payment_id,
+            game_number=game_number,
+            evening_date=day,
+            reason=line_reason(
+                kind=e.kind,
+                marks=e.marks,
+                amount=e.amount,
+                mark_value=e.season.mark_value,
+                currency=e.season.currency,
+                statutes=season_statutes(e.season),
+                evening_date=day,
+                game_number=game_number,
+                reason=reversal_reason_label(e.description)
+                if e.kind == LedgerEntry.Kind.REVERSAL
+                else "",
+            ),
         )
     )
 

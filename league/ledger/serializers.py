@@ -86,9 +86,40 @@ class PaymentCreateSerializer(serializers.Serializer):
         return {**attrs, "member": member, "season": season}
 
 
+class StatuteClauseSerializer(serializers.Serializer):
+    """The clause of the season's statutes that charges a line, in the club's words."""
+
+    key = serializers.CharField(help_text="`marks_per_game_lost` or `absence`.")
+    title = serializers.CharField(help_text="German: the clause's name.")
+    text = serializers.CharField(help_text="German: what it says, e.g. `1 Mark je ...`.")
+
+
+class LineReasonSerializer(serializers.Serializer):
+    """Why a line charges what it charges (league/ledger/line_reasons.py)."""
+
+    source = serializers.ChoiceField(  # type: ignore[assignment]  # the body's field name
+        choices=["game", "evening", "payment", "reversal", "carry"]
+    )
+    evening_date = serializers.DateField(allow_null=True)
+    game_number = serializers.IntegerField(allow_null=True)
+    count = serializers.IntegerField(help_text="Games lost or evenings missed (0: neither).")
+    marks_each = serializers.IntegerField(help_text="Marks per game or per evening.")
+    average_marks = serializers.IntegerField(
+        allow_null=True, help_text="An absence at the evening's average: that average."
+    )
+    surcharge_marks = serializers.IntegerField(allow_null=True)
+    mark_value = serializers.DecimalField(**MONEY)
+    amount = serializers.DecimalField(**MONEY)
+    currency = serializers.CharField()
+    statute = StatuteClauseSerializer(source="clause", allow_null=True)
+    arithmetic = serializers.CharField(help_text="German: the calculation.")
+    reason = serializers.CharField(help_text="German: why a reversal was made; else empty.")
+
+
 class StatementLineSerializer(serializers.Serializer):
     """One ledger line: charge (game lost, absence), payment or reversal, with the
-    running balance in money and in Marks (balance / Mark value)."""
+    running balance in money and in Marks (balance / Mark value), and `why`: what it is
+    made of, the statute that charges it and the arithmetic."""
 
     entry = serializers.IntegerField(source="entry_id")
     booked_on = serializers.DateField()
@@ -104,6 +135,7 @@ class StatementLineSerializer(serializers.Serializer):
     game = serializers.IntegerField(source="game_id", allow_null=True)
     payment = serializers.IntegerField(source="payment_id", allow_null=True)
     reversed = serializers.BooleanField()
+    why = LineReasonSerializer(source="reason", allow_null=True)
     provisional = serializers.BooleanField(
         default=False,
         help_text="A charge of a provisional evening (vorläufig): members may still object "

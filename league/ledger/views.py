@@ -127,10 +127,11 @@ def _provisional_evenings(request: ClubRequest, *args, **kwargs) -> tuple[int, .
 @books_page(extra=_provisional_evenings)
 def ledger_statement(request: ClubRequest, member_id: int) -> HttpResponse:
     """A person's statement: the current season unless ?saison=YYYY names another, every
-    line with running balance in money and Marks; ?saison=alle gives one row a season
-    (carried in, charged, paid, carried out, balance at the season's end, in that season's
-    currency), each linking to that season's lines. Members see their
-    own, the secretary everyone's (403 otherwise).
+    line newest first (tonight's on top, marked) with running balance in money and Marks,
+    each opening what it is made of, the statute that charges it and the arithmetic;
+    ?saison=alle gives one row a season (carried in, charged, paid, carried out, balance
+    at the season's end, in that season's currency), each linking to that season's lines.
+    Members see their own, the secretary everyone's (403 otherwise).
 
     The books part (templates/league/ledger/_statement_body.html) is rendered once per
     books version, person, season asked for (`_season_query`), role and whether it is the
@@ -142,6 +143,8 @@ def ledger_statement(request: ClubRequest, member_id: int) -> HttpResponse:
     if not own and not is_secretary:
         raise PermissionDenied
 
+    # Tonight's lines are marked: the club's day is part of what is kept.
+    today = timezone.localdate()
     provisional = _provisional_evenings(request)
 
     def context() -> dict:
@@ -150,6 +153,7 @@ def ledger_statement(request: ClubRequest, member_id: int) -> HttpResponse:
             **_statement_context(request, person, season),
             "is_secretary": is_secretary,
             "is_self": own,
+            "today": today,
             "provisional": frozenset(provisional),
         }
 
@@ -160,6 +164,7 @@ def ledger_statement(request: ClubRequest, member_id: int) -> HttpResponse:
         person.pk,
         person.name,
         *_season_query(request),
+        today.isoformat(),
         is_secretary,
         own,
         template="league/ledger/_statement_body.html",

@@ -10,8 +10,10 @@ tap away. The secretary also sees the club's first steps while the club is still
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 
 from games.evenings.models import Evening
+from games.evenings.selectors import TONIGHT_UNTIL_HOUR, club_evening_tonight
 from league.club.access import ClubRequest, member_for_user
 from league.club.caching import books_cached, club_books_version
 from league.club.models import Member
@@ -24,9 +26,10 @@ from league.runden.selectors import season_runden_owed
 
 @login_required
 def home(request: ClubRequest) -> HttpResponse:
-    """The person's home: open amount per currency, Runden owed in the current season,
-    links on. A login without a club goes to the admin when it is staff, else is told so;
-    a club without a season shows its first steps."""
+    """The person's home: tonight's evening while there is one (the evening dated today,
+    or after midnight the one of the night before), open amount per currency, Runden owed
+    in the current season, links on. A login without a club goes to the admin when it is
+    staff, else is told so; a club without a season shows its first steps."""
     member = member_for_user(request.user)
     if member is None:
         if request.user.is_staff:
@@ -42,6 +45,16 @@ def home(request: ClubRequest) -> HttpResponse:
         "season": season,
         "first_steps": _first_steps(member, has_season=season is not None, version=version),
     }
+    now = timezone.now()
+    local = timezone.localtime(now)
+    # Kept per books version and the club's day (and whether it is still last night's).
+    context["tonight"] = books_cached(
+        "evening_tonight",
+        version,
+        local.date().isoformat(),
+        local.hour < TONIGHT_UNTIL_HOUR,
+        build=lambda: club_evening_tonight(club=member.club, now=now),
+    )
     if season is None:
         return render(request, "league/home.html", context)
     context.update(

@@ -3,10 +3,11 @@ what the season's statutes say, never a figure of their own ("1 Mark", "6 Marks"
 
 from django import template
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from league.club.models import Season
-from league.club.statutes import Statutes, season_statutes
+from league.club.statutes import Statutes, absence_text, marks_text, season_statutes
+
+__all__ = ["absence_text", "marks_text", "points_text", "runden_text"]
 
 register = template.Library()
 
@@ -26,31 +27,6 @@ def points_text(statutes: Statutes) -> str:
         "sa": _signed(statutes.points_per_schock_aus),
         "lost": _signed(statutes.points_per_game_lost),
     }
-
-
-def absence_text(statutes: Statutes) -> str:
-    """What an absence costs, one German phrase ("6 Mark je versäumtem Abend ...")."""
-    if statutes.absence == "none":
-        return _("an absence costs nothing")
-    if statutes.absence == "fixed":
-        return ngettext(
-            "%(n)s Mark per evening missed by a club member",
-            "%(n)s Marks per evening missed by a club member",
-            statutes.marks_per_absence,
-        ) % {"n": statutes.marks_per_absence}
-    return ngettext(
-        "the evening's average plus %(n)s Mark per evening missed by a club member",
-        "the evening's average plus %(n)s Marks per evening missed by a club member",
-        statutes.absence_surcharge,
-    ) % {"n": statutes.absence_surcharge}
-
-
-def marks_text(statutes: Statutes) -> str:
-    """Marks per lost game and per absence, one German phrase."""
-    lost = ngettext(
-        "%(n)s Mark per game lost", "%(n)s Marks per game lost", statutes.marks_per_game_lost
-    ) % {"n": statutes.marks_per_game_lost}
-    return f"{lost}, {absence_text(statutes)}"
 
 
 def runden_text(statutes: Statutes) -> str:

@@ -3,6 +3,8 @@
    then marked "offline": <html class="is-offline">). Static files: cache first, refreshed in
    the background. Never cached: the API, the admin, logins, posts. */
 "use strict";
+/* The queue of games entered offline (static/js/queue.js), sent by background sync. */
+importScripts("/static/js/queue.js");
 var PAGES = "schockclub-pages-v1";
 var ASSETS = "schockclub-assets-v1";
 var SKIP = ["/api/", "/admin/", "/login/", "/logout/", "/sw.js", "/health/"];
@@ -90,6 +92,21 @@ self.addEventListener("message", function (event) {
   }
 });
 
+/* Background sync: games queued on a page (static/js/queue.js) are sent when the
+   connection is back, even with no page of the site open. The pages are told, so an open
+   evening shows what arrived. A round that could not send (no connection) fails, so the
+   browser tries again later. */
+self.addEventListener("sync", function (event) {
+  if (event.tag !== self.SchockQueue.TAG) { return; }
+  event.waitUntil(self.SchockQueue.flush("").then(function (result) {
+    return self.clients.matchAll({ type: "window" }).then(function (pages) {
+      var sent = result.sent.map(function (s) { return { item: { evening: s.item.evening, number: s.item.number } }; });
+      pages.forEach(function (p) { p.postMessage({ type: "queue-sent", sent: sent }); });
+      var stuck = result.items.filter(function (i) { return !i.conflict; }).length;
+      if (stuck) { throw new Error("games still waiting"); }
+    });
+  }));
+});
 /* Web push: show the reminder (league/banking/notifications.py sends title, body, the
    page to open and a one-tap unsubscribe link); a tap opens the page. */
 self.addEventListener("push", function (event) {

@@ -1,0 +1,158 @@
+"""Entering an evening at the table: the taps and seconds chromium at 390 x 844 takes to
+enter the 25 games of the sample evening (tests/samples) on the evening page, online
+(one post and page load a game) and offline (each game queued on the phone, then the
+queue sent when the connection is back, without a page load).
+
+A tap is a click on the page: the loser, each Schock-Aus thrower in throwing order, and
+"Spiel speichern"; number and Vorleger are filled in by the page. The seconds are the
+machine's, not a person's: they say what the page costs, not how fast a secretary taps.
+
+Needs /usr/bin/chromium (or CHROMIUM) and Playwright; runs on a temporary SQLite file
+unless DATABASE_URL is set (bench/support.py). Prints its figures.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import time
+from pathlib import Path
+
+from support import ROOT, bench_database
+
+CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+PASSWORD = "Würfel-Becher-2026"
+
+
+def _evening(sample: dict, date: str):
+    import datetime
+
+    from games.evenings.services import evening_create
+    from league.club.services import season_get_or_create
+    from tests.factories import UserFactory
+    from tests.sample import sample_club
+
+    club, people = sample_club(sample)
+    season_get_or_create(club=club, year=2026)
+    secretary = people[sample["evening"]["secretary"]]
+    if secretary.user is None:
+        secretary.user = UserFactory(username="bernd", password=PASSWORD)
+        secretary.save()
+    ev = sample["evening"]
+    return evening_create(
+        club=club,
+        date=datetime.date.fromisoformat(date),
+        secretary=secretary,
+        present_members=[people[n] for n in ev["present_members"]],
+        guests=[people[n] for n in ev["guests"]],
+        absent_members=[people[n] for n in ev["absent_members"]],
+    )
+
+
+def _tap_game(page, game: dict) -> int:
+    page.locator("fieldset.taps label.tap", has_text=game["loser"]).click()
+    for thrower in game["schock_aus"]:
+        page.locator(".tap-sa", has_text=thrower).click()
+    page.click(".savebar button.primary")
+    return 2 + len(game["schock_aus"])
+
+
+def _wait(check, seconds: float = 60) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if check():
+            return
+        time.sleep(0.05)
+    raise RuntimeError("timed out")
+
+
+def run() -> None:
+    from django.contrib.staticfiles.handlers import StaticFilesHandler
+    from django.test.testcases import LiveServerThread
+    from playwright.sync_api import sync_playwright
+
+    sample = json.loads((ROOT / "tests/samples/evening-2026-10-09.json").read_text("utf-8"))
+    games = sample["evening"]["games"]
+    online_evening = _evening(sample, "2026-10-09")
+    offline_evening = _evening(sample, "2026-10-16")
+    server = LiveServerThread("localhost", StaticFilesHandler, port=0)
+    server.daemon = True
+    server.start()
+    server.is_ready.wait()
+    base = f"http://localhost:{server.port}"
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(
+                executable_path=str(CHROMIUM), args=["--no-sandbox", "--disable-gpu"]
+            )
+            context = browser.new_context(
+                viewport={"width": 390, "height": 844},
+                locale="de-DE",
+                timezone_id="Europe/Berlin",
+                service_workers="block",
+            )
+            page = context.new_page()
+            page.goto(base + "/login/")
+            page.fill("#id_username", "bernd")
+            page.fill("#id_password", PASSWORD)
+            page.click("form button[type=submit]")
+            page.wait_for_url(lambda url: "/login/" not in url)
+
+            page.goto(f"{base}/abende/{online_evening.pk}/")
+            taps, seconds = [], []
+            started = time.perf_counter()
+            for game in games:
+                begin = time.perf_counter()
+                taps.append(_tap_game(page, game))
+                page.wait_for_selector(".msg-success")
+                seconds.append(time.perf_counter() - begin)
+            online_total = time.perf_counter() - started
+            assert online_evening.games.count() == len(games)
+
+            page.goto(f"{base}/abende/{offline_evening.pk}/")
+            context.set_offline(True)
+            queued = []
+            started = time.perf_counter()
+            for index, game in enumerate(games, start=1):
+                begin = time.perf_counter()
+                _tap_game(page, game)
+                _wait(lambda n=index: page.locator("[data-queued]").count() == n)
+                queued.append(time.perf_counter() - begin)
+            offline_total = time.perf_counter() - started
+            context.set_offline(False)
+            started = time.perf_counter()
+            page.evaluate("window.dispatchEvent(new Event('online'))")
+            _wait(lambda: offline_evening.games.count() == len(games))
+            _wait(lambda: page.locator("table.games tbody tr").count() == len(games))
+            sending = time.perf_counter() - started
+            browser.close()
+    finally:
+        server.terminate()
+    print(f"bench_entry: the sample evening, {len(games)} games, chromium at 390 x 844")
+    print(
+        f"  taps: {sum(taps)} in all, {min(taps)} to {max(taps)} a game "
+        f"(median {statistics.median(taps):g}): loser, each Schock-Aus, save"
+    )
+    print(
+        f"  online: {online_total:.1f} s in all, a game median "
+        f"{statistics.median(seconds):.2f} s (max {max(seconds):.2f} s): taps, post, page load"
+    )
+    print(
+        f"  offline: {offline_total:.1f} s to queue all, a game median "
+        f"{statistics.median(queued):.2f} s; sent when back online, listed in place: "
+        f"{sending:.1f} s"
+    )
+
+
+def main() -> None:
+    if not CHROMIUM.exists():
+        print(f"bench_entry: skipped, no chromium at {CHROMIUM}")
+        return
+    with bench_database():
+        run()
+
+
+if __name__ == "__main__":
+    main()
