@@ -72,10 +72,17 @@ from games.evenings.models import Evening, Game
 from games.evenings.services import (
     evening_create,
     evening_delete,
+    evening_finalise,
     evening_update,
     game_delete,
     game_record,
+    game_undo,
     game_update,
+    objection_answer,
+    objection_create,
+    planned_evening_add,
+    planned_evening_cancel,
+    planned_evening_move,
 )
 from games.rounds.selectors import (
     RoundInput,
@@ -99,7 +106,11 @@ from league.banking.bank_import import (
 )
 from league.banking.girocode import girocode_reference
 from league.banking.reminders import payment_reminders_send
-from league.banking.services import club_bank_account_set
+from league.banking.services import (
+    club_bank_account_set,
+    notification_choice_set,
+    push_subscription_save,
+)
 from league.banking.settlement import bank_statement_import
 from league.closing.services import season_close, season_reopen, season_sign_off
 from league.club import api_common, caching
@@ -116,10 +127,12 @@ from league.club.models import Club, Member, Season
 from league.club.services import (
     club_create,
     club_statutes_update,
+    club_suspend,
     guest_to_member,
     login_create,
     login_invitation,
     login_lock,
+    member_calendar_revoke,
     member_change,
     member_create,
     member_merge,
@@ -130,6 +143,7 @@ from league.club.services import (
     season_update,
     secretary_set,
 )
+from league.club.signup.services import club_signup_confirm, club_signup_request
 from league.clubbook.services import club_book_import
 from league.ledger.models import Payment
 from league.ledger.services import payment_cancel, payment_record
@@ -138,6 +152,8 @@ from league.reports.builds import report_build_request, report_refresh_if_stale
 from league.reports.models import ReportBuild
 from league.reports.runs import report_build_fail, report_build_retrying, report_build_run
 from league.runden.services import runde_mark_given, runde_unmark, runden_mark_evening_given
+from league.sharing.models import WallScreen
+from league.sharing.services import wall_screen_create, wall_screen_revoke
 from tests.factories import ClubFactory
 
 # Not in `make test` (the Makefile deselects the marker): the whole matrix takes minutes
@@ -174,6 +190,7 @@ class Books:
     game: Game  # game 1 of `evening`: lost by the member, the secretary's Schock-Aus (a Runde)
     payment: Payment
     build: ReportBuild
+    wall: str  # the token of the club's wall screen link (/tafel/<token>/)
     clock: Any
     admin: Client = field(default_factory=Client)
 
@@ -189,6 +206,7 @@ class Books:
             "evening": self.evening.pk,
             "game": self.game.pk,
             "payment": self.payment.pk,
+            "wall": self.wall,
         }
 
     def fresh(self, obj):
@@ -243,6 +261,7 @@ def _build_books(clock) -> Books:
     )
     build = report_build_request(season=s25)
     report_build_run(build_id=build.pk)
+    _screen, wall = wall_screen_create(club=club, name="Tafel am Tresen")
     # The guest's login locked out after failed logins (django-axes): the logins page shows
     # it, and the writers that lift it have something to lift.
     AccessAttempt.objects.create(
@@ -266,6 +285,7 @@ def _build_books(clock) -> Books:
         game=Game.objects.get(pk=game.pk),
         payment=payment,
         build=ReportBuild.objects.get(pk=build.pk),
+        wall=wall,
         clock=clock,
     )
     books.admin.force_login(root)
@@ -450,6 +470,23 @@ def _reminders_off(b: Books) -> None:
     assert not b.fresh(b.member).payment_reminders
 
 
+def _objection(b: Books):
+    """The member objects to game 1 of the first evening."""
+    return objection_create(
+        evening=b.fresh(b.evening), game=b.fresh(b.game), by=b.fresh(b.member), text="Falsch"
+    )
+
+
+def _signup() -> str:
+    """A new club's sign-up: its link's token."""
+    return club_signup_request(
+        club_name="Würfelfreunde Nord",
+        secretary_name="Olga Außen",
+        email="olga@example.org",
+        address="127.0.0.1",
+    )
+
+
 def _new_day(b: Books) -> None:
     b.clock.move_to(NEW_YEAR)
 
@@ -500,6 +537,28 @@ WRITERS: dict[str, Writer] = {
     "games.rounds.services.game_record_rounds": lambda b: game_record_rounds(
         evening=b.fresh(b.evening), rounds=_rounds(b)
     ),
+    # The second evening's last game, saved a moment ago (the cast is built at TODAY).
+    "games.evenings.services.game_undo": lambda b: game_undo(
+        game=Game.objects.filter(evening=b.evening2).order_by("-number").first()
+    ),
+    # Objections: every evening is provisional (its games entered at TODAY, 48 hours).
+    "games.evenings.services.objection_create": lambda b: _objection(b),
+    "games.evenings.services.objection_answer": lambda b: objection_answer(
+        objection=_objection(b), by=b.fresh(b.secretary), outcome="dismissed", reason="Stimmt so"
+    ),
+    "games.evenings.services.evening_finalise": lambda b: evening_finalise(
+        evening=b.fresh(b.evening), by=b.fresh(b.secretary)
+    ),
+    # The calendar: Friday 2026-01-02 is the statutes' regular evening.
+    "games.evenings.services.planned_evening_add": lambda b: planned_evening_add(
+        club=b.club, date=datetime.date(2026, 1, 7)
+    ),
+    "games.evenings.services.planned_evening_move": lambda b: planned_evening_move(
+        club=b.club, date=datetime.date(2026, 1, 2), new_date=datetime.date(2026, 1, 3)
+    ),
+    "games.evenings.services.planned_evening_cancel": lambda b: planned_evening_cancel(
+        club=b.club, date=datetime.date(2026, 1, 2)
+    ),
     # --- services: the register ---
     "league.club.services.season_create": lambda b: season_create(club=b.club, year=2024),
     "league.club.services.season_get_or_create": lambda b: season_get_or_create(
@@ -548,6 +607,20 @@ WRITERS: dict[str, Writer] = {
     ),
     "league.club.services.club_create": lambda b: club_create(
         name="Würfelfreunde Nord", secretary_name="Olga Außen"
+    ),
+    "league.club.services.club_suspend": lambda b: club_suspend(club=b.fresh(b.club)),
+    "league.club.services.member_calendar_revoke": lambda b: member_calendar_revoke(
+        member=b.fresh(b.member)
+    ),
+    "league.club.signup.services.club_signup_request": lambda b: _signup(),
+    "league.club.signup.services.club_signup_confirm": lambda b: club_signup_confirm(
+        token=_signup(), password="geheim-789x"
+    ),
+    "league.sharing.services.wall_screen_create": lambda b: wall_screen_create(
+        club=b.club, name="Tafel im Saal"
+    ),
+    "league.sharing.services.wall_screen_revoke": lambda b: wall_screen_revoke(
+        club=b.club, screen_id=WallScreen.objects.get(club=b.club).pk
     ),
     "league.club.accounts.services.api_token_create": lambda b: api_token_create(
         user=b.fresh(b.member).user
@@ -602,6 +675,12 @@ WRITERS: dict[str, Writer] = {
     "league.banking.services.club_bank_account_set": lambda b: club_bank_account_set(
         club=b.club, holder="Schockclub Eintracht", iban="DE89370400440532013000"
     ),
+    "league.banking.services.notification_choice_set": lambda b: notification_choice_set(
+        member=b.fresh(b.member), kind="open_amount", email=False, push=False
+    ),
+    "league.banking.services.push_subscription_save": lambda b: push_subscription_save(
+        member=b.fresh(b.member), endpoint="https://push.example.org/anna", p256dh="k", auth="a"
+    ),
     "league.banking.bank_import.bank_lines_book": _bank_import,
     "league.banking.settlement.bank_statement_import": _bank_statement,
     "league.banking.reminders.payment_reminders_send": lambda b: (
@@ -630,6 +709,12 @@ WRITERS: dict[str, Writer] = {
     ),
     "admin:league.club:delete_selected": lambda b: _admin_action(
         b, "league/club", "delete_selected", [ClubFactory(name="Leer").pk]
+    ),
+    "admin:league.club:suspend": lambda b: _admin_action(b, "league/club", "suspend", [b.club.pk]),
+    # A suspended club's suspension lifted (the cast's club suspended first).
+    "admin:league.club:resume": lambda b: (
+        club_suspend(club=b.fresh(b.club)),
+        _admin_action(b, "league/club", "resume", [b.club.pk]),
     ),
     "admin:league.season:change": lambda b: _admin_save(
         b, f"/admin/league/season/{b.s25.pk}/change/", {"mark_value": "1.00"}
@@ -772,6 +857,11 @@ WRITERS: dict[str, Writer] = {
     "task:league.reports.tasks.build_season_report": lambda b: importlib.import_module(
         "league.reports.tasks"
     ).build_season_report.apply(args=[report_build_request(season=b.fresh(b.s26)).pk]),
+    # The member with a login e-mail address: the reminders due at 21:00 (not quiet) go out.
+    "task:league.banking.tasks.send_notifications": lambda b: (
+        login_email_set(user=b.fresh(b.member).user, email="anna@example.org"),
+        importlib.import_module("league.banking.tasks").send_notifications.apply(),
+    ),
     # --- pages that write themselves (no service) ---
     "view:my_girocodes[reminders off]": _reminders_off,
     # --- time: the next day, in the next season (no write; pages that follow the day) ---
@@ -810,6 +900,7 @@ READS_ONLY: dict[str, str] = {
     "league.club.services.club_exists_error": "makes an error",
     "league.club.signup.services.signup_link_url": "makes a link",
     "league.club.signup.services.signup_link_read": "reads a signed token",
+    "league.club.signup.services.signup_link_send": "sends a mail, writes nothing",
     "league.banking.settlement.settle_line": "part of bank_statement_import (its one caller)",
     "league.banking.bank_import.bank_lines_match": "proposes matches, writes nothing",
     "league.closing.services.carry_source_key": "a key",
@@ -946,6 +1037,8 @@ KEPT_READS: dict[str, tuple[str, ...]] = {
     "runde-list": ("/api/v1/runden/",),
     "api-evening-share": ("/api/v1/evenings/{evening}/share/",),
     "api-history": ("/api/v1/history/",),
+    # --- the wall screen (no login: asked by each role's client all the same) ---
+    "wall": ("/tafel/{wall}/", "/tafel/{wall}/?teil=1"),
 }
 
 # Reads kept by other means than the caching helpers (not found by following the views).
