@@ -187,6 +187,7 @@ class Books:
     absent: Member
     evening: Evening  # 2025-11-07, four games
     evening2: Evening  # 2025-11-21, two games
+    tonight: Evening  # 2025-12-31, TODAY's: one game (the home page's and the wall's evening)
     game: Game  # game 1 of `evening`: lost by the member, the secretary's Schock-Aus (a Runde)
     payment: Payment
     build: ReportBuild
@@ -253,6 +254,13 @@ def _build_books(clock) -> Books:
     )
     game_record(evening=evening2, loser=absent, schock_aus_throwers=[secretary])
     game_record(evening=evening2, loser=member)
+    tonight = evening_create(
+        club=club,
+        date=TODAY.date(),
+        secretary=secretary,
+        present_members=[secretary, member],
+    )
+    game_record(evening=tonight, loser=secretary, schock_aus_throwers=[member])
     payment = payment_record(
         member=member, amount=Decimal("1.50"), paid_on=datetime.date(2025, 11, 7)
     )
@@ -282,6 +290,7 @@ def _build_books(clock) -> Books:
         absent=Member.objects.get(pk=absent.pk),
         evening=Evening.objects.get(pk=evening.pk),
         evening2=Evening.objects.get(pk=evening2.pk),
+        tonight=Evening.objects.get(pk=tonight.pk),
         game=Game.objects.get(pk=game.pk),
         payment=payment,
         build=ReportBuild.objects.get(pk=build.pk),
@@ -537,9 +546,13 @@ WRITERS: dict[str, Writer] = {
     "games.rounds.services.game_record_rounds": lambda b: game_record_rounds(
         evening=b.fresh(b.evening), rounds=_rounds(b)
     ),
-    # The second evening's last game, saved a moment ago (the cast is built at TODAY).
+    # Tonight's evening, as the home page and the wall screen show it.
+    "games.evenings.services.game_record[tonight]": lambda b: game_record(
+        evening=b.fresh(b.tonight), loser=b.member
+    ),
+    # Tonight's last game, saved a moment ago (the cast is built at TODAY).
     "games.evenings.services.game_undo": lambda b: game_undo(
-        game=Game.objects.filter(evening=b.evening2).order_by("-number").first()
+        game=Game.objects.get(evening=b.tonight)
     ),
     # Objections: every evening is provisional (its games entered at TODAY, 48 hours).
     "games.evenings.services.objection_create": lambda b: _objection(b),
