@@ -440,11 +440,11 @@ def _bank_import(b: Books) -> None:
     club_bank_account_set(club=b.club, holder="Schockclub Eintracht", iban="DE89370400440532013000")
     csv = (
         "Buchungstag;Auftraggeber/Empfänger;Verwendungszweck;Betrag\n"
-        f"28.11.2025;Bernd Krause;Marken (Nr. {b.secretary.pk});0,50\n"
+        f"28.11.2025;Bernd Krause;Marken (Nr. {b.secretary.pk});1,00\n"
     ).encode()
     lines = parse_bank_csv(club=b.club, data=csv)
     proposals = bank_lines_match(club=b.club, lines=lines)
-    assert proposals, "the bank line should pay the secretary's open Marks (a lost game)"
+    assert proposals, "the bank line should pay the secretary's open Marks (two lost games)"
     confirmed = {p.bank_line.line_hash for p in proposals}
     bank_lines_book(club=b.club, lines=lines, confirmed=confirmed)
 
