@@ -156,10 +156,10 @@ from league.sharing.models import WallScreen
 from league.sharing.services import wall_screen_create, wall_screen_revoke
 from tests.factories import ClubFactory
 
-# Not in `make test` (the Makefile deselects the marker): the whole matrix takes minutes
-# of CPU, and its tables lag the writers merged last (its completeness tests name them);
-# `make oracle` runs it.
-pytestmark = [pytest.mark.django_db, pytest.mark.oracle]
+# The writer x kept-read matrix carries the `oracle` marker (minutes of CPU: `make oracle`);
+# the completeness tests below it are cheap and run in `make test`, so a writer or kept read
+# added without its line in the tables fails the suite.
+pytestmark = [pytest.mark.django_db]
 
 BERLIN = zoneinfo.ZoneInfo("Europe/Berlin")
 # Today for every test: the last day of the 2025 season; the 2026 season exists already.
@@ -1462,6 +1462,7 @@ def _params():
                 )
 
 
+@pytest.mark.oracle
 @pytest.mark.parametrize(("writer", "read"), list(_params()))
 def test_kept_reads_answer_as_an_empty_cache_after_the_writer(writer, read, warm, db):
     outcome = _outcome(writer, warm)
