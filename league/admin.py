@@ -26,8 +26,16 @@ from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
+from games.evenings.models import Objection, PlannedEvening
 from league.audit.selectors import clubs_overview
-from league.banking.models import BankStatementLine, ClubBankAccount, PaymentReminder
+from league.banking.models import (
+    BankStatementLine,
+    ClubBankAccount,
+    NotificationChoice,
+    NotificationSent,
+    PaymentReminder,
+    PushSubscription,
+)
 from league.closing.models import SeasonSignOff
 from league.club.accounts.services import password_set
 from league.club.admin_base import BooksAdmin, adopt
@@ -459,3 +467,46 @@ class LoginAdmin(UserAdmin):
 
 admin.site.unregister(User)
 admin.site.register(User, LoginAdmin)
+
+
+@admin.register(Objection)
+class ObjectionAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    """Members' objections to a game and the secretary's answers (read-only: they are
+    raised and answered through the evening's page and API, audited)."""
+
+    list_display = ("evening", "game_number", "raised_by", "status", "created_at")
+    list_filter = ("status",)
+    search_fields = ("text", "answer", "raised_by__name")
+
+
+@admin.register(PlannedEvening)
+class PlannedEveningAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    """The calendar's planned evenings (read-only: the secretary plans them on
+    /abende/termine/)."""
+
+    list_display = ("club", "date", "starts_at", "cancelled")
+    search_fields = ("club__name",)
+
+
+@admin.register(NotificationChoice)
+class NotificationChoiceAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    """Each person's choice of reminders per kind (read-only: the person's own page)."""
+
+    list_display = ("member", "kind", "email", "push")
+    search_fields = ("member__name",)
+
+
+@admin.register(PushSubscription)
+class PushSubscriptionAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    """The browsers a person receives push messages in (read-only)."""
+
+    list_display = ("member", "created_at")
+    search_fields = ("member__name",)
+
+
+@admin.register(NotificationSent)
+class NotificationSentAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    """The reminders sent, one per person, kind and week (read-only)."""
+
+    list_display = ("member", "kind", "period", "channels", "sent_at")
+    search_fields = ("member__name",)

@@ -89,6 +89,22 @@ def every_record(evening, season, member, secretary):
     ClubSignup.objects.create(
         club_name="Kegelfreunde Nord", email="kasse@nord.example", created_at=timezone.now()
     )
+    from games.evenings.models import Objection, PlannedEvening
+    from league.banking.models import NotificationChoice, NotificationSent, PushSubscription
+    from league.sharing.models import WallScreen
+
+    WallScreen.objects.create(club=season.club, name="Tresen", token_hash="a" * 64)
+    Objection.objects.create(
+        evening=evening, game_number=1, raised_by=member, text="Das war Anna, nicht ich."
+    )
+    PlannedEvening.objects.create(club=season.club, date=datetime.date(2026, 4, 3))
+    NotificationChoice.objects.create(member=member, kind="open_amount", push=False)
+    PushSubscription.objects.create(
+        member=member, endpoint="https://push.example/abc", p256dh="k", auth="a"
+    )
+    NotificationSent.objects.create(
+        member=member, kind="open_amount", period=datetime.date(2026, 3, 2), channels="email"
+    )
     return evening
 
 
