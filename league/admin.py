@@ -174,7 +174,7 @@ class MemberAdmin(BooksAdmin):
     search_fields = ("name", "user__username")
     autocomplete_fields = ("user",)
     # Set only by the holder's own password flows (league.club.accounts.services.password_set).
-    readonly_fields = ("password_set_by_holder",)
+    readonly_fields = ("password_set_by_holder", "calendar_version")
 
     def save_model(self, request, obj, form, change):
         data = form.cleaned_data
