@@ -68,6 +68,10 @@ CLUB_TABLES: tuple[ClubTable, ...] = (
     ClubTable("games.SchockAus", ("game", "games.Game")),
     ClubTable("games.Round", ("game", "games.Game")),
     ClubTable("games.RoundThrow", ("round", "games.Round")),
+    # A person's objection to a game of a provisional evening and the secretary's answer.
+    ClubTable("games.Objection", ("evening", "games.Evening")),
+    # The secretary's moves, cancellations and additions to the planned evenings.
+    ClubTable("games.PlannedEvening"),
     ClubTable("league.Payment"),
     ClubTable("league.BankStatementLine"),
     ClubTable("league.LedgerEntry"),
@@ -78,6 +82,11 @@ CLUB_TABLES: tuple[ClubTable, ...] = (
     # Reminders sent: kept so that a restored club does not mail the same month again. Not
     # audited (a log of mails sent, no record of the books).
     ClubTable("league.PaymentReminder", ("member", "league.Member"), history=False),
+    # How each person wants to hear of each kind of message (e-mail, push, neither).
+    ClubTable("league.NotificationChoice", ("member", "league.Member")),
+    # Messages sent, one per person, kind and week: kept so that a restored club does not
+    # send the same week's message again. Not audited (a log of messages sent).
+    ClubTable("league.NotificationSent", ("member", "league.Member"), history=False),
 )
 
 # The logins of the club's people and everyone who appears as an author in its rows or
@@ -106,6 +115,11 @@ NOT_BACKED_UP: dict[str, str] = {
     "league.WallScreen": "a wall screen's link is a secret of one installation (only its "
     "hash is kept): a restored club makes new links",
     "league.HistoricalWallScreen": "the audit trail of the wall links, left out with them",
+    "league.PushSubscription": "a browser's push subscription is made for this "
+    "installation's VAPID key (a push service refuses another server's key): the person's "
+    "browser subscribes again on the restored installation",
+    "league.ClubSignup": "requests to create a club on this installation (its rate limit "
+    "and the operator's list), not any club's books",
     "league.IdempotencyKey": "answers to API writes kept for a day so that a retry books "
     "once; of one installation, not the club's books",
 }

@@ -13,11 +13,16 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
 
-from games.evenings.models import SchockAus
+from games.evenings.models import Objection, PlannedEvening, SchockAus
 from games.evenings.services import evening_create, evening_update, game_delete, game_record
 from games.rounds.services import game_record_rounds
-from league.banking.models import BankStatementLine, PaymentReminder
-from league.banking.services import club_bank_account_set
+from league.banking.models import (
+    BankStatementLine,
+    NotificationKind,
+    NotificationSent,
+    PaymentReminder,
+)
+from league.banking.services import club_bank_account_set, notification_choice_set
 from league.club.models import Club, Member
 from league.club.services import season_get_or_create
 from league.ledger.services import payment_cancel, payment_record
@@ -93,6 +98,29 @@ def full_club(sample_evening, db):
         payment=transfer,
     )
     PaymentReminder.objects.create(member=anna, month=date.replace(day=1), amount=Decimal("6.00"))
+    # An objection answered, a planned evening moved, a notification choice and a message
+    # sent (rows as their services write them; the services' own tests check the rules).
+    objection = Objection.objects.create(
+        evening=evening,
+        game=evening.games.get(number=3),
+        game_number=3,
+        raised_by=anna,
+        text="Das war Frank, nicht ich.",
+    )
+    objection.status, objection.answer = Objection.Status.DISMISSED, "Stimmt so."
+    objection.answered_by = people[ev["secretary"]]
+    objection.save()
+    PlannedEvening.objects.create(
+        club=club,
+        regular_date=date + datetime.timedelta(days=7),
+        date=date + datetime.timedelta(days=8),
+    )
+    notification_choice_set(
+        member=anna, kind=NotificationKind.EVENING_TOMORROW, email=False, push=True
+    )
+    NotificationSent.objects.create(
+        member=anna, kind=NotificationKind.EVENING_TOMORROW, period=date, channels="email"
+    )
     owed = runden_overview(club=club)
     runde_mark_given(
         schock_aus=SchockAus.objects.get(pk=owed[0].schock_aus_id),

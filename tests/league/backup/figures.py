@@ -8,10 +8,17 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import models
 
+from games.evenings.models import Objection, PlannedEvening
 from league.audit.selectors import club_audit_recent, evening_audit, member_audit
 from league.backup.selectors import backup_tables
 from league.backup.tables import club_rows
-from league.banking.models import BankStatementLine, ClubBankAccount, PaymentReminder
+from league.banking.models import (
+    BankStatementLine,
+    ClubBankAccount,
+    NotificationChoice,
+    NotificationSent,
+    PaymentReminder,
+)
 from league.club.models import Club, Member, Season
 from league.ledger.selectors import (
     club_balances,
@@ -88,6 +95,18 @@ def club_figures(
         ],
         "reminders": [
             plain(r) for r in PaymentReminder.objects.filter(member__club=club).order_by("pk")
+        ],
+        "objections": [
+            plain(o) for o in Objection.objects.filter(evening__club=club).order_by("pk")
+        ],
+        "planned_evenings": [
+            plain(p) for p in PlannedEvening.objects.filter(club=club).order_by("pk")
+        ],
+        "notification_choices": [
+            plain(c) for c in NotificationChoice.objects.filter(member__club=club).order_by("pk")
+        ],
+        "notifications_sent": [
+            plain(n) for n in NotificationSent.objects.filter(member__club=club).order_by("pk")
         ],
         # A restore takes a login's name and password, never its rights over the
         # installation (staff, groups: test_restore_trust.py).
