@@ -22,6 +22,7 @@ from league.ledger.services import payment_record
 from league.reports.pdf import (
     build_season_report_pdf,
 )
+from league.sharing.services import wall_screen_create
 from tests.factories import ClubFactory, MemberFactory, UserFactory
 from tests.league.reports.conftest import pdf_text
 from tests.test_query_counts import ROUTES
@@ -87,6 +88,8 @@ def club():
         "evening": evening.pk,
         "game": games[1].pk,
         "payment": payment.pk,
+        # the club's wall screen (a secret link, no login): it must show no one's money
+        "wall": wall_screen_create(club=club, name="TV")[1],
     }
     return people, cast, season
 
