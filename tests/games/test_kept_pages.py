@@ -202,6 +202,8 @@ def test_a_game_saved_from_the_kept_sheet_shows_at_once_with_the_next_number(eve
         "number": "26",
         "vorleger": str(people["Anna Becker"].pk),
         "loser": str(people["Bernd Krause"].pk),
+        # the sample evening has its target of 25 games: the secretary says "play on"
+        "confirm_target": "1",
         **({"version": version[1]} if version else {}),
     }
     answer = second.post(f"/abende/{evening_row.pk}/spiele/", posted)
