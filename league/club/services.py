@@ -676,7 +676,7 @@ def login_invitation(*, person: Member) -> tuple[str, str]:
 
 
 @transaction.atomic
-def login_lock(*, person: Member, locked: bool = True) -> User:
+def login_lock(*, person: Member, locked: bool = True, by: User | None = None) -> User:
     """Lock a person's login (it can no longer log in, `User.is_active` False) or unlock it.
     The person and the books stay as they are; the person's audit trail records it (reason
     "login_locked" or "login_unlocked", with the request's user).
@@ -684,10 +684,16 @@ def login_lock(*, person: Member, locked: bool = True) -> User:
     Locking revokes the login's API tokens. Unlocking also lifts a lockout after failed
     logins (django-axes), so that the person can log in at once.
 
-    Raises BooksError `no_login`, and `last_secretary` (409) when it would lock the login
-    of the club's last active secretary (counted under the club's row lock, see
-    `member_update`).
+    Raises BooksError `no_login`, `own_login` (409) when `by` (the login asking) would
+    lock itself out, and `last_secretary` (409) when it would lock the login of the club's
+    last active secretary (counted under the club's row lock, see `member_update`).
     """
+    if locked and by is not None and person.user_id == by.pk:
+        raise BooksError(
+            "own_login",
+            _("You cannot lock your own login: another secretary can."),
+            status=409,
+        )
     if locked:
         _club_locked(person.club_id)
     person = Member.objects.select_for_update(of=("self",)).select_related("user").get(pk=person.pk)

@@ -285,7 +285,7 @@ def club_member(request: ClubRequest, pk: int) -> HttpResponse:
     return render(request, "league/club_admin/member.html", context)
 
 
-def _member_action(person: Member, action: str) -> str:
+def _member_action(person: Member, action: str, by: User) -> str:
     """Run one of the person page's buttons; the German message of what was done.
 
     Raises BooksError when the service refuses, Http404 for an unknown action."""
@@ -306,7 +306,7 @@ def _member_action(person: Member, action: str) -> str:
         secretary_set(person=person, is_secretary=False)
         return _("%(name)s is no longer a secretary.") % name
     if action == "lock":
-        login_lock(person=person, locked=True)
+        login_lock(person=person, locked=True, by=by)
         return _("The login of %(name)s is locked.") % name
     if action == "unlock":
         login_lock(person=person, locked=False)
@@ -321,7 +321,7 @@ def club_member_action(request: ClubRequest, pk: int) -> HttpResponse:
     secretary on or off, lock or unlock the login); back to the page it came from."""
     person = _person(request, pk)
     try:
-        messages.success(request, _member_action(person, request.POST.get("action", "")))
+        messages.success(request, _member_action(person, request.POST.get("action", ""), request.user))
     except BooksError as exc:
         messages.error(request, exc.message)
     if request.POST.get("back") == "logins":

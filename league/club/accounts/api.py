@@ -245,7 +245,7 @@ class ClubLoginLockView(APIView):
     @schema.LOGIN_LOCK_POST
     def post(self, request, member_id: int):
         person = _person(request, member_id)
-        login_lock(person=person, locked=self.locked)
+        login_lock(person=person, locked=self.locked, by=request.user)
         return Response(ClubLoginSerializer(_login_row_of(person)).data)
 
 

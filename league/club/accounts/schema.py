@@ -201,7 +201,8 @@ LOGIN_LOCK_POST = extend_schema(
     description="The club's secretary only. The person can no longer log in and the "
     "login's API tokens are revoked; the person and the books stay. The login of the "
     "club's last active secretary is never locked: 409 `last_secretary` (counted under a "
-    "lock on the club, so two secretaries locking each other at once leave one). A person "
+    "lock on the club, so two secretaries locking each other at once leave one); nor is "
+    "the asking login's own: 409 `own_login`. A person "
     "without a login: 400 `no_login`. Recorded in the person's audit trail. The answer is "
     "the login as it is now.",
     request=None,

@@ -7,6 +7,7 @@ import threading
 
 import pytest
 from django.db import connection
+from django.test import Client
 
 from league.club.errors import BooksError
 from league.club.models import Club, Member
@@ -109,3 +110,30 @@ def test_two_secretaries_locking_each_others_login_at_once_leave_one(trial):
     )
     assert sorted(results) == ["done", "last_secretary"]
     assert _active_secretaries(bernd.club_id) == 1
+
+
+@pytest.mark.django_db
+def test_a_secretary_cannot_lock_their_own_login_but_another_secretary_can():
+    from rest_framework.test import APIClient
+
+    bernd, carla = _two_secretaries()
+    api = APIClient()
+    api.force_authenticate(bernd.user)
+    refused = api.post(f"/api/v1/logins/{bernd.pk}/lock/")
+    assert refused.status_code == 409
+    assert refused.json()["code"] == "own_login"
+    bernd.user.refresh_from_db()
+    assert bernd.user.is_active
+
+    page = Client()
+    page.force_login(bernd.user)
+    answer = page.post(
+        f"/verein/personen/{bernd.pk}/aendern/", {"action": "lock", "back": "logins"}, follow=True
+    )
+    assert "Du kannst deinen eigenen Zugang nicht sperren" in answer.content.decode()
+    bernd.user.refresh_from_db()
+    assert bernd.user.is_active
+
+    assert api.post(f"/api/v1/logins/{carla.pk}/lock/").status_code == 200
+    carla.user.refresh_from_db()
+    assert not carla.user.is_active
