@@ -57,8 +57,12 @@ _NOT_READ: Any = object()
 
 
 def _member_read_with(user) -> Any:
-    """The user's Member (or None: no person) when the query that read the user read it
-    and its club too (the API token's `select_related`), else _NOT_READ."""
+    """The user's Member (or None: no person) when the query that read the user for this
+    request read it and its club too (the API token's `select_related`, which marks the
+    user `club_read_with_login`), else _NOT_READ. A user object without the mark (kept
+    across requests, as a test client's forced login) may carry a stale person or club."""
+    if not getattr(user, "club_read_with_login", False):
+        return _NOT_READ
     cache = getattr(getattr(user, "_state", None), "fields_cache", {})
     if "member" not in cache:
         return _NOT_READ

@@ -49,6 +49,9 @@ class ExpiringTokenAuthentication(TokenAuthentication):
                     _("The token has expired. Log in again to get a new one."),
                     code="token_expired",
                 )
+            # This query read the person and club now (member_for_user trusts them only
+            # when so marked: a user object kept across requests carries stale ones).
+            auth_token.user.club_read_with_login = True
             return self.validate_user(auth_token)
         raise invalid
 
