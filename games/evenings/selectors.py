@@ -28,7 +28,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.evenings.models import Attendance, Evening, Game, Objection, PlannedEvening, SchockAus
-from league.club.caching import books_cached, club_books_version, season_part_version
+from league.club.caching import (
+    books_cached,
+    books_cached_until,
+    club_books_version,
+    season_part_version,
+)
 from league.club.errors import (
     BooksError,
 )
@@ -487,8 +492,34 @@ def club_evening_provisional_state(
     *, club: Club, evening_id: int, now: datetime.datetime | None = None
 ) -> ProvisionalState | None:
     """The provisional state of the club's evening `evening_id` at `now` (default: the
-    current time), or None when the club has no such evening. One query (the seasons'
-    objection hours are kept by the books version)."""
+    current time), or None when the club has no such evening. One query when computed;
+    at the current time it is kept by the club's books version (a game, an objection, an
+    answer or an early finalising moves it) until its objection time ends
+    (`books_cached_until`). The seasons' objection hours are kept by the books version."""
+    if now is not None:
+        return _evening_provisional_state(club, evening_id, now)
+
+    def build() -> tuple[ProvisionalState | None, datetime.datetime | None]:
+        state = _evening_provisional_state(club, evening_id, timezone.now())
+        return state, _ends_by_time(state)
+
+    return books_cached_until(
+        "evening_provisional", club_books_version(club=club), evening_id, build=build
+    )
+
+
+def _ends_by_time(state: ProvisionalState | None) -> datetime.datetime | None:
+    """When `state` changes by the clock alone: the end of the objection time of a
+    provisional evening with no objection open; None when only a change of the books can
+    change it."""
+    if state is None or not state.provisional or state.open_objections:
+        return None
+    return state.until
+
+
+def _evening_provisional_state(
+    club: Club, evening_id: int, now: datetime.datetime
+) -> ProvisionalState | None:
     row = (
         Evening.objects.filter(pk=evening_id, club=club)
         .annotate(last_game=Max("games__created_at"), open=_open_count())
@@ -503,7 +534,7 @@ def club_evening_provisional_state(
         reference=last_game or created_at,
         open_objections=open_count,
         finalised_at=finalised_at,
-        now=now or timezone.now(),
+        now=now,
     )
 
 
@@ -511,11 +542,26 @@ def club_provisional_evening_ids(
     *, club: Club, now: datetime.datetime | None = None
 ) -> frozenset[int]:
     """The ids of the club's evenings that are provisional at `now` (default: the current
-    time), for the "vorläufig" mark of statement lines. One query (the seasons' objection
-    hours are kept by the books version); only evenings entered or played within the
-    longest objection time the statutes allow, or with an objection open, are looked at
-    (the games' entry time is indexed)."""
-    now = now or timezone.now()
+    time), for the "vorläufig" mark of statement lines. One query when computed (the
+    seasons' objection hours are kept by the books version); only evenings entered or
+    played within the longest objection time the statutes allow, or with an objection
+    open, are looked at (the games' entry time is indexed). At the current time the ids
+    are kept by the club's books version until the first of their objection times ends
+    (`books_cached_until`)."""
+    if now is not None:
+        return _provisional_evening_ids(club, now)[0]
+    return books_cached_until(
+        "provisional_evenings",
+        club_books_version(club=club),
+        build=lambda: _provisional_evening_ids(club, timezone.now()),
+    )
+
+
+def _provisional_evening_ids(
+    club: Club, now: datetime.datetime
+) -> tuple[frozenset[int], datetime.datetime | None]:
+    """The provisional evenings' ids at `now` and when that set changes by the clock
+    alone (`_ends_by_time` of the first to end; None: only by a change of the books)."""
     recent = now - datetime.timedelta(hours=PROVISIONAL_HOURS_BOUNDS[1])
     played = Game.objects.filter(evening__club=club, created_at__gte=recent)
     objected = Objection.objects.filter(evening__club=club, status=Objection.Status.OPEN)
@@ -530,19 +576,21 @@ def club_provisional_evening_ids(
         .values_list("pk", "season_id", "created_at", "last_game", "open")
     )
     if not rows:
-        return frozenset()
+        return frozenset(), None
     hours = _season_provisional_hours(club)
-    return frozenset(
-        pk
-        for pk, season_id, created_at, last_game, open_count in rows
-        if _provisional(
+    states = {
+        pk: _provisional(
             hours=hours.get(season_id, CLUB_STATUTES.provisional_hours),
             reference=last_game or created_at,
             open_objections=open_count,
             finalised_at=None,
             now=now,
-        ).provisional
-    )
+        )
+        for pk, season_id, created_at, last_game, open_count in rows
+    }
+    ends = [end for state in states.values() if (end := _ends_by_time(state)) is not None]
+    ids = frozenset(pk for pk, state in states.items() if state.provisional)
+    return ids, min(ends, default=None)
 
 
 def evening_objections(*, evening: Evening) -> list[Objection]:

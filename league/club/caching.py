@@ -50,6 +50,7 @@ Decisions:
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import logging
 import threading
@@ -97,6 +98,7 @@ __all__ = [
     "books_cache_key",
     "books_cached",
     "books_cached_many",
+    "books_cached_until",
     "books_fragment",
     "books_page",
     "club_books_version",
@@ -473,6 +475,24 @@ def books_cached(*parts: Any, build: Callable[[], T], seconds: int = BOOKS_CACHE
     value = build()
     kept_cache.set(key, value, seconds)
     return value
+
+
+def books_cached_until(
+    *parts: Any,
+    build: Callable[[], tuple[T, datetime.datetime | None]],
+    now: datetime.datetime | None = None,
+) -> T:
+    """`books_cached` for a value that also moves with the clock: `build()` gives the
+    value and the moment it stops being true by time alone (an aware datetime; None: only
+    a change of `parts` moves it). A kept value is used until that moment, then built
+    again. `now` is the current time (default `timezone.now()`)."""
+    now = now or timezone.now()
+    kept_value, valid_until = books_cached(*parts, build=build)
+    if valid_until is not None and now >= valid_until:
+        kept_value, valid_until = build()
+        if not in_writer_transaction():
+            kept_cache.set(books_cache_key(*parts), (kept_value, valid_until), BOOKS_CACHE_SECONDS)
+    return kept_value
 
 
 def books_cached_many(
