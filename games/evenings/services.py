@@ -760,9 +760,9 @@ def evening_people_merge(
 ) -> set[tuple[int, int | None]]:
     """Play's part of merging a person entered twice (league.club.services.member_merge):
     `source`'s attendance, games lost, Vorleger places, Schock-Aus, objections raised or
-    answered and evenings kept as secretary move to `target`; each evening touched gets a new version
-    and the books-changed event (the ledger rebooks its charges, docs/rules.md 5). Every row
-    moved leaves an audit record with `reason`.
+    answered and evenings kept as secretary move to `target`; each evening touched gets a
+    new version and the books-changed event (the ledger rebooks its charges, docs/rules.md
+    5). Every row moved leaves an audit record with `reason`.
 
     Where both people are on one evening's list, the one present stays and the absent
     entry goes (a person cannot have been both); both present cannot be resolved.
