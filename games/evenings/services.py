@@ -449,15 +449,21 @@ def game_record(
     game that has it (`games.evenings.selectors.game_number_holder`).
 
     `client_key` (a UUID the client made for this game: a phone's offline
-    queue) is applied once: a game with the same key is refused (`duplicate_client_key`,
-    409), checked before the version, so a repeated sending never records a second game.
+    queue) is applied once: a game with the same key, also one undone or deleted since, is
+    refused (`duplicate_client_key`, 409), checked before the version, so a repeated
+    sending never records a second game.
 
     Raises BooksError: loser_not_present, thrower_not_present, vorleger_not_present,
     duplicate_game_number (409), duplicate_client_key (409), invalid_number,
     stale_version (412), evening_target_reached (409).
     """
     evening = Evening.objects.select_for_update().get(pk=evening.pk)
-    if client_key is not None and Game.objects.filter(client_key=client_key).exists():
+    # A key is spent once the game was recorded, also when the game was undone or deleted
+    # since (its history keeps the key): a late retry of the queue never books it again.
+    if client_key is not None and (
+        Game.objects.filter(client_key=client_key).exists()
+        or Game.history.filter(evening_id=evening.pk, client_key=client_key).exists()
+    ):
         raise BooksError(
             "duplicate_client_key",
             _("This game was recorded already: it was sent twice."),
