@@ -79,7 +79,11 @@ def week_of(day: datetime.date) -> datetime.date:
 
 
 def _people():
-    return Member.objects.filter(active=True, user__isnull=False).select_related("user", "club")
+    """The people messages go to: active, with a login that is not locked, in a club that
+    is not suspended."""
+    return Member.objects.filter(
+        active=True, user__isnull=False, user__is_active=True, club__suspended_at__isnull=True
+    ).select_related("user", "club")
 
 
 def _money(amount: Decimal) -> str:

@@ -194,3 +194,14 @@ def test_a_person_sets_the_choices_and_revokes_the_calendar_link_on_the_page(cas
     client.post("/benachrichtigungen/", {"action": "revoke"})
     assert Client().get(old).status_code == 404
     assert api("member").get("/api/v1/me/").json()["calendar_url"] != old
+
+
+def test_nothing_goes_to_a_locked_login_or_a_suspended_club(push, anna):
+    from league.club.services import club_suspend, login_lock
+
+    login_lock(person=anna)
+    assert send_at(THURSDAY) == 0
+    login_lock(person=anna, locked=False)
+    club_suspend(club=anna.club)
+    assert send_at(THURSDAY) == 0
+    assert mail.outbox == [] and push.sent == []
