@@ -205,3 +205,19 @@ def test_nothing_goes_to_a_locked_login_or_a_suspended_club(push, anna):
     club_suspend(club=anna.club)
     assert send_at(THURSDAY) == 0
     assert mail.outbox == [] and push.sent == []
+
+
+def test_reminders_turned_off_on_the_girocode_page_stop_the_weekly_open_amount(push, anna, cast):
+    from games.evenings.services import game_record
+
+    for _ in range(12):  # 6.00 EUR open: above the reminder's threshold
+        game_record(evening=cast.evening, loser=anna)
+    anna.payment_reminders = False
+    anna.save()
+    send_at(THURSDAY)
+    sent = NotificationSent.objects.filter(member=anna).values_list("kind", flat=True)
+    assert "open_amount" not in set(sent)
+    anna.payment_reminders = True
+    anna.save()
+    send_at(THURSDAY + datetime.timedelta(hours=1))
+    assert "open_amount" in set(sent.all())
