@@ -148,3 +148,15 @@ def test_the_secretary_cancels_an_evening_on_the_page(api, cast):
     client.post("/abende/termine/", {"action": "cancel", "date": "2026-11-27"})
     starts = by_start(events(calendar_url(api)))
     assert starts[datetime.datetime(2026, 11, 27, 20, 0, tzinfo=BERLIN)] == "CANCELLED"
+
+
+def test_the_link_of_a_locked_login_or_a_suspended_club_is_not_found(api, cast):
+    from league.club.services import club_suspend, login_lock
+
+    url = calendar_url(api)
+    login_lock(person=cast.member)
+    assert Client().get(url).status_code == 404
+    login_lock(person=cast.member, locked=False)
+    assert Client().get(url).status_code == 200
+    club_suspend(club=cast.member.club)
+    assert Client().get(url).status_code == 404
