@@ -59,7 +59,14 @@ def club_book_export(*, club: Club) -> tuple[bytes, bytes]:
     ):
         throwers[game_id].append(name)
     games_rows = [
-        [date.isoformat(), str(number), loser, ";".join(throwers.get(pk, []))]
+        # German spreadsheets split the cell on `;`: every name is guarded, not only the
+        # cell's first character (spreadsheet_cell; the import reads each back).
+        [
+            date.isoformat(),
+            str(number),
+            loser,
+            ";".join(str(spreadsheet_cell(name)) for name in throwers.get(pk, [])),
+        ]
         for pk, date, number, loser in Game.objects.filter(evening__club=club)
         .order_by("evening__date", "number")
         .values_list("pk", "evening__date", "number", "loser__name")

@@ -5,7 +5,8 @@ Formats (examples: tests/samples/club-book-*.csv), UTF-8, comma separated, one h
   club member who kept the evening's books), `member` (a present club member), `guest` or
   `absent` (a club member who was not there and pays 6 Marks).
 - games: `date,number,loser,schock_aus`: one row per game; the Schock-Aus throwers joined by
-  `;` in throwing order (empty when there was none).
+  `;` in throwing order (empty when there was none), each name guarded on its own with a
+  leading `'` where a spreadsheet would run it (`'=1+1;'@SUM(1)`).
 
 Decisions where the issue is silent:
 - All or nothing: every file is validated in Python first; every bad row is reported as
@@ -652,7 +653,12 @@ def _parse_games(
             errors.append(number)
             continue
         loser = _clean_name(loser_text)
-        throwers = [_clean_name(t) for t in throwers_text.split(";")] if throwers_text else []
+        # Each thrower was guarded on its own by the export (`'=1+1;'@SUM(1)`).
+        throwers = (
+            [_clean_name(spreadsheet_text(t.strip())) for t in throwers_text.split(";")]
+            if throwers_text
+            else []
+        )
         problems = _game_people_problems(loser, throwers, evening, reader.kinds)
         if problems:
             errors.extend(RowError(file, line, code, reason) for code, reason in problems)

@@ -668,3 +668,42 @@ def test_a_name_a_spreadsheet_would_read_as_a_formula_comes_back_as_written():
     assert Member.objects.filter(name="-Anna Becker").exists()
     assert not Member.objects.filter(name__contains="'").exists()
     assert club_book_export(club=Club.objects.get(name=CLUB)) == (attendance, games)
+
+
+def test_every_schock_aus_thrower_in_the_export_is_guarded_and_comes_back_as_named():
+    """The throwers of a game share one cell, joined by `;`, which German Excel splits
+    into cells: each name that a spreadsheet would run (`=1+1`, `@SUM(1)`, also when it is
+    not the first) is written with a leading `'`, and the import reads the names back."""
+    attendance = ATTENDANCE.replace(b"Carla Vogt", b"'=1+1").replace(
+        b"Erik Lange", b"'@SUM(1)"
+    )
+    games = GAMES.replace(b"Carla Vogt", b"'=1+1").replace(b"Erik Lange", b"'@SUM(1)")
+    games += (
+        b"2026-10-09,26,Anna Becker,'=1+1;'@SUM(1)\r\n"
+        b"2026-10-09,27,Anna Becker,Bernd Krause;'=1+1\r\n"
+    )
+    assert _import(attendance, games).ok
+    club = Club.objects.get(name=CLUB)
+    _exported_attendance, exported_games = club_book_export(club=club)
+    lines = exported_games.decode().splitlines()
+    assert "2026-10-09,26,Anna Becker,'=1+1;'@SUM(1)" in lines
+    assert "2026-10-09,27,Anna Becker,Bernd Krause;'=1+1" in lines
+    for line in lines:
+        for cell in line.split(",")[-1].split(";"):
+            assert not cell.startswith(("=", "+", "@")), line
+    game = Game.objects.get(evening__club=club, number=26)
+    assert [s.thrower.name for s in SchockAus.objects.filter(game=game).order_by("position")] == [
+        "=1+1",
+        "@SUM(1)",
+    ]
+    # The exported book, imported again as a new club, names the same people.
+    again = club_book_import(
+        club_name="Schockclub Kopie", attendance=_exported_attendance, games=exported_games
+    )
+    assert again.ok, again
+    copy = Game.objects.get(evening__club__name="Schockclub Kopie", number=26)
+    assert [s.thrower.name for s in SchockAus.objects.filter(game=copy).order_by("position")] == [
+        "=1+1",
+        "@SUM(1)",
+    ]
+    assert club_book_export(club=Club.objects.get(name="Schockclub Kopie"))[1] == exported_games
