@@ -31,3 +31,9 @@ class LeagueConfig(AppConfig):
         # attendance the games need), then rounds, then the ledger's lines.
         for receiver in (evening_people_merge, rounds_people_merge, ledger_member_merge):
             member_merge_connect(receiver)
+        # A login's access ends (logout, password set, login locked): its browsers' push
+        # subscriptions go, so a shared phone shows no more of the person's reminders.
+        from league.banking.services import push_subscriptions_of_login_delete
+        from league.club.accounts.services import login_ended_connect
+
+        login_ended_connect(push_subscriptions_of_login_delete)

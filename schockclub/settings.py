@@ -369,6 +369,21 @@ CELERY_BEAT_SCHEDULE = {
 VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
 VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "")
 VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "mailto:schockclub@localhost")
+# The browser push services a subscription's endpoint may name (its host, or a host under
+# it on a dot boundary): the worker POSTs every reminder to the endpoint, so any other
+# address (the host's own network, localhost) is refused. Google FCM (Chrome, Edge on
+# Android), Mozilla autopush (Firefox), Microsoft WNS (Edge on Windows), Apple (Safari).
+# Comma-separated in the environment to replace the list.
+PUSH_SERVICE_HOSTS = [
+    host.strip().lower()
+    for host in os.environ.get(
+        "PUSH_SERVICE_HOSTS",
+        "fcm.googleapis.com,push.services.mozilla.com,notify.windows.com,push.apple.com",
+    ).split(",")
+    if host.strip()
+]
+# How many browsers a person may keep subscribed; a new one replaces the oldest.
+PUSH_SUBSCRIPTIONS_PER_PERSON = 10
 # Quiet hours of the reminders (the club's local hours, Europe/Berlin): nothing is sent
 # from NOTIFY_QUIET_FROM o'clock to NOTIFY_QUIET_UNTIL o'clock; what falls due meanwhile
 # is held and sent in the first run after.

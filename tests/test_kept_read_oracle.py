@@ -111,12 +111,14 @@ from league.banking.services import (
     notification_choice_set,
     push_subscription_delete,
     push_subscription_save,
+    push_subscriptions_of_login_delete,
 )
 from league.banking.settlement import bank_statement_import
 from league.closing.services import season_close, season_reopen, season_sign_off
 from league.club import api_common, caching
 from league.club.accounts.services import (
     api_token_create,
+    api_token_logout,
     api_token_revoke,
     api_tokens_revoke,
     login_email_set,
@@ -642,6 +644,12 @@ WRITERS: dict[str, Writer] = {
     "league.club.accounts.services.api_tokens_revoke": lambda b: api_tokens_revoke(
         user=b.fresh(b.member).user
     ),
+    "league.club.accounts.services.api_token_logout": lambda b: api_token_logout(
+        token=api_token_create(user=b.fresh(b.member).user)[0]
+    ),
+    "league.banking.services.push_subscriptions_of_login_delete": lambda b: (
+        push_subscriptions_of_login_delete(user=b.fresh(b.member).user)
+    ),
     "league.club.accounts.services.api_token_revoke": lambda b: api_token_revoke(
         user=b.fresh(b.member).user,
         key=api_token_create(user=b.fresh(b.member).user)[0].token_key,
@@ -693,10 +701,13 @@ WRITERS: dict[str, Writer] = {
         member=b.fresh(b.member), kind="open_amount", email=False, push=False
     ),
     "league.banking.services.push_subscription_save": lambda b: push_subscription_save(
-        member=b.fresh(b.member), endpoint="https://push.example.org/anna", p256dh="k", auth="a"
+        member=b.fresh(b.member),
+        endpoint="https://fcm.googleapis.com/fcm/send/anna",
+        p256dh="k",
+        auth="a",
     ),
     "league.banking.services.push_subscription_delete": lambda b: push_subscription_delete(
-        member=b.fresh(b.member), endpoint="https://push.example.org/anna"
+        member=b.fresh(b.member), endpoint="https://fcm.googleapis.com/fcm/send/anna"
     ),
     "league.banking.bank_import.bank_lines_book": _bank_import,
     "league.banking.settlement.bank_statement_import": _bank_statement,
@@ -923,6 +934,7 @@ READS_ONLY: dict[str, str] = {
     "league.closing.services.carry_source_key": "a key",
     "league.club.services.season_rules_data": "converts rules to data",
     "league.club.services.member_merge_connect": "wiring at start-up",
+    "league.club.accounts.services.login_ended_connect": "wiring at start-up",
     "league.clubbook.services.club_book_parse": "parses files",
     "league.clubbook.services.database_refusal": "maps an error",
     "league.reports.builds.tasks_run_eagerly": "a setting",

@@ -257,8 +257,9 @@ class PushKeysSerializer(serializers.Serializer):
 
 
 class PushSubscriptionSerializer(serializers.Serializer):
-    """The browser's PushSubscription JSON (`subscription.toJSON()`): `endpoint` (https),
-    `keys`; `expirationTime` is accepted and not kept."""
+    """The browser's PushSubscription JSON (`subscription.toJSON()`): `endpoint` (https;
+    its host a known push service, checked by `push_subscription_save`), `keys`;
+    `expirationTime` is accepted and not kept."""
 
     endpoint = serializers.URLField(max_length=1000)
     expirationTime = serializers.IntegerField(  # the browser's name
@@ -328,8 +329,11 @@ class PushSubscriptionView(APIView):
     @extend_schema(
         summary="Subscribe this browser to web push",
         description="The body is the browser's PushSubscription JSON. The person then gets "
-        "the reminders they chose by push as well. The same endpoint again updates it. "
-        "400 `invalid` (no https endpoint, keys missing).",
+        "the reminders they chose by push as well. The same endpoint again updates it; "
+        "a person keeps at most ten browsers (a new one replaces the oldest). "
+        "400 `invalid` (no https endpoint, keys missing), `push_endpoint_not_allowed` "
+        "(the endpoint is no address of a known browser push service: Google FCM, "
+        "Mozilla, Microsoft WNS, Apple; settings.PUSH_SERVICE_HOSTS).",
         request=PushSubscriptionSerializer,
         responses={201: None, **error_responses(400)},
     )

@@ -40,7 +40,7 @@ from league.banking.models import (
     PushSubscription,
 )
 from league.banking.reminders import REMINDER_THRESHOLD
-from league.banking.selectors import member_open_seasons
+from league.banking.selectors import member_open_seasons, push_endpoint_allowed
 from league.club.models import Club, Member, Season
 
 logger = logging.getLogger(__name__)
@@ -297,6 +297,10 @@ def notifications_send(*, now: datetime.datetime | None = None) -> int:
     subscriptions: dict[int, list[PushSubscription]] = {}
     if settings.VAPID_PRIVATE_KEY:
         for s in PushSubscription.objects.filter(member_id__in=member_ids):
+            if not push_endpoint_allowed(s.endpoint):  # kept before the push services' list
+                logger.warning("push subscription %s names no push service: deleted", s.pk)
+                s.delete()
+                continue
             subscriptions.setdefault(s.member_id, []).append(s)
     sent = 0
     for notice in notices:

@@ -10,9 +10,12 @@ Money is Decimal EUR. Nothing here writes.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from decimal import Decimal
+from urllib.parse import urlsplit
 
+from django.conf import settings
 from django.db.models import Sum
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
@@ -166,4 +169,32 @@ def member_girocode_rows(*, club: Club, member: Member) -> list[GiroCodeRow]:
             )
             for season, amount in member_open_seasons(member=member)
         ],
+    )
+
+
+_HOST = re.compile(r"[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*")
+
+
+def push_endpoint_allowed(endpoint: str) -> bool:
+    """Whether `endpoint` is an address of a known browser push service: https, no user or
+    password part, port 443 or none, and a host (letters, digits, dots and dashes) that is
+    one of settings.PUSH_SERVICE_HOSTS or lies under one on a dot boundary
+    (`updates.push.services.mozilla.com` under `push.services.mozilla.com`, not
+    `evilpush.services.mozilla.com.example`). The worker POSTs every reminder there, so
+    nothing else (the site's own network, localhost, an address) is let through."""
+    try:
+        parts = urlsplit(endpoint)
+        port = parts.port
+    except ValueError:
+        return False
+    host = parts.hostname or ""
+    if (
+        parts.scheme != "https"
+        or parts.netloc.lower() not in (host, f"{host}:443")  # no user part, no odd port
+        or port not in (None, 443)
+        or not _HOST.fullmatch(host)
+    ):
+        return False
+    return any(
+        host == allowed or host.endswith("." + allowed) for allowed in settings.PUSH_SERVICE_HOSTS
     )

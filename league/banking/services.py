@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import unicodedata
 
+from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from schwifty import BIC, IBAN
 from schwifty.exceptions import SchwiftyException
@@ -18,6 +21,7 @@ from league.banking.models import (
     NotificationKind,
     PushSubscription,
 )
+from league.banking.selectors import push_endpoint_allowed
 from league.club.books import register_changed
 from league.club.errors import BooksError
 from league.club.models import Club, Member
@@ -94,10 +98,28 @@ def push_subscription_save(
     *, member: Member, endpoint: str, p256dh: str, auth: str
 ) -> PushSubscription:
     """Keep a browser's push subscription for `member` (the endpoint is the key: a browser
-    that subscribes again, or passes to another login, updates its row)."""
+    that subscribes again, or passes to another login, updates its row and counts as new).
+    A person keeps at most settings.PUSH_SUBSCRIPTIONS_PER_PERSON browsers: the oldest
+    beyond that are deleted.
+
+    Raises BooksError `push_endpoint_not_allowed` (field endpoint) when the endpoint is not
+    an address of a known push service (`push_endpoint_allowed`); nothing is saved then."""
+    if not push_endpoint_allowed(endpoint):
+        raise BooksError(
+            "push_endpoint_not_allowed",
+            _("This address is not one of a known push service of a browser."),
+            field="endpoint",
+        )
+    # The person's row lock: two browsers subscribing at once count one after the other.
+    Member.objects.select_for_update().filter(pk=member.pk).exists()
     subscription, _created = PushSubscription.objects.update_or_create(
-        endpoint=endpoint, defaults={"member": member, "p256dh": p256dh, "auth": auth}
+        endpoint=endpoint,
+        defaults={"member": member, "p256dh": p256dh, "auth": auth, "created_at": timezone.now()},
     )
+    beyond = PushSubscription.objects.filter(member=member).order_by("-created_at", "-pk")[
+        settings.PUSH_SUBSCRIPTIONS_PER_PERSON :
+    ]
+    PushSubscription.objects.filter(pk__in=list(beyond.values_list("pk", flat=True))).delete()
     return subscription
 
 
@@ -108,3 +130,12 @@ def push_subscription_delete(*, member: Member, endpoint: str) -> bool:
     left alone. Returns whether a row was deleted; deleting again deletes nothing."""
     deleted, _per_model = PushSubscription.objects.filter(member=member, endpoint=endpoint).delete()
     return deleted > 0
+
+
+def push_subscriptions_of_login_delete(*, user: User) -> int:
+    """Forget every browser push subscription of the person whose login is `user`; how many
+    there were. Connected to the end of a login's access (league.club.accounts.services
+    `login_ended_connect`: a logout, page or API, a password set by any path, the login
+    locked), so that a shared phone no longer shows the previous person's reminders."""
+    deleted: int = PushSubscription.objects.filter(member__user=user).delete()[0]
+    return deleted

@@ -24,7 +24,7 @@ pytestmark = pytest.mark.django_db
 BERLIN = ZoneInfo("Europe/Berlin")
 # Thursday: the statutes' evening is on Fridays, so "evening tomorrow" falls due.
 THURSDAY = datetime.datetime(2026, 11, 26, 9, 0, tzinfo=BERLIN)
-ENDPOINT = "https://push.example.org/send/anna"
+ENDPOINT = "https://fcm.googleapis.com/fcm/send/anna"
 
 
 class FakePushService:
@@ -166,7 +166,7 @@ def test_a_subscription_the_push_service_reports_gone_is_deleted(push, anna):
 def test_a_push_subscription_needs_an_https_endpoint(api, cast):
     answer = api("member").post(
         "/api/v1/push-subscriptions/",
-        {"endpoint": "http://push.example.org/x", "keys": {"p256dh": "a", "auth": "b"}},
+        {"endpoint": "http://fcm.googleapis.com/fcm/send/x", "keys": {"p256dh": "a", "auth": "b"}},
         format="json",
     )
     assert answer.status_code == 400

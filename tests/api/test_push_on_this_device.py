@@ -19,7 +19,7 @@ PAGE = "/benachrichtigungen/"
 URL = "/api/v1/push-subscriptions/"
 KEY = "BEl62iUYgUivxIkv69yViEuiBIa-Ib9-SkvMeAtA3LFgDzkrxZJjSgSnfckjBJuBkr3qBUYIHBQFLXYp5Nksh8U"
 BUTTON = "Push-Nachrichten auf diesem Gerät einschalten"
-ENDPOINT = "https://push.example.test/send/anna"
+ENDPOINT = "https://updates.push.services.mozilla.com/wpush/v2/anna"
 BODY = {"endpoint": ENDPOINT, "keys": {"p256dh": "BNcR", "auth": "tBHI"}}
 
 

@@ -5,8 +5,8 @@ happened; switching off forgets it again.
 
 Headless Chromium has no push service, so pushManager.subscribe() and getSubscription()
 are replaced (page.add_init_script) by a fake that records what it was asked and answers
-a subscription at push.example.test; everything from there on is real: the page's
-script, the request, the API, the database row.
+a subscription at web.push.apple.com (a push service the site accepts); everything from
+there on is real: the page's script, the request, the API, the database row.
 """
 
 import base64
@@ -24,7 +24,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 # An uncompressed P-256 point (65 bytes, 0x04 first), base64url without padding.
 KEY = base64.urlsafe_b64encode(bytes([4]) + bytes(range(1, 65))).decode().rstrip("=")
-ENDPOINT = "https://push.example.test/send/phone-anna"
+ENDPOINT = "https://web.push.apple.com/phone-anna"
 
 # The page keeps no copies for offline reading here (app.js warms them once per visit,
 # and the worker would go on fetching them after the test ended).

@@ -49,6 +49,7 @@ from league.club.accounts.serializers import (
 )
 from league.club.accounts.services import (
     api_token_create,
+    api_token_logout,
     api_token_revoke,
     api_tokens_revoke,
     password_change,
@@ -99,7 +100,7 @@ class LogoutView(APIView):
     @schema.LOGOUT_POST
     def post(self, request):
         if isinstance(request.auth, AuthToken):
-            request.auth.delete()
+            api_token_logout(token=request.auth)
         else:  # a session: the same as the page's logout
             api_tokens_revoke(user=request.user)
             logout(request._request)

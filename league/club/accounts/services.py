@@ -9,6 +9,8 @@ tokens.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from axes.handlers.proxy import AxesProxyHandler
 from django.contrib.auth import password_validation
 from django.contrib.auth.models import User
@@ -38,11 +40,43 @@ def api_token_create(*, user: User) -> tuple[AuthToken, str]:
         return issued
 
 
+#: What the layers above keep for a login on a device (league.banking: the browsers'
+#: push subscriptions) and forget when the login's access ends; called with `user=`.
+LoginEndedReceiver = Callable[..., object]
+_login_ended_receivers: list[LoginEndedReceiver] = []
+
+
+def login_ended_connect(receiver: LoginEndedReceiver) -> None:
+    """Call `receiver(user=...)` whenever a login's access ends: a logout (page or API),
+    "logout everywhere", a password set by any path, the login locked. The register sits
+    below the books and cannot import them; league/apps.py connects at start-up."""
+    if receiver not in _login_ended_receivers:
+        _login_ended_receivers.append(receiver)
+
+
+def _login_ended(user: User) -> None:
+    for receiver in _login_ended_receivers:
+        receiver(user=user)
+
+
 def api_tokens_revoke(*, user: User) -> int:
-    """Revoke every API token of `user` (logout everywhere, a password change or reset);
-    how many there were."""
-    deleted: int = AuthToken.objects.filter(user=user).delete()[0]
+    """Revoke every API token of `user` (logout everywhere, a password change or reset, the
+    login locked); how many there were. The login's access has ended: the connected
+    receivers forget what devices keep for it (`login_ended_connect`)."""
+    with transaction.atomic():
+        deleted: int = AuthToken.objects.filter(user=user).delete()[0]
+        _login_ended(user)
     return deleted
+
+
+def api_token_logout(*, token: AuthToken) -> None:
+    """Revoke `token`, the one an API request logged out with (the login's other tokens
+    stay). The login's access on that device has ended: the connected receivers forget
+    what devices keep for it (`login_ended_connect`), as at every logout."""
+    with transaction.atomic():
+        user = token.user
+        token.delete()
+        _login_ended(user)
 
 
 def api_token_revoke(*, user: User, key: str) -> None:

@@ -674,9 +674,7 @@ def test_every_schock_aus_thrower_in_the_export_is_guarded_and_comes_back_as_nam
     """The throwers of a game share one cell, joined by `;`, which German Excel splits
     into cells: each name that a spreadsheet would run (`=1+1`, `@SUM(1)`, also when it is
     not the first) is written with a leading `'`, and the import reads the names back."""
-    attendance = ATTENDANCE.replace(b"Carla Vogt", b"'=1+1").replace(
-        b"Erik Lange", b"'@SUM(1)"
-    )
+    attendance = ATTENDANCE.replace(b"Carla Vogt", b"'=1+1").replace(b"Erik Lange", b"'@SUM(1)")
     games = GAMES.replace(b"Carla Vogt", b"'=1+1").replace(b"Erik Lange", b"'@SUM(1)")
     games += (
         b"2026-10-09,26,Anna Becker,'=1+1;'@SUM(1)\r\n"
