@@ -31,11 +31,9 @@ import datetime
 import json
 import os
 import random
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.parse
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -44,7 +42,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_import import FIRST_NAMES, LAST_NAMES  # noqa: E402
 from bench_load import (  # noqa: E402
-    LUA,
+    bench_database_url,
     drop_database,
     ensure_wrk,
     fetch,
@@ -54,6 +52,7 @@ from bench_load import (  # noqa: E402
     stop,
     wait_ready,
 )
+from bench_load import run_wrk as load_wrk  # noqa: E402
 
 PASSWORD = "bench-clubs-Schocken-1979"  # a local throwaway database's logins
 SMALL_YEARS = (2025, 2026)
@@ -101,14 +100,6 @@ def small_club_book(seed: int) -> tuple[bytes, bytes]:
                 games.append(f"{date},{number},{loser},{';'.join(throwers)}")
     encode = lambda lines: ("\r\n".join(lines) + "\r\n").encode("utf-8")  # noqa: E731
     return encode(attendance), encode(games)
-
-
-def database_url() -> str:
-    url = os.environ.get("DATABASE_URL", "")
-    parts = urllib.parse.urlsplit(url)
-    if parts.scheme not in ("postgres", "postgresql"):
-        return ""
-    return urllib.parse.urlunsplit(parts._replace(path=f"{parts.path}_clubs_bench"))
 
 
 def import_club(name: str, attendance: bytes, games: bytes) -> None:
@@ -165,40 +156,8 @@ def club_target(club_name: str, username: str, entry_date: datetime.date) -> dic
 
 
 def run_wrk(wrk: str, args, url: str, headers: dict[str, str], body: str | None = None) -> dict:
-    """One wrk run (bench_load's Lua), a POST of `body` when given."""
-    script_text = LUA.format(
-        headers="\n".join(
-            f"wrk.headers[{json.dumps(k)}] = {json.dumps(v)}" for k, v in headers.items()
-        )
-    )
-    if body is not None:
-        script_text = script_text.replace(
-            'wrk.method = "GET"', f'wrk.method = "POST"\nwrk.body = {json.dumps(body)}'
-        )
-    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
-        script.write(script_text)
-    try:
-        output = subprocess.run(
-            [
-                wrk,
-                f"-t{args.threads}",
-                f"-c{args.connections}",
-                f"-d{args.duration}s",
-                "--timeout",
-                "30s",
-                "-s",
-                script.name,
-                url,
-            ],
-            capture_output=True,
-            text=True,
-            timeout=args.duration + 60,
-            check=True,
-        ).stdout
-    finally:
-        os.unlink(script.name)
-    line = next(x for x in output.splitlines() if x.startswith("BENCH_JSON "))
-    figures = json.loads(line.removeprefix("BENCH_JSON "))
+    """One wrk run (bench_load's), with its rate (requests a second) and errors added."""
+    figures = load_wrk(wrk, args, url, headers, body)
     figures["rate"] = figures["requests"] / (figures["duration_us"] / 1e6)
     figures["errors"] = sum(figures[k] for k in ("connect", "read", "write", "status", "timeout"))
     return figures
@@ -360,7 +319,7 @@ def print_comparison(clubs: int, alone: dict, among: dict) -> None:
 
 def main() -> None:
     args = parse_args()
-    url = database_url()
+    url = bench_database_url("_clubs_bench")
     if not url:
         print("bench_clubs: skipped, set DATABASE_URL to PostgreSQL")
         return

@@ -1,7 +1,9 @@
 """Entering an evening at the table: the taps and seconds chromium at 390 x 844 takes to
 enter the 25 games of the sample evening (tests/samples) on the evening page, online
 (one post and page load a game) and offline (each game queued on the phone, then the
-queue sent when the connection is back, without a page load).
+queue sent when the connection is back, without a page load); and one game of 2 rounds
+of 6 players entered round by round (the throw pad, tests/browser/test_phone_rounds.py's
+game), from opening the page to the saved game.
 
 A tap is a click on the page: the loser, each Schock-Aus thrower in throwing order, and
 "Spiel speichern"; number and Vorleger are filled in by the page. The seconds are the
@@ -58,6 +60,30 @@ def _tap_game(page, game: dict) -> int:
     return 2 + len(game["schock_aus"])
 
 
+# tests/browser/test_phone_rounds.py's game: row by row, the Vorleger first; his 642 is
+# the worst throw of both rounds (a Schock-Aus in round 2), so he loses.
+ROUNDS = [
+    ["642", "665", "664", "663", "662", "661"],
+    ["642", "111", "665", "664", "663", "662"],
+]
+
+
+def _tap_rounds(page) -> int:
+    """Enter ROUNDS on the round-by-round page by taps on the throw pad; the taps."""
+    taps = 0
+    for i, throws in enumerate(ROUNDS):
+        round_box = page.locator(f"fieldset.round[data-round='{i}']")
+        for j, dice in enumerate(throws):
+            round_box.locator(f".throw[data-row='{j}'] .dice-pad [data-dice='{dice}']").click()
+            taps += 1
+        if i < len(ROUNDS) - 1:
+            page.click(".rounds-actions button[value=check]")
+            page.wait_for_selector(f"fieldset.round[data-round='{i + 1}']")
+            taps += 1
+    page.click(".rounds-actions button[value=save]")
+    return taps + 1
+
+
 def _wait(check, seconds: float = 60) -> None:
     end = time.monotonic() + seconds
     while time.monotonic() < end:
@@ -76,6 +102,7 @@ def run() -> None:
     games = sample["evening"]["games"]
     online_evening = _evening(sample, "2026-10-09")
     offline_evening = _evening(sample, "2026-10-16")
+    rounds_evening = _evening(sample, "2026-10-23")
     server = LiveServerThread("localhost", StaticFilesHandler, port=0)
     server.daemon = True
     server.start()
@@ -127,6 +154,13 @@ def run() -> None:
             _wait(lambda: offline_evening.games.count() == len(games))
             _wait(lambda: page.locator("table.games tbody tr").count() == len(games))
             sending = time.perf_counter() - started
+
+            started = time.perf_counter()
+            page.goto(f"{base}/abende/{rounds_evening.pk}/runden-eintragen/")
+            rounds_taps = _tap_rounds(page)
+            page.wait_for_url(lambda url: "/runden/" in url and "eintragen" not in url)
+            rounds_seconds = time.perf_counter() - started
+            assert rounds_evening.games.filter(entry_mode="rounds").count() == 1
             browser.close()
     finally:
         server.terminate()
@@ -143,6 +177,10 @@ def run() -> None:
         f"  offline: {offline_total:.1f} s to queue all, a game median "
         f"{statistics.median(queued):.2f} s; sent when back online, listed in place: "
         f"{sending:.1f} s"
+    )
+    print(
+        f"  round by round, 2 rounds of 6 players: {rounds_taps} taps, no keystroke, "
+        f"{rounds_seconds:.1f} s from opening the page to the saved game"
     )
 
 

@@ -34,6 +34,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_load import (  # noqa: E402
+    bench_database_url,
     drop_database,
     ensure_wrk,
     fetch,
@@ -61,16 +62,6 @@ def parse_args() -> argparse.Namespace:
     )
     parser.add_argument("--keep", action="store_true")
     return parser.parse_args()
-
-
-def database_url() -> str:
-    import urllib.parse
-
-    url = os.environ.get("DATABASE_URL", "")
-    parts = urllib.parse.urlsplit(url)
-    if parts.scheme not in ("postgres", "postgresql"):
-        return ""
-    return urllib.parse.urlunsplit(parts._replace(path=f"{parts.path}_gunicorn_bench"))
 
 
 def fill() -> str:
@@ -214,7 +205,7 @@ def print_results(
 
 def main() -> None:
     args = parse_args()
-    url = database_url()
+    url = bench_database_url("_gunicorn_bench")
     if not url:
         print("bench_gunicorn: skipped, set DATABASE_URL to PostgreSQL")
         return

@@ -331,18 +331,28 @@ def api_token(base: str) -> str:
         return json.loads(response.read())["token"]
 
 
-def run_wrk(wrk: str, args: argparse.Namespace, url: str, headers: dict[str, str]) -> dict:
-    """One wrk run with these request headers; its Lua `done` prints the figures as JSON
-    (wrk counts a 304 as a success, like any answer below 400)."""
-    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
-        script.write(
-            LUA.format(
-                headers="\n".join(
-                    f"wrk.headers[{json.dumps(name)}] = {json.dumps(value)}"
-                    for name, value in headers.items()
-                )
-            )
+def run_wrk(
+    wrk: str,
+    args: argparse.Namespace,
+    url: str,
+    headers: dict[str, str],
+    body: str | None = None,
+) -> dict:
+    """One wrk run with these request headers (a POST of `body` when given); its Lua `done`
+    prints the figures as JSON (wrk counts a 304 as a success, like any answer below 400).
+    Also used by bench_clubs and bench_gunicorn."""
+    script_text = LUA.format(
+        headers="\n".join(
+            f"wrk.headers[{json.dumps(name)}] = {json.dumps(value)}"
+            for name, value in headers.items()
         )
+    )
+    if body is not None:
+        script_text = script_text.replace(
+            'wrk.method = "GET"', f'wrk.method = "POST"\nwrk.body = {json.dumps(body)}'
+        )
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
+        script.write(script_text)
     try:
         output = subprocess.run(
             [
@@ -367,13 +377,14 @@ def run_wrk(wrk: str, args: argparse.Namespace, url: str, headers: dict[str, str
     return json.loads(line.removeprefix("BENCH_JSON "))
 
 
-def default_database_url() -> str:
-    """`<name>_load_bench` on the server of DATABASE_URL, or "" when that is not PostgreSQL."""
+def bench_database_url(suffix: str) -> str:
+    """`<name><suffix>` on the server of DATABASE_URL (a bench's own throwaway database), or
+    "" when that is not PostgreSQL. Also used by bench_clubs and bench_gunicorn."""
     url = os.environ.get("DATABASE_URL", "")
     parts = urllib.parse.urlsplit(url)
     if parts.scheme not in ("postgres", "postgresql"):
         return ""
-    return urllib.parse.urlunsplit(parts._replace(path=f"{parts.path}_load_bench"))
+    return urllib.parse.urlunsplit(parts._replace(path=f"{parts.path}{suffix}"))
 
 
 def server_env(args: argparse.Namespace) -> dict[str, str]:
@@ -445,7 +456,7 @@ def measure_cell(
 
 def main() -> None:
     args = parse_args()
-    args.database_url = args.database_url or default_database_url()
+    args.database_url = args.database_url or bench_database_url("_load_bench")
     if not args.database_url:
         print("bench_load: skipped, set DATABASE_URL (or --database-url) to PostgreSQL")
         return

@@ -109,6 +109,7 @@ from league.banking.reminders import payment_reminders_send
 from league.banking.services import (
     club_bank_account_set,
     notification_choice_set,
+    push_subscription_delete,
     push_subscription_save,
 )
 from league.banking.settlement import bank_statement_import
@@ -693,6 +694,9 @@ WRITERS: dict[str, Writer] = {
     ),
     "league.banking.services.push_subscription_save": lambda b: push_subscription_save(
         member=b.fresh(b.member), endpoint="https://push.example.org/anna", p256dh="k", auth="a"
+    ),
+    "league.banking.services.push_subscription_delete": lambda b: push_subscription_delete(
+        member=b.fresh(b.member), endpoint="https://push.example.org/anna"
     ),
     "league.banking.bank_import.bank_lines_book": _bank_import,
     "league.banking.settlement.bank_statement_import": _bank_statement,

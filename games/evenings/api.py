@@ -403,7 +403,9 @@ def _planned_line(club, day: datetime.date) -> dict[str, Any]:
     """The planned line on `day` (cancelled ones too) as the API shows it."""
     weeks = max(PLANNED_WEEKS, (day - timezone.localdate()).days // 7 + 1)
     lines: list[PlannedEveningLine] = club_planned_evenings(club=club, weeks=weeks)
-    line = next(line for line in lines if line.date == day)
+    line = next((line for line in lines if line.date == day), None)
+    if line is None:  # an evening recorded on that day meanwhile: no longer planned
+        raise Http404
     return dict(PlannedEveningSerializer(line).data)
 
 

@@ -682,34 +682,34 @@ def club_planned_evenings(
             Q(date__gte=today) | Q(regular_date__gte=today)
         )
     )
-    changes = {row.regular_date: row for row in rows if row.regular_date is not None}
+    # A statutes' date the secretary moved or cancelled is listed where it went (its
+    # row's date, in the window, whatever its statutes' date), under its statutes' date's
+    # uid (a calendar app keeps it as the same event); an added one under its own.
+    changed = {row.regular_date for row in rows if row.regular_date is not None}
     lines: list[PlannedEveningLine] = []
     day = today
     while day < end:
         statutes = _statutes_on(club, seasons, day)
-        if day.weekday() == statutes.evening_weekday:
-            row = changes.get(day)
-            uid = f"schockclub-{club.pk}-planned-{day.isoformat()}"
-            if row is not None:
-                clock = row.starts_at or _clock(_statutes_on(club, seasons, row.date))
-                if row.date not in recorded or row.cancelled:
-                    lines.append(
-                        PlannedEveningLine(
-                            uid, row.date, _at(row.date, clock), row.cancelled, day, row.pk
-                        )
-                    )
-            elif day not in recorded:
+        if day.weekday() == statutes.evening_weekday and day not in changed:
+            if day not in recorded:
+                uid = f"schockclub-{club.pk}-planned-{day.isoformat()}"
                 lines.append(
                     PlannedEveningLine(uid, day, _at(day, _clock(statutes)), False, day, None)
                 )
         day += datetime.timedelta(days=1)
     for row in rows:
-        if row.regular_date is None and row.date >= today and row.date not in recorded:
-            clock = row.starts_at or _clock(_statutes_on(club, seasons, row.date))
+        if not today <= row.date < end or (row.date in recorded and not row.cancelled):
+            continue
+        clock = row.starts_at or _clock(_statutes_on(club, seasons, row.date))
+        if row.regular_date is not None:
+            uid = f"schockclub-{club.pk}-planned-{row.regular_date.isoformat()}"
+        else:
             uid = f"schockclub-{club.pk}-added-{row.pk}"
-            lines.append(
-                PlannedEveningLine(uid, row.date, _at(row.date, clock), row.cancelled, None, row.pk)
+        lines.append(
+            PlannedEveningLine(
+                uid, row.date, _at(row.date, clock), row.cancelled, row.regular_date, row.pk
             )
+        )
     return sorted(lines, key=lambda line: (line.date, line.uid))
 
 

@@ -449,15 +449,21 @@ def game_record(
     game that has it (`games.evenings.selectors.game_number_holder`).
 
     `client_key` (a UUID the client made for this game: a phone's offline
-    queue) is applied once: a game with the same key is refused (`duplicate_client_key`,
-    409), checked before the version, so a repeated sending never records a second game.
+    queue) is applied once: a game with the same key, also one undone or deleted since, is
+    refused (`duplicate_client_key`, 409), checked before the version, so a repeated
+    sending never records a second game.
 
     Raises BooksError: loser_not_present, thrower_not_present, vorleger_not_present,
     duplicate_game_number (409), duplicate_client_key (409), invalid_number,
     stale_version (412), evening_target_reached (409).
     """
     evening = Evening.objects.select_for_update().get(pk=evening.pk)
-    if client_key is not None and Game.objects.filter(client_key=client_key).exists():
+    # A key is spent once the game was recorded, also when the game was undone or deleted
+    # since (its history keeps the key): a late retry of the queue never books it again.
+    if client_key is not None and (
+        Game.objects.filter(client_key=client_key).exists()
+        or Game.history.filter(evening_id=evening.pk, client_key=client_key).exists()
+    ):
         raise BooksError(
             "duplicate_client_key",
             _("This game was recorded already: it was sent twice."),
@@ -707,7 +713,51 @@ def _merge_records(source: Member, target: Member, reason: str) -> list[Evening]
     for evening in kept_books:
         evening.secretary = target
     bulk_update_with_history(kept_books, Evening, ["secretary"], default_change_reason=reason)
+    _merge_objections(source, target, reason)
     return kept_books
+
+
+def _merge_objections(source: Member, target: Member, reason: str) -> None:
+    """The objections `source` raised or answered become `target`'s (audited with
+    `reason`). Raises BooksError `merge_conflict` (409) when both have an objection open
+    to the same game (one person has one open objection a game: answer one first)."""
+    objections = list(
+        Objection.objects.filter(Q(raised_by=source) | Q(answered_by=source)).select_related(
+            "evening"
+        )
+    )
+    open_games = set(
+        Objection.objects.filter(raised_by=target, status=Objection.Status.OPEN).values_list(
+            "game_id", flat=True
+        )
+    )
+    for objection in objections:
+        if (
+            objection.raised_by_id == source.pk
+            and objection.status == Objection.Status.OPEN
+            and objection.game_id in open_games
+        ):
+            raise BooksError(
+                "merge_conflict",
+                _(
+                    "%(source)s and %(target)s both have an objection open to game "
+                    "%(number)s of %(date)s: answer one of them first."
+                )
+                % {
+                    "source": source.name,
+                    "target": target.name,
+                    "number": objection.game_number,
+                    "date": f"{objection.evening.date:%d.%m.%Y}",
+                },
+                status=409,
+            )
+        if objection.raised_by_id == source.pk:
+            objection.raised_by = target
+        if objection.answered_by_id == source.pk:
+            objection.answered_by = target
+    bulk_update_with_history(
+        objections, Objection, ["raised_by", "answered_by"], default_change_reason=reason
+    )
 
 
 @transaction.atomic
@@ -715,10 +765,10 @@ def evening_people_merge(
     *, source: Member, target: Member, reason: str
 ) -> set[tuple[int, int | None]]:
     """Play's part of merging a person entered twice (league.club.services.member_merge):
-    `source`'s attendance, games lost, Vorleger places, Schock-Aus and
-    evenings kept as secretary move to `target`; each evening touched gets a new version
-    and the books-changed event (the ledger rebooks its charges, docs/rules.md 5). Every row
-    moved leaves an audit record with `reason`.
+    `source`'s attendance, games lost, Vorleger places, Schock-Aus, objections raised or
+    answered and evenings kept as secretary move to `target`; each evening touched gets a
+    new version and the books-changed event (the ledger rebooks its charges, docs/rules.md
+    5). Every row moved leaves an audit record with `reason`.
 
     Where both people are on one evening's list, the one present stays and the absent
     entry goes (a person cannot have been both); both present cannot be resolved.

@@ -9,7 +9,7 @@
 - ``POST bank-statements/``  the secretary imports a CAMT.053, MT940 or CSV statement
   (league/banking/settlement.py).
 - ``POST push-subscriptions/``  the logged-in person's browser subscribes to web push (its
-  PushSubscription JSON).
+  PushSubscription JSON); ``DELETE push-subscriptions/`` (``{"endpoint": ...}``) forgets it.
 - ``GET/PUT me/notifications/``  how the logged-in person hears of each kind of reminder
   (league/banking/notifications.py).
 """
@@ -34,7 +34,11 @@ from league.banking.selectors import (
     member_girocode_png,
     member_payment_girocode,
 )
-from league.banking.services import notification_choice_set, push_subscription_save
+from league.banking.services import (
+    notification_choice_set,
+    push_subscription_delete,
+    push_subscription_save,
+)
 from league.banking.settlement import bank_statement_import
 from league.banking.statement_files import parse_statement
 from league.club.api_common import (
@@ -268,6 +272,12 @@ class PushSubscriptionSerializer(serializers.Serializer):
         return value
 
 
+class PushUnsubscribeSerializer(serializers.Serializer):
+    """The endpoint of the browser subscription to forget (`subscription.endpoint`)."""
+
+    endpoint = serializers.URLField(max_length=1000)
+
+
 class NotificationChoiceSerializer(serializers.Serializer):
     """How the person hears of one kind."""
 
@@ -309,7 +319,8 @@ def _choices_data(member: Member) -> dict:
 
 @extend_schema(tags=["Reminders"])
 class PushSubscriptionView(APIView):
-    """POST /api/v1/push-subscriptions/: keep the browser's push subscription."""
+    """POST /api/v1/push-subscriptions/: keep the browser's push subscription; DELETE:
+    forget it."""
 
     permission_classes = [IsAuthenticated]
     writes_books = False
@@ -334,6 +345,22 @@ class PushSubscriptionView(APIView):
             auth=body.validated_data["keys"]["auth"],
         )
         return Response(status=201)
+
+    @extend_schema(
+        summary="Switch web push off for this browser",
+        description="The body names the browser's subscription (`endpoint`); the person "
+        "gets no more push messages on it. Only the person's own subscription is "
+        "forgotten; one that is not (or no longer) kept answers 204 too. 400 `required`, "
+        "`invalid` or `max_length` (no endpoint, not an address, longer than 1000).",
+        request=PushUnsubscribeSerializer,
+        responses={204: None, **error_responses(400)},
+    )
+    def delete(self, request):
+        member = _member_or_404(request)
+        body = PushUnsubscribeSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        push_subscription_delete(member=member, endpoint=body.validated_data["endpoint"])
+        return Response(status=204)
 
 
 @extend_schema(tags=["Reminders"])

@@ -16,6 +16,7 @@ date or amount; a German message names the line.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import datetime
 import hashlib
 import io
@@ -242,7 +243,26 @@ def parse_bank_csv(*, club: Club, data: bytes) -> list[BankLine]:
             _("No header with Buchungstag, Auftraggeber/Empfänger, Verwendungszweck and Betrag."),
             field="file",
         )
-    return lines
+    return keys_numbered(lines)
+
+
+def keys_numbered(lines: list[BankLine]) -> list[BankLine]:
+    """`lines` with the key of each repeat of a line without a bank reference numbered
+    (its n-th repeat in the file gets the key of the key and n): two transfers alike in
+    day, amount, name and purpose are two payments, not one line twice. The first keeps
+    its key, so a statement read before reads the same; numbering again changes nothing."""
+    seen: dict[str, int] = defaultdict(int)
+    numbered = []
+    for line in lines:
+        if not line.bank_ref and line.line_hash in seen:
+            repeat = seen[line.line_hash]
+            seen[line.line_hash] += 1
+            key = hashlib.sha256(f"{line.line_hash}\x1f#{repeat}".encode()).hexdigest()
+            line = dataclasses.replace(line, line_hash=key)
+        else:
+            seen[line.line_hash] += 1
+        numbered.append(line)
+    return numbered
 
 
 def bank_lines_match(*, club: Club, lines: list[BankLine]) -> list[Proposal]:

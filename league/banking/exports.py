@@ -78,27 +78,43 @@ def _header(*, club: Club, year: int, now: datetime.datetime) -> list[object]:
     return fields + [""] * (31 - len(fields))
 
 
-def datev_buchungsstapel(*, club: Club, year: int) -> bytes:
-    """The DATEV Buchungsstapel (bytes, cp1252, CRLF) of the club's euro payments paid in
-    calendar ``year``, oldest first: amount with comma decimals, "S" (debit of the cash or
-    bank account), EUR, account 1000 (cash) or 1200 (bank transfer), contra account 8200,
-    document date DDMM, document field "Z<payment id>", text the person's name (at most
-    60 characters). One query."""
-    payments = (
-        Payment.objects.filter(club=club, currency="EUR", paid_on__year=year)
-        .select_related("member")
-        .order_by("paid_on", "pk")
+def _money_entries(*, club: Club, year: int) -> list[tuple[LedgerEntry, Payment]]:
+    """The kitty's euro money of calendar `year`, by booking day: each payment's ledger line
+    and each cancellation of a payment (its reversal line), with the payment. Reversals of
+    charges (no money moved) and DM seasons are left out. One query."""
+    entries = (
+        LedgerEntry.objects.filter(club=club, currency="EUR", booked_on__year=year)
+        .filter(kind__in=[LedgerEntry.Kind.PAYMENT, LedgerEntry.Kind.REVERSAL])
+        .select_related("member", "season", "payment", "reverses__payment")
+        .order_by("booked_on", "pk")
     )
+    money = []
+    for entry in entries:
+        payment = entry.payment or (entry.reverses.payment if entry.reverses else None)
+        if payment is not None:
+            money.append((entry, payment))
+    return money
+
+
+def datev_buchungsstapel(*, club: Club, year: int) -> bytes:
+    """The DATEV Buchungsstapel (bytes, cp1252, CRLF) of the club's euro payments booked in
+    calendar ``year`` and their cancellations, by booking day: amount with comma decimals,
+    "S" for money in (debit of the cash or bank account) and "H" for a cancellation (the
+    same booking reversed, text "Storno Z<payment id>"), EUR, account 1000 (cash) or 1200
+    (bank transfer), contra account 8200, document date DDMM, document field "Z<payment
+    id>", text the person's name (at most 60 characters). One query."""
     out = io.StringIO()
     writer = csv.writer(out, delimiter=";", lineterminator="\r\n", quoting=csv.QUOTE_MINIMAL)
     writer.writerow(_header(club=club, year=year, now=timezone.localtime()))
     writer.writerow(COLUMNS)
-    for payment in payments:
+    for entry, payment in _money_entries(club=club, year=year):
         account = ACCOUNT_BANK if payment.method == Payment.Method.TRANSFER else ACCOUNT_CASH
+        cancelled = entry.payment_id is None
+        text = f"Storno Z{payment.pk}" if cancelled else entry.member.name[:59]
         writer.writerow(
             [
-                f"{payment.amount:.2f}".replace(".", ","),
-                "S",
+                f"{abs(entry.amount):.2f}".replace(".", ","),
+                "H" if cancelled else "S",
                 "EUR",
                 "",
                 "",
@@ -106,11 +122,11 @@ def datev_buchungsstapel(*, club: Club, year: int) -> bytes:
                 account,
                 ACCOUNT_INCOME,
                 "",
-                payment.paid_on.strftime("%d%m"),
+                entry.booked_on.strftime("%d%m"),
                 f"Z{payment.pk}",
                 "",
                 "",
-                spreadsheet_cell(payment.member.name[:59]),
+                spreadsheet_cell(text),
             ]
         )
     return out.getvalue().encode("cp1252", errors="replace")
@@ -231,17 +247,8 @@ def jverein_bookings_csv(*, club: Club, year: int) -> bytes:
     "Mitglied <id>, Saison <year>, Zahlung Z<payment id>" (a cancellation "Storno Z<id>").
     DM seasons are left out; charges (lost games, absences) are receivables, not
     bookings. One query."""
-    entries = (
-        LedgerEntry.objects.filter(club=club, currency="EUR", booked_on__year=year)
-        .filter(kind__in=[LedgerEntry.Kind.PAYMENT, LedgerEntry.Kind.REVERSAL])
-        .select_related("member", "season", "payment", "reverses__payment")
-        .order_by("booked_on", "pk")
-    )
     rows = []
-    for entry in entries:
-        payment = entry.payment or (entry.reverses.payment if entry.reverses else None)
-        if payment is None:  # a reversal of a charge: no money moved
-            continue
+    for entry, payment in _money_entries(club=club, year=year):
         account = ACCOUNT_BANK if payment.method == Payment.Method.TRANSFER else ACCOUNT_CASH
         amount: Decimal = -entry.amount
         purpose = (

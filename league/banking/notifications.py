@@ -79,7 +79,11 @@ def week_of(day: datetime.date) -> datetime.date:
 
 
 def _people():
-    return Member.objects.filter(active=True, user__isnull=False).select_related("user", "club")
+    """The people messages go to: active, with a login that is not locked, in a club that
+    is not suspended."""
+    return Member.objects.filter(
+        active=True, user__isnull=False, user__is_active=True, club__suspended_at__isnull=True
+    ).select_related("user", "club")
 
 
 def _money(amount: Decimal) -> str:
@@ -88,7 +92,9 @@ def _money(amount: Decimal) -> str:
 
 def _due_open_amount(now: datetime.datetime) -> list[Notice]:
     notices = []
-    for member in _people().filter(kind=Member.Kind.MEMBER):
+    # Not to a person who turned payment reminders off on the GiroCode page: one consent
+    # (the monthly reminder honours the notification choice the same way).
+    for member in _people().filter(kind=Member.Kind.MEMBER, payment_reminders=True):
         total = sum((a for _s, a in member_open_seasons(member=member)), Decimal("0"))
         if total > REMINDER_THRESHOLD:
             notices.append(

@@ -21,7 +21,7 @@ from league.banking.girocode import (
     girocode_of,
     girocode_png,
 )
-from league.banking.models import ClubBankAccount, PaymentReminder
+from league.banking.models import ClubBankAccount, NotificationKind, PaymentReminder
 from league.banking.selectors import (
     member_open_seasons,
 )
@@ -33,7 +33,9 @@ REMINDER_THRESHOLD = Decimal("5.00")
 
 def payment_reminders_send(*, today: datetime.date) -> int:
     """Send this month's reminders (``today``: the club's date, Europe/Berlin); returns how
-    many e-mails were sent. A failed e-mail is not recorded, so the next run tries again."""
+    many e-mails were sent. A failed e-mail is not recorded, so the next run tries again.
+    Not to a person who turned reminders off on the GiroCode page (`payment_reminders`)
+    or turned the open-amount messages off by e-mail (`NotificationChoice`)."""
     month = today.replace(day=1)
     accounts = {a.club_id: a for a in ClubBankAccount.objects.all()}
     members = (
@@ -45,6 +47,12 @@ def payment_reminders_send(*, today: datetime.date) -> int:
         )
         .exclude(user__email="")
         .exclude(payment_reminders_sent__month=month)
+        # One consent, two switches: the open-amount messages turned off by e-mail (the
+        # notifications page, the one-tap unsubscribe) stop this reminder too.
+        .exclude(
+            notification_choices__kind=NotificationKind.OPEN_AMOUNT,
+            notification_choices__email=False,
+        )
         .select_related("user", "club")
     )
     sent = 0

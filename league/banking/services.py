@@ -99,3 +99,12 @@ def push_subscription_save(
         endpoint=endpoint, defaults={"member": member, "p256dh": p256dh, "auth": auth}
     )
     return subscription
+
+
+@transaction.atomic
+def push_subscription_delete(*, member: Member, endpoint: str) -> bool:
+    """Forget the browser subscription `endpoint` of `member` (its device switched push
+    off). Only the person's own row: another login's subscription with that endpoint is
+    left alone. Returns whether a row was deleted; deleting again deletes nothing."""
+    deleted, _per_model = PushSubscription.objects.filter(member=member, endpoint=endpoint).delete()
+    return deleted > 0

@@ -3,7 +3,11 @@ rest for the secretary's review, never book a bank line twice.
 
 Every credit line (amount > 0) is, in this order:
 
-- a duplicate: its key (``line_hash``) was booked before, or came earlier in the file;
+- a duplicate: its key (``line_hash``) was booked before, or came earlier in the file, or
+  (a line with a person's reference) a line of another file with the same booking day,
+  amount and reference was booked (a bank writes one transfer differently in CAMT, MT940
+  and CSV, so its key may differ); lines alike without a bank reference in one file are
+  told apart by their order (``keys_numbered``);
 - settled: its purpose holds one of our ISO 11649 references (league/club/reference.py)
   of a person of the club. The amount pays the person's open amounts in the line's
   currency oldest season first (a DM season is never paid by a EUR line), partial payments
@@ -19,6 +23,7 @@ Every credit line (amount > 0) is, in this order:
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -163,6 +168,44 @@ def settle_line(
     return parts
 
 
+def _booked_from_another_file(
+    club: Club,
+    lines: list[BankLine],
+    referenced: list[tuple[BankLine, ParsedReference]],
+    result: StatementResult,
+) -> list[tuple[BankLine, ParsedReference]]:
+    """The referenced lines that no bank line booked before stands for; the others go to
+    `result.duplicates`. A bank writes one transfer differently in CAMT, MT940 and CSV (a
+    reference in one, none in another), so its key may differ between two files of the
+    same days; the same booking day, amount and RF reference is the same transfer, as
+    often as the books hold it already. One query."""
+    if not referenced:
+        return referenced
+    keys = {line.line_hash for line in lines}
+    stored = (
+        BankStatementLine.objects.filter(
+            club=club, booked_on__in={line.booked_on for line, _found in referenced}
+        )
+        .exclude(line_hash__in=keys)
+        .values("line_hash", "booked_on", "reference")
+        .annotate(total=Sum("amount"))
+    )
+    held: Counter[tuple] = Counter()
+    for row in stored:
+        found = find_reference(row["reference"])
+        if found is not None:
+            held[(row["booked_on"], row["total"], found)] += 1
+    left = []
+    for line, found in referenced:
+        same = (line.booked_on, line.amount, found)
+        if held[same] > 0:
+            held[same] -= 1
+            result.duplicates.append(line)
+        else:
+            left.append((line, found))
+    return left
+
+
 def bank_statement_import(
     *, club: Club, lines: list[BankLine], confirmed: set[str] | None = None, user=None
 ) -> StatementResult:
@@ -195,6 +238,7 @@ def bank_statement_import(
             guesses.append(line)
         else:
             referenced.append((line, found))
+    referenced = _booked_from_another_file(club, lines, referenced, result)
     people = Member.objects.filter(
         club=club, pk__in={found.member_id for _line, found in referenced}
     ).in_bulk()

@@ -38,6 +38,7 @@ from league.banking.bank_import import (
     MAX_LINES,
     NO_REFERENCE,
     BankLine,
+    keys_numbered,
     line_key,
     parse_bank_csv,
 )
@@ -94,9 +95,9 @@ def parse_statement(*, club: Club, data: bytes) -> list[BankLine]:
         raise BooksError("file_too_large", _("The file is larger than 2 MB."), field="file")
     head = data.lstrip(b"\xef\xbb\xbf \t\r\n")
     if head.startswith(b"<"):
-        return parse_camt053(club=club, data=data)
+        return keys_numbered(parse_camt053(club=club, data=data))
     if _MT940_START.search(data[:4096]) and b":61:" in data:
-        return parse_mt940(club=club, data=data)
+        return keys_numbered(parse_mt940(club=club, data=data))
     return parse_bank_csv(club=club, data=data)
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import datetime
 from decimal import Decimal
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
@@ -233,9 +234,11 @@ def notification_unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
 
 @member_required
 def notification_choices_page(request: ClubRequest) -> HttpResponse:
-    """The person's reminders (by e-mail, by push, per kind) and their secret calendar
-    link. POST saves the choices (`notification_choice_set`), or with ``action=revoke``
-    revokes the calendar link (`member_calendar_revoke`) and shows the new one."""
+    """The person's reminders (by e-mail, by push, per kind), the buttons that switch web
+    push on and off for this device (static/js/push.js; only when the site has a VAPID
+    public key), and their secret calendar link. POST saves the choices
+    (`notification_choice_set`), or with ``action=revoke`` revokes the calendar link
+    (`member_calendar_revoke`) and shows the new one."""
     member = request.member
     if request.method == "POST":
         if request.POST.get("action") == "revoke":
@@ -265,5 +268,9 @@ def notification_choices_page(request: ClubRequest) -> HttpResponse:
         for kind, label in NotificationKind.choices
     ]
     path = reverse("calendar_feed", args=[member_calendar_token(member=member)])
-    context = {"kinds": kinds, "calendar_url": request.build_absolute_uri(path)}
+    context = {
+        "kinds": kinds,
+        "calendar_url": request.build_absolute_uri(path),
+        "push_public_key": settings.VAPID_PUBLIC_KEY,
+    }
     return render(request, "league/banking/notifications.html", context)

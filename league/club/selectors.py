@@ -247,7 +247,8 @@ def member_calendar_token(*, member: Member) -> str:
 
 def member_of_calendar_token(*, token: str) -> Member | None:
     """The active person whose current calendar link `token` is (club loaded), or None:
-    a malformed, forged or revoked token, or an inactive person. One query at most."""
+    a malformed, forged or revoked token, an inactive person, a person whose login is
+    locked, or a person of a suspended club. One query at most."""
     parts = token.split("-")
     if len(parts) != 3:
         return None
@@ -259,5 +260,7 @@ def member_of_calendar_token(*, token: str) -> Member | None:
     return (
         Member.objects.select_related("club")
         .filter(pk=member_id, calendar_version=version, active=True)
+        .filter(club__suspended_at__isnull=True)
+        .exclude(user__is_active=False)
         .first()
     )

@@ -321,7 +321,9 @@ def club_member_action(request: ClubRequest, pk: int) -> HttpResponse:
     secretary on or off, lock or unlock the login); back to the page it came from."""
     person = _person(request, pk)
     try:
-        messages.success(request, _member_action(person, request.POST.get("action", ""), request.user))
+        messages.success(
+            request, _member_action(person, request.POST.get("action", ""), request.user)
+        )
     except BooksError as exc:
         messages.error(request, exc.message)
     if request.POST.get("back") == "logins":

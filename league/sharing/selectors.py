@@ -159,12 +159,13 @@ class WallBoard:
 
 def wall_screen_by_token(*, token: str) -> WallScreen | None:
     """The working wall screen of the link `token` with its club (one query), or None
-    for an unknown, malformed or revoked link."""
+    for an unknown, malformed or revoked link, or a link of a suspended club."""
     if not token or len(token) > 100:
         return None
     return (
         WallScreen.objects.select_related("club")
         .filter(token_hash=wall_token_hash(token), revoked_at=None)
+        .filter(club__suspended_at__isnull=True)
         .first()
     )
 

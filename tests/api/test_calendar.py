@@ -148,3 +148,49 @@ def test_the_secretary_cancels_an_evening_on_the_page(api, cast):
     client.post("/abende/termine/", {"action": "cancel", "date": "2026-11-27"})
     starts = by_start(events(calendar_url(api)))
     assert starts[datetime.datetime(2026, 11, 27, 20, 0, tzinfo=BERLIN)] == "CANCELLED"
+
+
+def test_the_link_of_a_locked_login_or_a_suspended_club_is_not_found(api, cast):
+    from league.club.services import club_suspend, login_lock
+
+    url = calendar_url(api)
+    login_lock(person=cast.member)
+    assert Client().get(url).status_code == 404
+    login_lock(person=cast.member, locked=False)
+    assert Client().get(url).status_code == 200
+    club_suspend(club=cast.member.club)
+    assert Client().get(url).status_code == 404
+
+
+def test_an_evening_moved_to_the_next_day_stays_planned_on_that_day(api, cast):
+    secretary = api("secretary")
+    moved = secretary.post(
+        "/api/v1/planned-evenings/2026-11-27/move/", {"date": "2026-11-28"}, format="json"
+    )
+    assert moved.status_code == 200, moved.json()
+    url = calendar_url(api)
+    # On the Saturday itself its statutes' Friday is past: the evening is still there,
+    # in the feed, the list and the reminders' view, and can be moved again.
+    with time_machine.travel(TODAY + datetime.timedelta(days=2), tick=False):
+        assert datetime.datetime(2026, 11, 28, 20, 0, tzinfo=BERLIN) in by_start(events(url))
+        listed = secretary.get("/api/v1/planned-evenings/").json()
+        dates = [line["date"] for line in listed]
+        assert "2026-11-28" in dates
+        again = secretary.post(
+            "/api/v1/planned-evenings/2026-11-28/move/", {"date": "2026-11-29"}, format="json"
+        )
+        assert again.status_code == 200, again.json()
+        taken = secretary.post("/api/v1/planned-evenings/", {"date": "2026-11-29"}, format="json")
+        assert (taken.status_code, taken.json()["code"]) == (409, "evening_planned_already")
+
+
+def test_an_evening_far_ahead_moved_near_is_listed_where_it_went(api, cast):
+    secretary = api("secretary")
+    far = datetime.date(2027, 3, 19)  # a Friday sixteen weeks ahead
+    moved = secretary.post(
+        f"/api/v1/planned-evenings/{far.isoformat()}/move/", {"date": "2026-12-10"}, format="json"
+    )
+    assert moved.status_code == 200, moved.json()
+    assert moved.json()["date"] == "2026-12-10"
+    starts = by_start(events(calendar_url(api)))
+    assert datetime.datetime(2026, 12, 10, 20, 0, tzinfo=BERLIN) in starts

@@ -194,3 +194,30 @@ def test_a_person_sets_the_choices_and_revokes_the_calendar_link_on_the_page(cas
     client.post("/benachrichtigungen/", {"action": "revoke"})
     assert Client().get(old).status_code == 404
     assert api("member").get("/api/v1/me/").json()["calendar_url"] != old
+
+
+def test_nothing_goes_to_a_locked_login_or_a_suspended_club(push, anna):
+    from league.club.services import club_suspend, login_lock
+
+    login_lock(person=anna)
+    assert send_at(THURSDAY) == 0
+    login_lock(person=anna, locked=False)
+    club_suspend(club=anna.club)
+    assert send_at(THURSDAY) == 0
+    assert mail.outbox == [] and push.sent == []
+
+
+def test_reminders_turned_off_on_the_girocode_page_stop_the_weekly_open_amount(push, anna, cast):
+    from games.evenings.services import game_record
+
+    for _ in range(12):  # 6.00 EUR open: above the reminder's threshold
+        game_record(evening=cast.evening, loser=anna)
+    anna.payment_reminders = False
+    anna.save()
+    send_at(THURSDAY)
+    sent = NotificationSent.objects.filter(member=anna).values_list("kind", flat=True)
+    assert "open_amount" not in set(sent)
+    anna.payment_reminders = True
+    anna.save()
+    send_at(THURSDAY + datetime.timedelta(hours=1))
+    assert "open_amount" in set(sent.all())

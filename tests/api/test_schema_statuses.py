@@ -22,6 +22,7 @@ NOT_BOOKS = {
     "POST /api/v1/seasons/{season_id}/report/",
     "POST /api/v1/me/calendar/revoke/",
     "PUT /api/v1/me/notifications/",
+    "DELETE /api/v1/push-subscriptions/",
 }
 
 

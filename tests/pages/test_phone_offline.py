@@ -57,3 +57,18 @@ def test_a_client_key_must_be_a_uuid(secretary_client, evening, member):
     answer = _send(secretary_client, evening, member, "not-a-key", 3)
     assert answer.status_code == 400
     assert answer.json()["field"] == "client_key"
+
+
+def test_a_game_undone_and_sent_again_by_the_queue_stays_undone(secretary_client, evening, member):
+    # The answer to the first sending was lost; the secretary undid the game meanwhile;
+    # the queue's retry must not bring it back with its charge.
+    from games.evenings.services import game_undo
+
+    key = uuid.uuid4()
+    assert _send(secretary_client, evening, member, key, 3).status_code == 201
+    game_undo(game=Game.objects.get(client_key=key))
+    again = _send(secretary_client, evening, member, key, 3)
+    assert again.status_code == 409
+    assert again.json()["code"] == "duplicate_client_key"
+    assert not Game.objects.filter(client_key=key).exists()
+    assert evening.games.count() == 2

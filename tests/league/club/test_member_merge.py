@@ -207,3 +207,37 @@ def test_a_person_of_another_club_cannot_be_merged(cast):
     with pytest.raises(BooksError) as refused:
         member_merge(source=stranger, target=cast["Anna Becker"])
     assert refused.value.code == "person_of_other_club"
+
+
+def test_the_objections_of_the_duplicate_move_to_the_kept_person(cast):
+    from games.evenings.models import Objection
+    from games.evenings.services import objection_answer, objection_create
+
+    evening = _evening(cast, DAY, present=["Bernd Krause", "Anna Becker"], guests=["G. Meier"])
+    first = game_record(evening=evening, loser=cast["Anna Becker"])
+    second = game_record(evening=evening, loser=cast["G. Meier"])
+    answered = objection_create(evening=evening, game=first, by=cast["G. Meier"], text="Falsch")
+    objection_answer(
+        objection=answered, by=cast["Bernd Krause"], outcome="dismissed", reason="Stimmt so"
+    )
+    still_open = objection_create(evening=evening, game=second, by=cast["G. Meier"], text="Nee")
+    kept = member_merge(source=cast["G. Meier"], target=cast["Gustav Meier"])
+    assert {o.raised_by for o in Objection.objects.all()} == {kept}
+    still_open.refresh_from_db()
+    assert still_open.status == Objection.Status.OPEN
+    assert still_open.history.latest().history_change_reason == "member_merged"
+
+
+def test_a_merge_of_two_open_objections_to_one_game_is_refused(cast):
+    from games.evenings.services import objection_create
+
+    # Gustav was not there, but a person of the club may object to any provisional game
+    evening = _evening(cast, DAY, present=["Bernd Krause", "Anna Becker"], guests=["G. Meier"])
+    game = game_record(evening=evening, loser=cast["Anna Becker"])
+    objection_create(evening=evening, game=game, by=cast["G. Meier"], text="Falsch")
+    objection_create(evening=evening, game=game, by=cast["Gustav Meier"], text="Falsch")
+    with pytest.raises(BooksError) as refused:
+        member_merge(source=cast["G. Meier"], target=cast["Gustav Meier"])
+    assert refused.value.code == "merge_conflict"
+    assert "offenen Einspruch gegen Spiel 1" in refused.value.message
+    assert Member.objects.filter(name="G. Meier").exists()

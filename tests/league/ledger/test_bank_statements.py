@@ -273,3 +273,31 @@ def test_the_statement_of_a_eur_season_carries_the_rf_reference(books):
     (account,) = response.json()["seasons"]
     expected = creditor_reference(member_id=bernd.pk, season_id=books["season"].pk)
     assert account["reference"] == expected
+
+
+def _without_end_to_end(data: bytes) -> bytes:
+    """The file as a bank writes a private transfer: no end-to-end reference."""
+    return data.replace(b"E2E-SCHOCK-0001", b"NOTPROVIDED")
+
+
+def test_two_transfers_alike_without_a_bank_reference_are_both_booked(books):
+    reference = _payment_details(books)["reference"]
+    data = _without_end_to_end(_file("csv_camt_v2.csv", reference, Decimal("1.00")))
+    header, line, *rest = data.split(b"\n")
+    twice = b"\n".join([header, line, line, *rest])  # paid 1.00 twice on one day
+    body = _post(books, twice).json()
+    assert len(body["settled"]) == 2 and body["duplicates"] == []
+    assert member_balance(member=books["bernd"], season=books["season"]) == Decimal("0.50")
+    again = _post(books, twice).json()
+    assert again["settled"] == [] and len(again["duplicates"]) == 2
+    assert Payment.objects.filter(member=books["bernd"]).count() == 2
+
+
+def test_a_transfer_without_end_to_end_reference_in_two_formats_is_booked_once(books):
+    reference = _payment_details(books)["reference"]
+    camt = _without_end_to_end(_file("camt053_v08.xml", reference, Decimal("2.50")))
+    csv_camt = _without_end_to_end(_file("csv_camt_v2.csv", reference, Decimal("2.50")))
+    assert len(_post(books, camt).json()["settled"]) == 1
+    body = _post(books, csv_camt).json()
+    assert body["settled"] == [] and len(body["duplicates"]) == 1
+    assert Payment.objects.filter(member=books["bernd"]).count() == 1

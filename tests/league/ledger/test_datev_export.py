@@ -74,3 +74,28 @@ def test_a_member_may_not_download_the_datev_file(client, books):
 def test_a_bad_year_is_refused(client, books):
     client.force_login(books["anna"].user)
     assert client.get("/verein/export/datev.csv?jahr=20x6").status_code == 400
+
+
+def test_a_cancelled_payment_is_booked_back_with_an_h_line(client, books):
+    from league.ledger.services import payment_cancel
+
+    payment = Payment.objects.get()
+    wrong = payment_record(
+        member=books["anna"],
+        amount=Decimal("50.00"),
+        paid_on=datetime.date(2026, 10, 11),
+        method=Payment.Method.CASH,
+    )
+    payment_cancel(payment=wrong)
+    rows = [line.split(";") for line in _lines(client, books)[2:] if line]
+    booked = [(r[0], r[1], r[6], r[10], r[13]) for r in rows]
+    cancelled_on = rows[-1][9]
+    assert booked == [
+        ("2,50", "S", "1200", f"Z{payment.pk}", "'=HYPERLINK(1)"),
+        ("50,00", "S", "1000", f"Z{wrong.pk}", "Anna"),
+        ("50,00", "H", "1000", f"Z{wrong.pk}", f"Storno Z{wrong.pk}"),
+    ]
+    assert len(cancelled_on) == 4  # DDMM of the cancellation's booking day
+    # what DATEV adds up: the money that stayed in the kitty
+    net = sum(Decimal(r[0].replace(",", ".")) * (1 if r[1] == "S" else -1) for r in rows)
+    assert net == Decimal("2.50")

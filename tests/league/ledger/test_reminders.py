@@ -93,3 +93,14 @@ def test_the_beat_schedule_names_the_task():
 
     task = settings.CELERY_BEAT_SCHEDULE["payment-reminders"]["task"]
     assert task == send_payment_reminders.name
+
+
+def test_the_open_amount_turned_off_by_email_stops_the_monthly_reminder_too(books):
+    from league.banking.models import NotificationKind
+    from league.banking.services import notification_choice_set
+
+    notification_choice_set(
+        member=books["bernd"], kind=NotificationKind.OPEN_AMOUNT, email=False, push=True
+    )
+    assert payment_reminders_send(today=datetime.date(2026, 11, 1)) == 0
+    assert mail.outbox == []

@@ -238,3 +238,12 @@ def test_a_club_without_an_evening_gets_an_empty_wall():
     response = Client().get(_url(token))
     assert response.status_code == 200
     assert "Noch kein Abend" in response.content.decode()
+
+
+def test_the_link_of_a_suspended_club_is_a_404(tonight):
+    from league.club.services import club_suspend
+
+    evening, _people, _screen, token = tonight
+    first = Client().get(_url(token))
+    club_suspend(club=evening.club)
+    assert Client().get(_url(token), HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 404

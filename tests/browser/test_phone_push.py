@@ -1,0 +1,157 @@
+"""Web push switched on from the reminders page, in a real browser (static/js/push.js): the
+button subscribes through the site's service worker with the VAPID public key and sends
+the subscription to the API with the session's CSRF token; the status line says what
+happened; switching off forgets it again.
+
+Headless Chromium has no push service, so pushManager.subscribe() and getSubscription()
+are replaced (page.add_init_script) by a fake that records what it was asked and answers
+a subscription at push.example.test; everything from there on is real: the page's
+script, the request, the API, the database row.
+"""
+
+import base64
+import time
+
+import pytest
+from django.db import OperationalError
+from playwright.sync_api import expect
+
+from league.banking.models import PushSubscription
+from tests.browser.conftest import fits_the_phone
+from tests.browser.test_phone_accessibility import _serious
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+# An uncompressed P-256 point (65 bytes, 0x04 first), base64url without padding.
+KEY = base64.urlsafe_b64encode(bytes([4]) + bytes(range(1, 65))).decode().rstrip("=")
+ENDPOINT = "https://push.example.test/send/phone-anna"
+
+# The page keeps no copies for offline reading here (app.js warms them once per visit,
+# and the worker would go on fetching them after the test ended).
+NO_WARMING = 'try { sessionStorage.setItem("sc-warmed", "1"); } catch (e) {}'
+FAKE_PUSH = """(() => {
+  if (typeof PushManager === "undefined") { return; }
+  const state = { subscribed: false, asked: [] };
+  self.__push = state;
+  const subscription = {
+    endpoint: "%(endpoint)s",
+    expirationTime: null,
+    toJSON() {
+      const p256dh = "BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1"
+        + "XbjhazAkj7I99e8QcYP7DkM";
+      return { endpoint: this.endpoint, expirationTime: null,
+               keys: { p256dh: p256dh, auth: "tBHItJI5svbpez7KI4CCXg" } };
+    },
+    unsubscribe() { state.subscribed = false; return Promise.resolve(true); }
+  };
+  PushManager.prototype.subscribe = function (options) {
+    state.asked.push({ userVisibleOnly: options.userVisibleOnly,
+                       key: Array.from(new Uint8Array(options.applicationServerKey)) });
+    if (%(refuse)s) {
+      return Promise.reject(new DOMException("permission denied", "NotAllowedError"));
+    }
+    state.subscribed = true;
+    return Promise.resolve(subscription);
+  };
+  PushManager.prototype.getSubscription = function () {
+    return Promise.resolve(state.subscribed ? subscription : null);
+  };
+})();"""
+NO_PUSH = "delete window.PushManager;"
+
+BUTTON = "Push-Nachrichten auf diesem Gerät einschalten"
+OFF = "Push-Nachrichten auf diesem Gerät ausschalten"
+
+
+def _wait_for(check, seconds: float = 15) -> None:
+    """Poll `check` against the database the live server writes to."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        try:
+            if check():
+                return
+        except OperationalError:
+            pass  # SQLite's shared in-memory database is locked while the server writes
+        time.sleep(0.2)
+    raise AssertionError("timed out")
+
+
+@pytest.fixture
+def vapid(settings):
+    settings.VAPID_PUBLIC_KEY = KEY
+    return KEY
+
+
+@pytest.fixture
+def phone(transactional_db, browser, browser_context_args):
+    """A phone whose service worker runs (the other browser tests block it): the push
+    subscription is the worker registration's."""
+    context = browser.new_context(**{**browser_context_args, "service_workers": "allow"})
+    yield context
+    context.close()
+
+
+def _reminders(phone, live_server, log_in, script: str):
+    phone.add_init_script(script=NO_WARMING)
+    phone.add_init_script(script=script)
+    page = phone.new_page()
+    log_in(page, "anna")
+    page.goto(f"{live_server.url}/benachrichtigungen/")
+    return page
+
+
+def test_the_button_subscribes_this_phone_and_the_api_keeps_it(
+    phone, live_server, club_cast, log_in, vapid
+):
+    club, people = club_cast
+    anna = people["Anna Becker"]
+    script = FAKE_PUSH % {"endpoint": ENDPOINT, "refuse": "false"}
+    page = _reminders(phone, live_server, log_in, script)
+    status = page.locator("[data-push-status]")
+    button = page.get_by_role("button", name=BUTTON)
+    expect(button).to_be_visible()
+    expect(page.get_by_role("button", name=OFF)).to_be_hidden()
+
+    button.click()
+    expect(status).to_have_text("Push-Nachrichten sind auf diesem Gerät eingeschaltet.")
+    _wait_for(lambda: PushSubscription.objects.filter(endpoint=ENDPOINT).exists())
+    row = PushSubscription.objects.get(endpoint=ENDPOINT)
+    assert row.member_id == anna.pk
+    assert (row.p256dh[:4], row.auth) == ("BNcR", "tBHItJI5svbpez7KI4CCXg")
+    asked = page.evaluate("self.__push.asked")
+    expected_key = list(base64.urlsafe_b64decode(KEY + "=" * (-len(KEY) % 4)))
+    assert asked == [{"userVisibleOnly": True, "key": expected_key}]
+    expect(button).to_be_hidden()
+    off = page.get_by_role("button", name=OFF)
+    expect(off).to_be_visible()
+
+    # The page with its status line fits the phone and reads in light and dark mode.
+    assert fits_the_phone(page)
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        assert _serious(page) == [], scheme
+
+    off.click()
+    expect(status).to_have_text("Push-Nachrichten sind auf diesem Gerät ausgeschaltet.")
+    _wait_for(lambda: not PushSubscription.objects.exists())
+    expect(button).to_be_visible()
+
+
+def test_a_refused_permission_is_said_and_nothing_is_kept(
+    phone, live_server, club_cast, log_in, vapid
+):
+    script = FAKE_PUSH % {"endpoint": ENDPOINT, "refuse": "true"}
+    page = _reminders(phone, live_server, log_in, script)
+    page.get_by_role("button", name=BUTTON).click()
+    expect(page.locator("[data-push-status]")).to_contain_text("Push-Nachrichten wurden abgelehnt.")
+    expect(page.get_by_role("button", name=BUTTON)).to_be_enabled()
+    assert not PushSubscription.objects.exists()
+
+
+def test_a_browser_without_push_says_so(phone, live_server, club_cast, log_in, vapid):
+    page = _reminders(phone, live_server, log_in, NO_PUSH)
+    expect(page.locator("[data-push-status]")).to_contain_text(
+        "Push-Nachrichten sind in diesem Browser nicht möglich."
+    )
+    expect(page.get_by_role("button", name=BUTTON)).to_be_disabled()
+    assert fits_the_phone(page)
