@@ -26,7 +26,7 @@ run: $(VENV)/.installed
 ## spread over the machine's cores (pytest-xdist); `--dist loadgroup` keeps a group
 ## (xdist_group: tests sharing an expensive fixture) on one worker and sends the groups first
 test: $(VENV)/.installed
-	$(PY) -m pytest -n auto --dist loadgroup --durations=15 -m "not oracle"
+	$(PY) -m pytest -n auto --dist loadgroup --durations=15
 
 ## coverage: `make test` under coverage.py (pytest-cov), failing below the floor that
 ## pyproject.toml ([tool.coverage.report] fail_under) sets for the services, selectors,
@@ -35,7 +35,8 @@ test: $(VENV)/.installed
 coverage: $(VENV)/.installed
 	$(PY) -m pytest -n auto --dist loadgroup -m "not oracle" --cov --cov-report=term
 
-## oracle: every writer against every kept read, kept answer vs an empty cache's (minutes)
+## oracle: every writer against every kept read, kept answer vs an empty cache's (part of
+## `make test`; alone here, minutes)
 oracle: $(VENV)/.installed
 	$(PY) -m pytest tests/test_kept_read_oracle.py -n auto -m oracle
 

@@ -108,6 +108,7 @@ class GameViewSet(evenings_api.GameViewSet):
             rounds=round_inputs(v["rounds"]),
             number=v.get("number"),
             expected_evening_version=v.get("evening_version"),
+            target_confirmed=v.get("beyond_target", False),
         )
         return self._respond(game, status.HTTP_201_CREATED)
 

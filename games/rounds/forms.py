@@ -166,6 +166,9 @@ class RoundsEntry:
     rounds: list[RoundBlock]
     error: str = ""
     version: str = ""
+    # The page asks whether to save a game beyond the evening's target count (Abendsoll);
+    # its "Yes, save anyway" button posts the same rounds with action ``confirm_target``.
+    target_question: bool = False
 
     @classmethod
     def initial(cls, *, number: int, order: list[Member], version: int) -> RoundsEntry:

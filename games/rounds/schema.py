@@ -268,7 +268,10 @@ GAME_VIEWSET = extend_schema_view(
         "(`player`, who has received no Deckel in this game, else 400 `leave_with_deckel` "
         "or `leave_after_deckel`). An action the rule set lacks: 400 with the engine's code "
         "(`ausscheidung_off`, `deckel_nehmen_off`, `opener_choice_off`, `einwuerfeln_off`) "
-        "and `field` `rounds[i]`; nothing is saved.",
+        "and `field` `rounds[i]`; nothing is saved. A game beyond the evening's target "
+        "count (the Abendsoll: games per present club member) is refused with 409 "
+        '`evening_target_reached` (`details` `{"target": n}`) after its rounds are '
+        "checked; send `beyond_target: true` to save it anyway.",
         request=GameRoundsWriteSerializer,
         responses={201: GameSerializer, **error_responses(400, 403, 409, 412)},
         examples=[

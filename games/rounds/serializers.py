@@ -255,12 +255,20 @@ class RoundEntrySerializer(serializers.Serializer):
 
 class GameRoundsWriteSerializer(serializers.Serializer):
     """Input of `game_record_rounds`: the evening, every round of the game in order,
-    optionally the game's number and the evening's version."""
+    optionally the game's number, the evening's version and `beyond_target` (confirms a
+    game beyond the evening's target count; the preview ignores it)."""
 
     evening = StrictIntegerField(min_value=1)
     number = StrictIntegerField(min_value=1, max_value=9999, required=False)
     evening_version = StrictIntegerField(required=False, min_value=1, max_value=999_999_999)
     rounds = bounded_many(RoundEntrySerializer(), max_length=MAX_ROUNDS)
+    beyond_target = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Recording: true confirms a game beyond the evening's target count "
+        "(Abendsoll: games per present club member); without it such a game is refused "
+        "with 409 `evening_target_reached`. The preview ignores it.",
+    )
 
     def to_internal_value(self, data):
         """Before any round is read: at most MAX_THROWS throws (and players who did not

@@ -71,6 +71,7 @@ def game_record_rounds(
     rounds: Sequence[RoundInput],
     number: int | None = None,
     expected_evening_version: int | None = None,
+    target_confirmed: bool = True,
 ) -> Game:
     """Record a game entered round by round.
 
@@ -85,9 +86,15 @@ def game_record_rounds(
     charge is booked) is raised by ``game_record`` through ``evening_changed``, inside this
     one transaction; the rounds are written after it in the same transaction.
 
+    ``target_confirmed=False`` (the entry page and the API, until the user confirms) refuses
+    a game beyond the evening's target count ("Abendsoll", docs/rules.md 5: games per
+    present club member) with ``evening_target_reached`` (409, ``details`` ``{"target":
+    n}``), as ``game_record`` does for a game entered short; the rounds are played first,
+    so a game the rules refuse is refused for that, and nothing is saved either way.
+
     Returns the ``Game``. Raises BooksError: every code of ``game_rounds_play`` (nothing is
     saved), and those of ``game_record`` (``duplicate_game_number`` 409, ``invalid_number``,
-    ``stale_version`` 412).
+    ``stale_version`` 412, ``evening_target_reached`` 409).
     """
     evening = Evening.objects.select_for_update().select_related("season").get(pk=evening.pk)
     check_version(evening, expected_evening_version)
@@ -110,6 +117,7 @@ def game_record_rounds(
         number=number,
         vorleger=play.first_vorleger,
         entry_mode=Game.EntryMode.ROUNDS,
+        target_confirmed=target_confirmed,
     )
     # game_record raised the books-changed event already (same transaction, so nobody
     # reads the new version before the rounds are in): the books read the loser and the

@@ -91,8 +91,19 @@ def _check(
     return play
 
 
-def _save(request: HttpRequest, entry: RoundsEntry, evening: Evening, people: dict):
-    """Record the checked rounds; the redirect to the stored game, or None (errors shown)."""
+def _save(
+    request: HttpRequest,
+    entry: RoundsEntry,
+    evening: Evening,
+    people: dict,
+    *,
+    target_confirmed: bool = False,
+):
+    """Record the checked rounds; the redirect to the stored game, or None (errors shown).
+
+    A game beyond the evening's target count (Abendsoll) is saved only with
+    ``target_confirmed`` (the page's "Yes, save anyway" button); else the page asks,
+    keeping every round typed (``entry.target_question``)."""
     rounds = entry.inputs(people)
     if rounds is None:  # a row could not be read: its error is on the page
         return None
@@ -102,8 +113,13 @@ def _save(request: HttpRequest, entry: RoundsEntry, evening: Evening, people: di
             rounds=rounds,
             number=entry.number,
             expected_evening_version=whole_number(entry.version, maximum=VERSION_MAX) or None,
+            target_confirmed=target_confirmed,
         )
     except BooksError as exc:
+        if exc.code == "evening_target_reached":
+            entry.target_question = True
+            entry.error = exc.message
+            return None
         entry.attach_error(exc.field, exc.message)
         if exc.code == "stale_version":
             # The typed rounds stay on the page; a second save, after a look at the
@@ -153,7 +169,9 @@ def _change_kind(entry: RoundsEntry, evening: Evening, people_list: list[Member]
 
 def _posted(request: HttpRequest, evening: Evening, people_list: list[Member]):
     """The posted form after its button: check the rounds (and add the next), drop the
-    last round, or save the game. Returns (entry, play, redirect after a save or None)."""
+    last round, save the game, or save it beyond the evening's target count
+    (``confirm_target``, the answer to the page's question). Returns (entry, play,
+    redirect after a save or None)."""
     people = {m.pk: m for m in people_list}
     entry = RoundsEntry.from_post(request.POST)
     action = request.POST.get("action", "check")
@@ -164,12 +182,16 @@ def _posted(request: HttpRequest, evening: Evening, people_list: list[Member]):
     if action == "drop" and entry.rounds:
         entry.rounds.pop()
     play = _check(entry, evening, people)
-    if action == "save" and play is not None:
+    if action in ("save", "confirm_target") and play is not None:
         if not play.finished:
             entry.error = _(
                 "The game is not over yet: enter the rounds until one player holds all Deckel."
             )
-        elif (response := _save(request, entry, evening, people)) is not None:
+        elif (
+            response := _save(
+                request, entry, evening, people, target_confirmed=action == "confirm_target"
+            )
+        ) is not None:
             return entry, play, response
     if not entry.rounds:
         entry.rounds = _initial(evening, people_list).rounds
