@@ -923,6 +923,8 @@ def _command_restore() -> None:
 READS_ONLY: dict[str, str] = {
     # reads and pure helpers
     "league.banking.bank_import.parse_bank_csv": "parses a file",
+    "league.banking.bank_import.keys_numbered": "numbers the keys of a statement's lines "
+    "alike, writes nothing",
     "league.banking.bank_import.line_key": "a key",
     "league.club.accounts.services.email_normalized": "checks and folds an address",
     "league.club.services.club_exists_error": "makes an error",
