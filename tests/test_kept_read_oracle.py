@@ -109,6 +109,7 @@ from league.banking.reminders import payment_reminders_send
 from league.banking.services import (
     club_bank_account_set,
     notification_choice_set,
+    payment_reminders_set,
     push_subscription_delete,
     push_subscription_save,
     push_subscriptions_of_login_delete,
@@ -696,6 +697,9 @@ WRITERS: dict[str, Writer] = {
     ),
     "league.banking.services.club_bank_account_set": lambda b: club_bank_account_set(
         club=b.club, holder="Schockclub Eintracht", iban="DE89370400440532013000"
+    ),
+    "league.banking.services.payment_reminders_set": lambda b: payment_reminders_set(
+        member=b.fresh(b.member), on=False
     ),
     "league.banking.services.notification_choice_set": lambda b: notification_choice_set(
         member=b.fresh(b.member), kind="open_amount", email=False, push=False

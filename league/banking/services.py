@@ -76,6 +76,18 @@ def club_bank_account_set(*, club: Club, holder: str, iban: str, bic: str = "") 
     return account
 
 
+def payment_reminders_set(*, member: Member, on: bool) -> Member:
+    """Turn `member`'s monthly payment reminder (and with it the weekly open-amount
+    message, league.banking.notifications) on or off: the person's own choice on the
+    GiroCode page. Recorded in the person's audit trail (reason "payment_reminders");
+    no change of the books or the register (no page shows it but the person's own)."""
+    if member.payment_reminders != on:
+        member.payment_reminders = on
+        member._change_reason = "payment_reminders"  # type: ignore[attr-defined]
+        member.save(update_fields=["payment_reminders"])
+    return member
+
+
 @transaction.atomic
 def notification_choice_set(
     *, member: Member, kind: str, email: bool, push: bool

@@ -33,7 +33,11 @@ from league.banking.forms import BankStatementUploadForm, ClubBankAccountForm
 from league.banking.models import NotificationKind
 from league.banking.notifications import notification_unsubscribe_read
 from league.banking.selectors import bank_account_of, member_girocode_rows
-from league.banking.services import club_bank_account_set, notification_choice_set
+from league.banking.services import (
+    club_bank_account_set,
+    notification_choice_set,
+    payment_reminders_set,
+)
 from league.banking.settlement import bank_statement_import
 from league.banking.statement_files import parse_statement
 from league.club.access import ClubRequest, member_required, secretary_required
@@ -70,10 +74,7 @@ def my_girocodes(request: ClubRequest) -> HttpResponse:
     """The logged-in person's open EUR amounts, each with its GiroCode."""
     member = request.member
     if request.method == "POST":
-        # The member's own opt-out of the monthly reminders (not the books: no audit of
-        # money; Member's history records the change).
-        member.payment_reminders = request.POST.get("reminders") == "on"
-        member.save(update_fields=["payment_reminders"])
+        payment_reminders_set(member=member, on=request.POST.get("reminders") == "on")
         messages.success(request, _("Your reminder setting is saved."))
         return redirect("my_girocodes")
     account = bank_account_of(club=request.club)
