@@ -9,12 +9,16 @@ The cast: the sample club of tests/samples (tests/sample.py) with its 2026 seaso
 secretary Bernd Krause (login "bernd") and the member Anna Becker (login "anna").
 """
 
+import datetime
 import os
+import time
 from pathlib import Path
 
 import pytest
+from django.db.utils import OperationalError
 from playwright.sync_api import sync_playwright
 
+from games.evenings.services import evening_create
 from league.club.services import season_get_or_create
 from tests.factories import UserFactory
 from tests.sample import sample_club
@@ -121,6 +125,44 @@ def log_in(live_server):
         page.wait_for_url(lambda url: "/login/" not in url)
 
     return _log_in
+
+
+@pytest.fixture
+def phone(transactional_db, browser, browser_context_args):
+    """A phone whose service worker runs (the other browser tests block it)."""
+    context = browser.new_context(**{**browser_context_args, "service_workers": "allow"})
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def sample_night(club_cast, sample_evening):
+    """The sample evening's attendance on 9 October 2026 (`club_cast`'s club), no game
+    entered yet."""
+    club, people = club_cast
+    ev = sample_evening["evening"]
+    return evening_create(
+        club=club,
+        date=datetime.date(2026, 10, 9),
+        secretary=people[ev["secretary"]],
+        present_members=[people[n] for n in ev["present_members"]],
+        guests=[people[n] for n in ev["guests"]],
+        absent_members=[people[n] for n in ev["absent_members"]],
+    )
+
+
+def wait_for(check, seconds: float = 20) -> None:
+    """Poll `check` against the database the live server writes to (page.wait_for_function
+    would evaluate a string: the CSP refuses it); AssertionError after `seconds`."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        try:
+            if check():
+                return
+        except OperationalError:
+            pass  # SQLite's shared in-memory database is locked while the server writes
+        time.sleep(0.2)
+    raise AssertionError("timed out")
 
 
 def fits_the_phone(page) -> bool:

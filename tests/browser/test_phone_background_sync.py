@@ -7,15 +7,13 @@ the Chrome DevTools Protocol (ServiceWorker.dispatchSyncEvent, as the browser fi
 its next try), and the worker alone delivers the game: it is in the books once, the queue
 is empty and the open page says it was sent."""
 
-import datetime
 import re
-import time
 from pathlib import Path
 
 import pytest
 
 from games.evenings.models import Game
-from games.evenings.services import evening_create
+from tests.browser.conftest import wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -31,16 +29,6 @@ QUEUE = """() => new Promise((resolve, reject) => {
 })"""
 
 
-def _wait_for(check, seconds: float = 15) -> None:
-    """Poll `check` (page.wait_for_function would evaluate a string: the CSP refuses)."""
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if check():
-            return
-        time.sleep(0.2)
-    raise AssertionError("timed out")
-
-
 def _sync_tag() -> str:
     """The tag the pages register and the worker answers (static/js/queue.js's TAG, which
     sw.js compares each sync event's tag with)."""
@@ -49,27 +37,12 @@ def _sync_tag() -> str:
     return re.search(r'TAG = "([^"]+)"', queue).group(1)
 
 
-@pytest.fixture
-def phone(transactional_db, browser, browser_context_args):
-    """A phone whose service worker runs (the other browser tests block it)."""
-    context = browser.new_context(**{**browser_context_args, "service_workers": "allow"})
-    yield context
-    context.close()
-
-
 def test_a_game_queued_offline_is_sent_by_the_workers_background_sync(
-    phone, live_server, club_cast, log_in, sample_evening
+    phone, live_server, club_cast, log_in, sample_evening, sample_night
 ):
     club, people = club_cast
     ev = sample_evening["evening"]
-    evening = evening_create(
-        club=club,
-        date=datetime.date(2026, 10, 9),
-        secretary=people[ev["secretary"]],
-        present_members=[people[n] for n in ev["present_members"]],
-        guests=[people[n] for n in ev["guests"]],
-        absent_members=[people[n] for n in ev["absent_members"]],
-    )
+    evening = sample_night
     page = phone.new_page()
     log_in(page, "bernd")
     page.goto(f"{live_server.url}/abende/{evening.pk}/")
@@ -89,7 +62,7 @@ def test_a_game_queued_offline_is_sent_by_the_workers_background_sync(
         ours = [r for r in registrations if r["scopeURL"] == scope and not r["isDeleted"]]
         return ours[-1]["registrationId"] if ours else None
 
-    _wait_for(lambda: page.evaluate("true") and registration_id() is not None)
+    wait_for(lambda: page.evaluate("true") and registration_id() is not None)
 
     # One game entered without a connection: it waits on the phone.
     phone.set_offline(True)
@@ -98,7 +71,7 @@ def test_a_game_queued_offline_is_sent_by_the_workers_background_sync(
     for thrower in game["schock_aus"]:
         page.locator(".tap-sa", has_text=thrower).click()
     page.click(".savebar button.primary")
-    _wait_for(lambda: page.evaluate("document.querySelectorAll('[data-queued]').length === 1"))
+    wait_for(lambda: page.evaluate("document.querySelectorAll('[data-queued]').length === 1"))
     queued = page.evaluate(QUEUE)
     assert len(queued) == 1 and not Game.objects.exists()
 
@@ -117,7 +90,7 @@ def test_a_game_queued_offline_is_sent_by_the_workers_background_sync(
     phone.route("**/api/v1/games/", fail)
     phone.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
-    _wait_for(lambda: page.evaluate("true") and {"page", "worker"} <= set(cut))
+    wait_for(lambda: page.evaluate("true") and {"page", "worker"} <= set(cut))
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     assert len(page.evaluate(QUEUE)) == 1 and not Game.objects.exists()
     phone.unroute("**/api/v1/games/", fail)
@@ -142,14 +115,14 @@ def test_a_game_queued_offline_is_sent_by_the_workers_background_sync(
             "lastChance": False,
         },
     )
-    _wait_for(lambda: Game.objects.filter(evening=evening).exists())
-    _wait_for(lambda: page.evaluate(QUEUE) == [])
+    wait_for(lambda: Game.objects.filter(evening=evening).exists())
+    wait_for(lambda: page.evaluate(QUEUE) == [])
     saved = Game.objects.get(evening=evening)
     assert saved.number == game["number"] and saved.loser.name == game["loser"]
     assert str(saved.client_key) == queued[0]["client_key"]
     assert [sa.thrower.name for sa in saved.schock_aus.order_by("position")] == game["schock_aus"]
     # the open page is told by the worker and says so
-    _wait_for(lambda: "Wieder Netz, jetzt gesendet: 1" in page.inner_text("[data-offline-queue]"))
+    wait_for(lambda: "Wieder Netz, jetzt gesendet: 1" in page.inner_text("[data-offline-queue]"))
     assert page.locator("[data-queued]").count() == 0
     assert Game.objects.filter(evening=evening).count() == 1
     assert sent_by == ["worker"]

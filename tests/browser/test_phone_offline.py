@@ -3,14 +3,10 @@ entry page queues the games on the phone (IndexedDB) while offline, sends them w
 connection is back, and a game sent a second time (its first answer lost) is not recorded
 twice. Pages read before stay readable offline, marked as such."""
 
-import datetime
-import time
-
 import pytest
-from django.db import OperationalError
 
 from games.evenings.models import Game
-from games.evenings.services import evening_create
+from tests.browser.conftest import wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -32,40 +28,12 @@ PUT = """item => new Promise((resolve) => {
 })"""
 
 
-def _wait_for(check, seconds: float = 15) -> None:
-    """Poll `check` (page.wait_for_function would evaluate a string: the CSP refuses)."""
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        try:
-            if check():
-                return
-        except OperationalError:
-            pass  # SQLite's shared in-memory database is locked while the server writes
-        time.sleep(0.2)
-    raise AssertionError("timed out")
-
-
-@pytest.fixture
-def phone(transactional_db, browser, browser_context_args):
-    """A phone whose service worker runs (the other browser tests block it)."""
-    context = browser.new_context(**{**browser_context_args, "service_workers": "allow"})
-    yield context
-    context.close()
-
-
 def test_an_evening_entered_offline_arrives_once(
-    phone, live_server, club_cast, log_in, sample_evening
+    phone, live_server, club_cast, log_in, sample_evening, sample_night
 ):
     club, people = club_cast
     ev = sample_evening["evening"]
-    evening = evening_create(
-        club=club,
-        date=datetime.date(2026, 10, 9),
-        secretary=people[ev["secretary"]],
-        present_members=[people[n] for n in ev["present_members"]],
-        guests=[people[n] for n in ev["guests"]],
-        absent_members=[people[n] for n in ev["absent_members"]],
-    )
+    evening = sample_night
     page = phone.new_page()
     log_in(page, "bernd")
     page.goto(f"{live_server.url}/abende/{evening.pk}/")
@@ -80,7 +48,7 @@ def test_an_evening_entered_offline_arrives_once(
             page.locator(".tap-sa", has_text=thrower).click()
         page.click(".savebar button.primary")
         count = f"document.querySelectorAll('[data-queued]').length === {game['number']}"
-        _wait_for(lambda: page.evaluate(count))  # noqa: B023 (polled at once, in this loop)
+        wait_for(lambda: page.evaluate(count))  # noqa: B023 (polled at once, in this loop)
     assert "Auf diesem Telefon gespeichert" in page.inner_text("[data-offline-queue]")
     assert page.input_value("#id_number") == "4"
     queued = page.evaluate(QUEUE)
@@ -88,9 +56,9 @@ def test_an_evening_entered_offline_arrives_once(
 
     phone.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
-    _wait_for(lambda: page.evaluate(QUEUE) == [])
+    wait_for(lambda: page.evaluate(QUEUE) == [])
     page.wait_for_load_state()
-    _wait_for(lambda: Game.objects.filter(evening=evening).count() == 3)
+    wait_for(lambda: Game.objects.filter(evening=evening).count() == 3)
     losers = list(evening.games.order_by("number").values_list("loser__name", flat=True))
     assert losers == [g["loser"] for g in games]
     assert {str(g.client_key) for g in evening.games.all()} == {q["client_key"] for q in queued}
@@ -98,7 +66,7 @@ def test_an_evening_entered_offline_arrives_once(
     # the same game once more, as if its first answer had been lost on the way back
     page.evaluate(PUT, queued[0])
     page.reload()
-    _wait_for(lambda: page.evaluate(QUEUE) == [])
+    wait_for(lambda: page.evaluate(QUEUE) == [])
     assert Game.objects.filter(evening=evening).count() == 3
 
 
@@ -107,7 +75,7 @@ def test_a_page_read_before_stays_readable_offline(phone, live_server, club_cast
     log_in(page, "anna")
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.goto(live_server.url + "/saison/2026/")
-    _wait_for(lambda: page.evaluate("navigator.serviceWorker.controller !== null"))
+    wait_for(lambda: page.evaluate("navigator.serviceWorker.controller !== null"))
     page.reload()  # now through the worker, which keeps its copy
     phone.set_offline(True)
     page.goto(live_server.url + "/saison/2026/")

@@ -10,14 +10,12 @@ there on is real: the page's script, the request, the API, the database row.
 """
 
 import base64
-import time
 
 import pytest
-from django.db import OperationalError
 from playwright.sync_api import expect
 
 from league.banking.models import PushSubscription
-from tests.browser.conftest import fits_the_phone
+from tests.browser.conftest import fits_the_phone, wait_for
 from tests.browser.test_phone_accessibility import _serious
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -63,32 +61,10 @@ BUTTON = "Push-Nachrichten auf diesem Gerät einschalten"
 OFF = "Push-Nachrichten auf diesem Gerät ausschalten"
 
 
-def _wait_for(check, seconds: float = 15) -> None:
-    """Poll `check` against the database the live server writes to."""
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        try:
-            if check():
-                return
-        except OperationalError:
-            pass  # SQLite's shared in-memory database is locked while the server writes
-        time.sleep(0.2)
-    raise AssertionError("timed out")
-
-
 @pytest.fixture
 def vapid(settings):
     settings.VAPID_PUBLIC_KEY = KEY
     return KEY
-
-
-@pytest.fixture
-def phone(transactional_db, browser, browser_context_args):
-    """A phone whose service worker runs (the other browser tests block it): the push
-    subscription is the worker registration's."""
-    context = browser.new_context(**{**browser_context_args, "service_workers": "allow"})
-    yield context
-    context.close()
 
 
 def _reminders(phone, live_server, log_in, script: str):
@@ -114,7 +90,7 @@ def test_the_button_subscribes_this_phone_and_the_api_keeps_it(
 
     button.click()
     expect(status).to_have_text("Push-Nachrichten sind auf diesem Gerät eingeschaltet.")
-    _wait_for(lambda: PushSubscription.objects.filter(endpoint=ENDPOINT).exists())
+    wait_for(lambda: PushSubscription.objects.filter(endpoint=ENDPOINT).exists())
     row = PushSubscription.objects.get(endpoint=ENDPOINT)
     assert row.member_id == anna.pk
     assert (row.p256dh[:4], row.auth) == ("BNcR", "tBHItJI5svbpez7KI4CCXg")
@@ -133,7 +109,7 @@ def test_the_button_subscribes_this_phone_and_the_api_keeps_it(
 
     off.click()
     expect(status).to_have_text("Push-Nachrichten sind auf diesem Gerät ausgeschaltet.")
-    _wait_for(lambda: not PushSubscription.objects.exists())
+    wait_for(lambda: not PushSubscription.objects.exists())
     expect(button).to_be_visible()
 
 

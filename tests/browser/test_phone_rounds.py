@@ -4,12 +4,9 @@ three dice thrown once, and the next player's row follows by itself. The test co
 every tap and keystroke of a 2-round game of 6 players and prints the figure (README).
 """
 
-import datetime
-
 import pytest
 
 from games.evenings.models import Game
-from games.evenings.services import evening_create
 
 # Round by round, row by row (the Vorleger first). Round 1: the Vorleger's 642 is the
 # worst throw, he takes a Deckel and opens round 2, where the second row throws a
@@ -22,18 +19,8 @@ MAX_TAPS = 20
 
 
 @pytest.fixture
-def evening(club_cast, sample_evening):
-    club, people = club_cast
-    ev = sample_evening["evening"]
-    evening = evening_create(
-        club=club,
-        date=datetime.date(2026, 10, 9),
-        secretary=people[ev["secretary"]],
-        present_members=[people[n] for n in ev["present_members"]],
-        guests=[people[n] for n in ev["guests"]],
-        absent_members=[people[n] for n in ev["absent_members"]],
-    )
-    return evening, people
+def evening(club_cast, sample_night):
+    return sample_night, club_cast[1]
 
 
 def test_a_two_round_game_of_six_takes_at_most_twenty_taps(page, live_server, log_in, evening):

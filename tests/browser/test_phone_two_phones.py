@@ -5,14 +5,11 @@ the secretary saves it as the next game or discards it as the same one: nothing 
 nothing doubled. Sending the queue never reloads the page nor touches a game being
 entered; what arrived appears in the list in place."""
 
-import datetime
-import time
-
 import pytest
-from django.db import OperationalError
 
 from games.evenings.models import Game
-from games.evenings.services import evening_create, game_record
+from games.evenings.services import game_record
+from tests.browser.conftest import wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -26,32 +23,12 @@ QUEUE = """() => new Promise((resolve, reject) => {
 })"""
 
 
-def _wait_for(check, seconds: float = 20) -> None:
-    """Poll `check` (page.wait_for_function would evaluate a string: the CSP refuses)."""
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        try:
-            if check():
-                return
-        except OperationalError:
-            pass  # SQLite's shared in-memory database is locked while the server writes
-        time.sleep(0.2)
-    raise AssertionError("timed out")
-
-
 @pytest.fixture
-def evening_of_five(club_cast, sample_evening):
+def evening_of_five(club_cast, sample_evening, sample_night):
     """The sample evening with its first five games saved."""
     club, people = club_cast
     ev = sample_evening["evening"]
-    evening = evening_create(
-        club=club,
-        date=datetime.date(2026, 10, 9),
-        secretary=people[ev["secretary"]],
-        present_members=[people[n] for n in ev["present_members"]],
-        guests=[people[n] for n in ev["guests"]],
-        absent_members=[people[n] for n in ev["absent_members"]],
-    )
+    evening = sample_night
     for game in ev["games"][:5]:
         game_record(
             evening=evening,
@@ -101,7 +78,7 @@ def test_a_game_queued_offline_whose_number_was_taken_is_saved_as_the_next_game(
     phone_a.set_offline(True)
     _tap_game(a, "Anna Becker", ("Carla Vogt",))
     a.click(".savebar button.primary")
-    _wait_for(lambda: a.locator("[data-queued]").count() == 1)
+    wait_for(lambda: a.locator("[data-queued]").count() == 1)
     assert a.locator(".queue-bar").is_visible()
 
     _tap_game(b, "Dieter Hahn")
@@ -111,14 +88,14 @@ def test_a_game_queued_offline_whose_number_was_taken_is_saved_as_the_next_game(
 
     phone_a.set_offline(False)
     a.evaluate("window.dispatchEvent(new Event('online'))")
-    _wait_for(lambda: a.locator("[data-conflict=number]").count() == 1)
+    wait_for(lambda: a.locator("[data-conflict=number]").count() == 1)
     conflict = a.inner_text("[data-conflict=number]")
     assert "Spiel 6 wurde inzwischen von Bernd Krause gespeichert" in conflict
     assert "Dieter Hahn verlor" in conflict
     assert a.locator("[data-resolve=next]").inner_text() == "als nächstes Spiel speichern"
     assert a.locator("[data-resolve=same]").inner_text() == "ist dasselbe Spiel"
     # the evening was read again: the form offers the next free number
-    _wait_for(lambda: a.input_value("#id_number") == "8")
+    wait_for(lambda: a.input_value("#id_number") == "8")
 
     # a later game entered online is not held back by the conflict
     _tap_game(a, "Carla Vogt")
@@ -137,12 +114,12 @@ def test_a_game_queued_offline_whose_number_was_taken_is_saved_as_the_next_game(
     a.wait_for_selector("[data-conflict=number]")
 
     a.click("[data-resolve=next]")
-    _wait_for(lambda: a.evaluate(QUEUE) == [])
-    _wait_for(lambda: evening.games.count() == 9)
+    wait_for(lambda: a.evaluate(QUEUE) == [])
+    wait_for(lambda: evening.games.count() == 9)
     game = Game.objects.get(evening=evening, number=9)
     assert game.loser.name == "Anna Becker"
     assert list(game.schock_aus.values_list("thrower__name", flat=True)) == ["Carla Vogt"]
-    _wait_for(lambda: a.locator("table.games tbody tr").count() == 9)
+    wait_for(lambda: a.locator("table.games tbody tr").count() == 9)
     assert a.locator("[data-queue-bar]").is_hidden()
 
 
@@ -160,10 +137,10 @@ def test_a_queued_game_that_is_the_same_game_is_discarded_and_the_next_is_sent(
     phone_a.set_offline(True)
     _tap_game(a, "Dieter Hahn")
     a.click(".savebar button.primary")
-    _wait_for(lambda: a.locator("[data-queued]").count() == 1)
+    wait_for(lambda: a.locator("[data-queued]").count() == 1)
     _tap_game(a, "Erik Lange")
     a.click(".savebar button.primary")
-    _wait_for(lambda: a.locator("[data-queued]").count() == 2)
+    wait_for(lambda: a.locator("[data-queued]").count() == 2)
 
     _tap_game(b, "Dieter Hahn")  # the same game 6, entered on the other phone
     _save_online(b, 6)
@@ -171,10 +148,10 @@ def test_a_queued_game_that_is_the_same_game_is_discarded_and_the_next_is_sent(
     phone_a.set_offline(False)
     a.evaluate("window.dispatchEvent(new Event('online'))")
     # game 7, queued after the refused game 6, is sent all the same
-    _wait_for(lambda: evening.games.filter(number=7).exists())
-    _wait_for(lambda: a.locator("[data-conflict=number]").count() == 1)
+    wait_for(lambda: evening.games.filter(number=7).exists())
+    wait_for(lambda: a.locator("[data-conflict=number]").count() == 1)
     a.click("[data-resolve=same]")
-    _wait_for(lambda: a.evaluate(QUEUE) == [])
+    wait_for(lambda: a.evaluate(QUEUE) == [])
     assert _losers(evening)[6] == "Dieter Hahn" and _losers(evening)[7] == "Erik Lange"
     assert evening.games.count() == 7
 
@@ -195,15 +172,15 @@ def test_a_half_entered_game_survives_the_queue_being_sent(
     for loser in ("Erik Lange", "Bernd Krause"):
         _tap_game(page, loser)
         page.click(".savebar button.primary")
-    _wait_for(lambda: page.locator("[data-queued]").count() == 2)
+    wait_for(lambda: page.locator("[data-queued]").count() == 2)
     assert page.input_value("#id_number") == "8"
     _tap_game(page, "Anna Becker", ("Dieter Hahn", "Carla Vogt"))
     page.evaluate("() => { window.stillThisPage = true; }")
 
     phone.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
-    _wait_for(lambda: page.evaluate(QUEUE) == [])
-    _wait_for(lambda: page.locator("table.games tbody tr").count() == 7)
+    wait_for(lambda: page.evaluate(QUEUE) == [])
+    wait_for(lambda: page.locator("table.games tbody tr").count() == 7)
     assert page.evaluate("() => window.stillThisPage === true")  # never reloaded
     assert "jetzt gesendet: 2" in page.inner_text("[data-offline-queue]")
     assert page.input_value("#id_number") == "8"
