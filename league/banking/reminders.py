@@ -14,6 +14,7 @@ from decimal import Decimal
 
 from django.core.mail import EmailMessage
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -21,7 +22,12 @@ from league.banking.girocode import (
     girocode_of,
     girocode_png,
 )
-from league.banking.models import ClubBankAccount, NotificationKind, PaymentReminder
+from league.banking.models import (
+    ClubBankAccount,
+    NotificationChoice,
+    NotificationKind,
+    PaymentReminder,
+)
 from league.banking.selectors import (
     member_open_seasons,
 )
@@ -49,9 +55,14 @@ def payment_reminders_send(*, today: datetime.date) -> int:
         .exclude(payment_reminders_sent__month=month)
         # One consent, two switches: the open-amount messages turned off by e-mail (the
         # notifications page, the one-tap unsubscribe) stop this reminder too.
+        # (an Exists: the two conditions must hold for the same choice, which a single
+        # exclude() across the relation does not promise)
         .exclude(
-            notification_choices__kind=NotificationKind.OPEN_AMOUNT,
-            notification_choices__email=False,
+            Exists(
+                NotificationChoice.objects.filter(
+                    member=OuterRef("pk"), kind=NotificationKind.OPEN_AMOUNT, email=False
+                )
+            )
         )
         .select_related("user", "club")
     )

@@ -104,3 +104,16 @@ def test_the_open_amount_turned_off_by_email_stops_the_monthly_reminder_too(book
     )
     assert payment_reminders_send(today=datetime.date(2026, 11, 1)) == 0
     assert mail.outbox == []
+
+
+def test_another_kind_turned_off_by_email_keeps_the_monthly_reminder(books):
+    from league.banking.models import NotificationKind
+    from league.banking.services import notification_choice_set
+
+    bernd = books["bernd"]
+    notification_choice_set(
+        member=bernd, kind=NotificationKind.EVENING_TOMORROW, email=False, push=True
+    )
+    notification_choice_set(member=bernd, kind=NotificationKind.OPEN_AMOUNT, email=True, push=False)
+    assert payment_reminders_send(today=datetime.date(2026, 11, 1)) == 1
+    assert mail.outbox[0].to == ["bernd@example.org"]
