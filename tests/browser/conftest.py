@@ -127,6 +127,18 @@ def log_in(live_server):
     return _log_in
 
 
+#: The games a page queued on the phone (static/js/queue.js's IndexedDB store), read by
+#: `page.evaluate(QUEUE)`.
+QUEUE = """() => new Promise((resolve, reject) => {
+  const open = indexedDB.open("schockclub-entry", 1);
+  open.onsuccess = () => {
+    const get = open.result.transaction("games").objectStore("games").getAll();
+    get.onsuccess = () => resolve(get.result);
+    get.onerror = () => reject(get.error);
+  };
+})"""
+
+
 @pytest.fixture
 def phone(transactional_db, browser, browser_context_args):
     """A phone whose service worker runs (the other browser tests block it)."""

@@ -13,20 +13,11 @@ from pathlib import Path
 import pytest
 
 from games.evenings.models import Game
-from tests.browser.conftest import wait_for
+from tests.browser.conftest import QUEUE, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 STATIC_JS = Path(__file__).resolve().parents[2] / "static" / "js"
-
-QUEUE = """() => new Promise((resolve, reject) => {
-  const open = indexedDB.open("schockclub-entry", 1);
-  open.onsuccess = () => {
-    const get = open.result.transaction("games").objectStore("games").getAll();
-    get.onsuccess = () => resolve(get.result);
-    get.onerror = () => reject(get.error);
-  };
-})"""
 
 
 def _sync_tag() -> str:

@@ -9,18 +9,9 @@ import pytest
 
 from games.evenings.models import Game
 from games.evenings.services import game_record
-from tests.browser.conftest import wait_for
+from tests.browser.conftest import QUEUE, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-QUEUE = """() => new Promise((resolve, reject) => {
-  const open = indexedDB.open("schockclub-entry", 1);
-  open.onsuccess = () => {
-    const get = open.result.transaction("games").objectStore("games").getAll();
-    get.onsuccess = () => resolve(get.result);
-    get.onerror = () => reject(get.error);
-  };
-})"""
 
 
 @pytest.fixture
