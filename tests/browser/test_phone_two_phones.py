@@ -100,7 +100,8 @@ def test_a_game_queued_offline_whose_number_was_taken_is_saved_as_the_next_game(
 
     # every page says a game waits, and leads to it
     a.goto(live_server.url + "/")
-    assert "1 Spiel wartet" in a.inner_text(".queue-bar")
+    # the bar is filled by queue.js from IndexedDB after the page loads
+    wait_for(lambda: "1 Spiel wartet" in a.inner_text(".queue-bar"))
     a.click(".queue-bar a")
     a.wait_for_selector("[data-conflict=number]")
 
