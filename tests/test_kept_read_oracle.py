@@ -1615,7 +1615,7 @@ def _reaches_helper(obj: Any, seen: set[int], owner: type | None = None) -> bool
     if id(obj) in seen:
         return False
     seen.add(id(obj))
-    if any(obj is h for h in HELPERS):
+    if any(obj is h for h in HELPERS) or isinstance(obj, caching.KeptRead):
         return True
     if isinstance(obj, (staticmethod, classmethod)):
         obj = obj.__func__

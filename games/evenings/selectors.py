@@ -28,12 +28,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.evenings.models import Attendance, Evening, Game, Objection, PlannedEvening, SchockAus
-from league.club.caching import (
-    books_cached,
-    books_cached_until,
-    club_books_version,
-    season_part_version,
-)
+from league.club.caching import KeptRead
 from league.club.errors import (
     BooksError,
 )
@@ -145,6 +140,11 @@ def evening_schock_aus_order(schock_aus: list[SchockAus]) -> list[SchockAus]:
     return sorted(schock_aus, key=lambda sa: (sa.game.number, sa.position))
 
 
+#: An evening's books: its season's books and the club's register (the club's and the
+#: people's names); the call adds the evening's id and version.
+EVENING_BOOKS = KeptRead("evening_books", depends=("season_part",))
+
+
 def evening_books(*, evening: Evening) -> EveningBooks:
     """Compute an evening's books under its season's statutes (seed 003 in brackets):
     games expected (5 per present club member) and entered, Schock-Aus with ordinals,
@@ -155,12 +155,11 @@ def evening_books(*, evening: Evening) -> EveningBooks:
     inside a transaction).
     """
     evening = Evening.objects.select_related("season", "secretary", "club").get(pk=evening.pk)
-    return books_cached(
-        "evening_books",
+    return EVENING_BOOKS.cached(
         evening.pk,
         evening.version,
-        # The season's books and the club's register (the club's and the people's names).
-        season_part_version(season=evening.season, club=evening.club),
+        season=evening.season,
+        club=evening.club,
         build=lambda: _evening_books(evening),
     )
 
@@ -279,6 +278,11 @@ def _count_of(queryset: QuerySet[Any], field: str = "evening_id") -> Coalesce:
         .values("n")
     )
     return Coalesce(Subquery(counted, output_field=IntegerField()), Value(0))
+
+
+#: `evening_list` kept by the club's books (the call adds the season's id): the evenings
+#: page and the standings page share it.
+EVENING_LIST = KeptRead("evening_list", depends=("books",))
 
 
 def evening_list(*, season: Season) -> list[dict[str, Any]]:
@@ -453,12 +457,14 @@ def _provisional(
     return ProvisionalState(provisional, until, open_objections, finalised_at)
 
 
+SEASON_PROVISIONAL_HOURS = KeptRead("season_provisional_hours", depends=("books",))
+
+
 def _season_provisional_hours(club: Club) -> dict[int, int]:
     """Each season's `provisional_hours` (its statutes), kept by the club's books version
     (a change of the statutes moves it). One query when computed."""
-    return books_cached(
-        "season_provisional_hours",
-        club_books_version(club=club),
+    return SEASON_PROVISIONAL_HOURS.cached(
+        club=club,
         build=lambda: {
             season.pk: season_statutes(season).provisional_hours
             for season in Season.objects.filter(club=club)
@@ -488,6 +494,11 @@ def evening_provisional_state(
     )
 
 
+#: An evening's provisional state at the current time: the club's books (the call adds
+#: the evening's id), until its objection time ends.
+EVENING_PROVISIONAL = KeptRead("evening_provisional", depends=("books",))
+
+
 def club_evening_provisional_state(
     *, club: Club, evening_id: int, now: datetime.datetime | None = None
 ) -> ProvisionalState | None:
@@ -503,9 +514,7 @@ def club_evening_provisional_state(
         state = _evening_provisional_state(club, evening_id, timezone.now())
         return state, _ends_by_time(state)
 
-    return books_cached_until(
-        "evening_provisional", club_books_version(club=club), evening_id, build=build
-    )
+    return EVENING_PROVISIONAL.cached_until(evening_id, club=club, build=build)
 
 
 def _ends_by_time(state: ProvisionalState | None) -> datetime.datetime | None:
@@ -538,6 +547,11 @@ def _evening_provisional_state(
     )
 
 
+#: The club's provisional evenings at the current time: its books, until the first
+#: objection time ends.
+PROVISIONAL_EVENINGS = KeptRead("provisional_evenings", depends=("books",))
+
+
 def club_provisional_evening_ids(
     *, club: Club, now: datetime.datetime | None = None
 ) -> frozenset[int]:
@@ -550,10 +564,8 @@ def club_provisional_evening_ids(
     (`books_cached_until`)."""
     if now is not None:
         return _provisional_evening_ids(club, now)[0]
-    return books_cached_until(
-        "provisional_evenings",
-        club_books_version(club=club),
-        build=lambda: _provisional_evening_ids(club, timezone.now()),
+    return PROVISIONAL_EVENINGS.cached_until(
+        club=club, build=lambda: _provisional_evening_ids(club, timezone.now())
     )
 
 

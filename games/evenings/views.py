@@ -24,6 +24,7 @@ from games.evenings.calendar import club_calendar_ics
 from games.evenings.forms import EveningForm, GameForm
 from games.evenings.models import Evening, Game, Objection
 from games.evenings.selectors import (
+    EVENING_LIST,
     club_evening_provisional_state,
     club_planned_evenings,
     evening_books,
@@ -36,7 +37,7 @@ from games.evenings.selectors import (
     present_people,
 )
 from league.club.access import ClubRequest, member_required, secretary_required
-from league.club.caching import books_cached, books_fragment, books_page
+from league.club.caching import KeptRead, books_page
 from league.club.errors import BooksError
 from league.club.fields import parse_iso_date
 from league.club.models import Member
@@ -91,6 +92,10 @@ def _today(request: ClubRequest, *args, **kwargs) -> str:
     return "" if query_year(request) is not None else timezone.localdate().isoformat()
 
 
+#: The evenings page's books part: the call adds the year asked and the day without one.
+EVENING_INDEX_BODY = KeptRead("evening_index_body", depends=("books", "role"))
+
+
 @member_required
 @books_page(extra=_today)
 def evening_index(request: ClubRequest) -> HttpResponse:
@@ -101,14 +106,13 @@ def evening_index(request: ClubRequest) -> HttpResponse:
     the list) is kept per club books version, asked year (the day without one) and role
     (league/club/caching.py): a repeated read renders only the page's frame."""
     year = query_year(request)
-    version = request.books_version
     is_secretary = request.member.is_secretary
 
     def context() -> dict:
         season = club_season(request.club, year)
         evenings = (
-            books_cached(
-                "evening_list", version, season.pk, build=lambda: evening_list(season=season)
+            EVENING_LIST.cached(
+                season.pk, request=request, build=lambda: evening_list(season=season)
             )
             if season is not None
             else []
@@ -120,12 +124,10 @@ def evening_index(request: ClubRequest) -> HttpResponse:
             "is_secretary": is_secretary,
         }
 
-    body = books_fragment(
-        request,
-        version,
+    body = EVENING_INDEX_BODY.fragment(
         year,
         _today(request),
-        is_secretary,
+        request=request,
         template="games/_evening_index_body.html",
         context=context,
     )
@@ -142,6 +144,17 @@ def _provisional_key(request: ClubRequest, pk: int) -> tuple:
     return request.provisional_key  # type: ignore[attr-defined]
 
 
+#: An evening's date (the call adds the evening's id): another club's is a 404, never kept.
+EVENING_DATE = KeptRead("evening_date", depends=("books",))
+#: The evening sheet, with the entry form for the secretary (the call adds the evening's id).
+EVENING_BODY = KeptRead("evening_body", depends=("books", "role"))
+#: The sheet with the next game's form of `game_entry` (the call adds the evening's id).
+GAME_ENTRY_BODY = KeptRead("game_entry_body", depends=("books",))
+#: A game's number and its correction form (the calls add the evening's and game's ids).
+GAME_NUMBER = KeptRead("game_number", depends=("books",))
+GAME_EDIT_BODY = KeptRead("game_edit_body", depends=("books",))
+
+
 @member_required
 @books_page(extra=_provisional_key)
 def evening_detail(request: ClubRequest, pk: int) -> HttpResponse:
@@ -153,7 +166,6 @@ def evening_detail(request: ClubRequest, pk: int) -> HttpResponse:
     statutes do too. The form's CSRF token is the request's own on every use
     (`books_fragment`); a form sent back with errors is rendered by `game_entry`, never
     kept. An evening of another club is a 404."""
-    version = request.books_version
     is_secretary = request.member.is_secretary
 
     def evening() -> Evening:
@@ -167,9 +179,9 @@ def evening_detail(request: ClubRequest, pk: int) -> HttpResponse:
         form = _next_game_form(full) if is_secretary else None
         return {**_evening_context(full, form), "is_secretary": is_secretary}
 
-    date = books_cached("evening_date", version, pk, build=lambda: evening().date)
-    body = books_fragment(
-        request, version, pk, is_secretary, template="games/_evening_body.html", context=context
+    date = EVENING_DATE.cached(pk, request=request, build=lambda: evening().date)
+    body = EVENING_BODY.fragment(
+        pk, request=request, template="games/_evening_body.html", context=context
     )
     provisional = _provisional_key(request, pk)
     page = {
@@ -194,7 +206,6 @@ def game_entry(request: ClubRequest, pk: int) -> HttpResponse:
     raises `books_changed`. A form sent back with its errors is rendered, never kept. An
     evening of another club (or one deleted, which moves the version) is a 404."""
     if request.method != "POST":
-        version = request.books_version
 
         def lookup() -> Evening:
             return get_object_or_404(Evening, pk=pk, club=request.club)
@@ -203,9 +214,9 @@ def game_entry(request: ClubRequest, pk: int) -> HttpResponse:
             full = lookup()
             return {**_evening_context(full, _next_game_form(full)), "is_secretary": True}
 
-        date = books_cached("evening_date", version, pk, build=lambda: lookup().date)
-        body = books_fragment(
-            request, version, pk, "entry", template="games/_evening_body.html", context=context
+        date = EVENING_DATE.cached(pk, request=request, build=lambda: lookup().date)
+        body = GAME_ENTRY_BODY.fragment(
+            pk, request=request, template="games/_evening_body.html", context=context
         )
         page = {"body": body, "evening_date": date, "entry_form": True}
         return render(request, "games/evening.html", page)
@@ -253,7 +264,6 @@ def game_edit(request: ClubRequest, pk: int, game_pk: int) -> HttpResponse:
     or its evening raises `books_changed`). A form sent back with its errors is rendered,
     never kept."""
     if request.method != "POST":
-        version = request.books_version
 
         def kept_context() -> dict:
             context, form = _game_edit_context(request, pk, game_pk)
@@ -266,12 +276,11 @@ def game_edit(request: ClubRequest, pk: int, game_pk: int) -> HttpResponse:
 
         # The club's books version starts with the club's id: what is kept under it was
         # read for this club (another club's game, or one deleted, is a 404, never kept).
-        number = books_cached("game_number", version, pk, game_pk, build=game_number)
-        body = books_fragment(
-            request,
-            version,
+        number = GAME_NUMBER.cached(pk, game_pk, request=request, build=game_number)
+        body = GAME_EDIT_BODY.fragment(
             pk,
             game_pk,
+            request=request,
             template="games/_game_edit_body.html",
             context=kept_context,
         )

@@ -52,7 +52,7 @@ from games.rules.odds import (
     turn_schock_aus_probability,
 )
 from games.rules.simulator import SimulationMeasures, simulate_statistics
-from league.club.caching import books_cached
+from league.club.caching import KeptRead
 from league.club.errors import BooksError
 from league.club.models import Member, Season
 from league.club.statutes import season_rules, season_statutes
@@ -292,6 +292,11 @@ ODDS_SIMULATION_SEED = 11
 ODDS_SIMULATION_PLAYERS = 6
 
 
+#: The odds simulation of a rule set: nothing of a club (the call adds a digest of the
+#: flags and the simulation's size); a day, so a new simulator shows soon.
+ODDS_SIMULATION = KeptRead("odds-simulation", depends=(), seconds=24 * 60 * 60)
+
+
 def odds_simulation(*, rules: RuleSet) -> OddsSimulation:
     """What ``games.rules.simulator.simulate_statistics`` measures for ``rules`` with the
     Muss-Regel and without it (``ODDS_SIMULATED_GAMES`` games of
@@ -303,7 +308,7 @@ def odds_simulation(*, rules: RuleSet) -> OddsSimulation:
     digest = hashlib.sha256(json.dumps(wanted, sort_keys=True).encode()).hexdigest()
     # A day: a new simulator shows soon. Kept through the contract of kept reads
     # (league/club/caching.py: computed when the cache cannot be reached).
-    return books_cached("odds-simulation", digest, build=lambda: _odds(rules), seconds=24 * 60 * 60)
+    return ODDS_SIMULATION.cached(digest, build=lambda: _odds(rules))
 
 
 def _odds(rules: RuleSet) -> OddsSimulation:

@@ -40,7 +40,7 @@ from games.rounds.services import (
 )
 from games.rules import PRESETS, RuleSet
 from league.club.access import ClubRequest, member_for_user, member_required, secretary_required
-from league.club.caching import books_cached, books_fragment, books_page, season_part_version
+from league.club.caching import KeptRead, books_page
 from league.club.errors import BooksError
 from league.club.models import RULE_PRESET_CHOICES, Member
 from league.club.selectors import (
@@ -213,6 +213,18 @@ def _rounds_entry_context(evening: Evening, people: list[Member], entry, play) -
     }
 
 
+#: The empty round-by-round form of an evening's next game (the call adds the evening's id).
+ROUNDS_ENTRY_BODY = KeptRead("rounds_entry_body", depends=("books",))
+#: A stored game's rounds (the call adds the game's id).
+GAME_ROUNDS_DETAIL = KeptRead("game_rounds_detail", depends=("books",))
+#: The years of the club's seasons.
+CLUB_SEASON_YEARS = KeptRead("club_season_years", depends=("books",))
+#: A season's Schock-Aus figures: its books and the register (the people's names).
+SEASON_SCHOCK_AUS_STATS = KeptRead("season_schock_aus_stats", depends=("season_part",))
+#: The Schock-Aus page's books part (the call adds the year asked for).
+SCHOCK_AUS_STATS_BODY = KeptRead("schock_aus_stats_body", depends=("books",))
+
+
 @secretary_required
 @books_page()
 def game_rounds_entry(request: ClubRequest, evening_id: int) -> HttpResponse:
@@ -232,10 +244,9 @@ def game_rounds_entry(request: ClubRequest, evening_id: int) -> HttpResponse:
             people = present_people(evening=evening)
             return _rounds_entry_context(evening, people, _initial(evening, people), None)
 
-        body = books_fragment(
-            request,
-            request.books_version,
+        body = ROUNDS_ENTRY_BODY.fragment(
             evening_id,
+            request=request,
             template="games/_rounds_entry_body.html",
             context=kept_context,
         )
@@ -265,8 +276,7 @@ def game_rounds(request: ClubRequest, game_id: int) -> HttpResponse:
         )
         return game_rounds_detail(game=game)
 
-    version = request.books_version
-    kept = books_cached("game_rounds_detail", version, game_id, build=detail)
+    kept = GAME_ROUNDS_DETAIL.cached(game_id, request=request, build=detail)
     return render(request, "games/rounds_detail.html", {"detail": kept})
 
 
@@ -342,13 +352,10 @@ def schock_aus_stats(request: ClubRequest) -> HttpResponse:
     the season's games, round throws, rule set and people's names, each of which moves the
     books version when it changes (their writers raise `books_changed`). With the
     `books_page` ETag a repeated read is a 304."""
-    version = request.books_version
     # The asked year counts only when the club has that season: any other year shows the
     # default and shares its kept part (no kept copy per made-up year).
-    years = books_cached(
-        "club_season_years",
-        version,
-        build=lambda: [s.year for s in club_seasons(club=request.club)],
+    years = CLUB_SEASON_YEARS.cached(
+        request=request, build=lambda: [s.year for s in club_seasons(club=request.club)]
     )
     if not years:
         raise Http404
@@ -363,17 +370,16 @@ def schock_aus_stats(request: ClubRequest) -> HttpResponse:
             season = played[0] if played else seasons[0]
         # Kept also per season's data version: a change to another season (which moves
         # the club's version, so the page) does not recompute this season's figures.
-        stats = books_cached(
-            "season_schock_aus_stats",
-            season_part_version(season=season, club=request.club),
+        stats = SEASON_SCHOCK_AUS_STATS.cached(
+            request=request,
+            season=season,
             build=lambda: season_schock_aus_stats(season=season),
         )
         return {"stats": stats, "seasons": seasons}
 
-    body = books_fragment(
-        request,
-        version,
+    body = SCHOCK_AUS_STATS_BODY.fragment(
         year,
+        request=request,
         template="games/_schock_aus_stats_body.html",
         context=context,
     )

@@ -19,7 +19,7 @@ from league.audit.selectors import (
     member_audit_page,
 )
 from league.club.access import ClubRequest, secretary_required
-from league.club.caching import books_cached, books_page
+from league.club.caching import KeptRead, books_page
 from league.club.models import Member
 from league.club.selectors import whole_number
 
@@ -46,22 +46,32 @@ def _club_state(request: AuditRequest, *args: object, **kwargs: object) -> tuple
 
 
 def _state_of(
-    request: ClubRequest, evening_id: int | None = None, member_id: int | None = None
+    request: AuditRequest, evening_id: int | None = None, member_id: int | None = None
 ) -> AuditState:
+    """The history's state `_club_state` left on the request, else read now (not a GET:
+    `books_page` asked no state) and left there (the "audit" part of the kept reads)."""
     state = getattr(request, "audit_state", None)
-    if state is None:  # not a GET: books_page asked no state
+    if state is None:
         state = audit_state(club=request.club, evening_id=evening_id, member_id=member_id)
+        request.audit_state = state
     return state
+
+
+#: The history pages' kept parts: the club, its books and the history's state beyond them
+#: (`AuditState`); the calls add the evening's id, or the person's id and page number.
+AUDIT_INDEX_BODY = KeptRead("audit_index_body", depends=("club", "books", "audit"))
+AUDIT_EVENING_BODY = KeptRead("audit_evening_body", depends=("club", "books", "audit"))
+AUDIT_MEMBER_LINES = KeptRead("audit_member_lines", depends=("club", "books", "audit"))
 
 
 @secretary_required
 @books_page(extra=_club_state)
-def audit_index(request: ClubRequest) -> HttpResponse:
+def audit_index(request: AuditRequest) -> HttpResponse:
     """The latest changes, and links to the trail of every evening and person.
 
     The page's part below its frame is rendered once per club books version and
     `AuditState` and kept (league/club/caching.py); with the ETag a repeat gets 304."""
-    state = _state_of(request)
+    _state_of(request)  # the "audit" part of the kept read
 
     def body() -> str:
         context = {
@@ -71,15 +81,14 @@ def audit_index(request: ClubRequest) -> HttpResponse:
         }
         return render_to_string("league/ledger/_audit_index_body.html", context)
 
-    version = request.books_version
-    html = books_cached("audit_index_body", request.club.pk, version, state.key, build=body)
+    html = AUDIT_INDEX_BODY.cached(request=request, build=body)
     context = {"body": mark_safe(html)}  # our own render
     return render(request, "league/ledger/audit_index.html", context)
 
 
 @secretary_required
 @books_page(extra=_club_state)
-def audit_evening(request: ClubRequest, evening_id: int) -> HttpResponse:
+def audit_evening(request: AuditRequest, evening_id: int) -> HttpResponse:
     """Every change of one evening (also of a deleted one of this club), the newest
     AUDIT_LINES_SHOWN; another club's or an unknown evening is 404.
 
@@ -100,17 +109,14 @@ def audit_evening(request: ClubRequest, evening_id: int) -> HttpResponse:
         }
         return render_to_string("league/ledger/_audit_evening_body.html", context)
 
-    version = request.books_version
-    html = books_cached(
-        "audit_evening_body", request.club.pk, version, state.key, evening_id, build=body
-    )
+    html = AUDIT_EVENING_BODY.cached(evening_id, request=request, build=body)
     context = {"body": mark_safe(html)}  # our own render
     return render(request, "league/ledger/audit.html", context)
 
 
 @secretary_required
 @books_page(extra=_club_state)
-def audit_member(request: ClubRequest, member_id: int) -> HttpResponse:
+def audit_member(request: AuditRequest, member_id: int) -> HttpResponse:
     """Every change concerning one person, newest first, AUDIT_LINES_SHOWN a page
     (?seite=N); reads only the page's records. Another club's or an
     unknown person is 404.
@@ -137,9 +143,6 @@ def audit_member(request: ClubRequest, member_id: int) -> HttpResponse:
         }
         return render_to_string("league/ledger/_audit_member_lines.html", context)
 
-    version = request.books_version
-    html = books_cached(
-        "audit_member_lines", request.club.pk, version, state.key, member_id, number, build=body
-    )
+    html = AUDIT_MEMBER_LINES.cached(member_id, number, request=request, build=body)
     context = {"body": mark_safe(html)}  # our own render
     return render(request, "league/ledger/audit.html", context)

@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 
 from league.banking.girocode import GiroCode, girocode_of, girocode_png, girocode_reference
 from league.banking.models import ClubBankAccount
-from league.club.caching import books_cached, club_books_version
+from league.club.caching import KeptRead
 from league.club.errors import BooksError
 from league.club.models import Club, Member, Season
 from league.club.money import round_money
@@ -96,6 +96,11 @@ def member_girocode_asked(
     return code
 
 
+#: A person's GiroCode PNG: the books and the person (the call adds the season's id
+#: asked for and the bank account's fields, which the books do not hold).
+GIROCODE_PNG = KeptRead("girocode_png", depends=("books", "person"))
+
+
 def member_girocode_png(*, club: Club, member: Member, season_id: int | None) -> bytes:
     """The PNG of `member_girocode_asked` for the season of id `season_id` (None: the
     newest open one). Raises Http404 for a season not of `club`, BooksError `no_girocode`
@@ -113,12 +118,11 @@ def member_girocode_png(*, club: Club, member: Member, season_id: int | None) ->
 
     if account is None:
         return build()
-    return books_cached(
-        "girocode_png",
-        club_books_version(club=club),
-        member.pk,
+    return GIROCODE_PNG.cached(
         season_id,
         (account.holder, account.iban, account.bic),
+        club=club,
+        member=member,
         build=build,
     )
 
@@ -153,14 +157,17 @@ class GiroCodeRow:
     reference: str
 
 
+#: A person's open EUR seasons with amounts and references: the books and the person.
+GIROCODE_ROWS = KeptRead("girocode_rows", depends=("books", "person"))
+
+
 def member_girocode_rows(*, club: Club, member: Member) -> list[GiroCodeRow]:
     """The person's open EUR seasons, newest first, each with its amount and reference (the
     GiroCode page; the images come from the API). Kept per books version and person: the
     sum over the person's ledger lines of every EUR season is not made on each read."""
-    return books_cached(
-        "girocode_rows",
-        club_books_version(club=club),
-        member.pk,
+    return GIROCODE_ROWS.cached(
+        club=club,
+        member=member,
         build=lambda: [
             GiroCodeRow(
                 season=season,

@@ -35,7 +35,7 @@ from league.closing.services import (
     season_sign_off,
 )
 from league.club.access import ClubRequest, member_required, secretary_required
-from league.club.caching import books_fragment, books_page
+from league.club.caching import KeptRead, books_page
 from league.club.errors import BooksError
 from league.club.models import Member, Season
 from league.club.selectors import club_season
@@ -95,6 +95,11 @@ def _page_state(request: SignOffsRequest, year: int) -> tuple[tuple[int, ...], b
     return _sign_offs(request, year), may_sign_off(request.member)
 
 
+#: The season close wizard's body: the books and the role; the call adds the season's id,
+#: the signatures (`_sign_offs`) and who may sign.
+SEASON_CLOSE_BODY = KeptRead("season_close_body", depends=("books", "role"))
+
+
 @member_required
 @books_page(_page_state, season_year="year")
 def season_close_page(request: SignOffsRequest, year: int) -> HttpResponse:
@@ -102,13 +107,11 @@ def season_close_page(request: SignOffsRequest, year: int) -> HttpResponse:
     season: Season = request.season
     member = request.member
     signer = member.pk if may_sign_off(member) else None
-    body = books_fragment(
-        request,
-        request.books_version,
+    body = SEASON_CLOSE_BODY.fragment(
         season.pk,
         _sign_offs(request, year),
-        member.is_secretary,
         signer,
+        request=request,
         template=BODY,
         context=lambda: _context(season, member),
     )

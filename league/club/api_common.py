@@ -459,7 +459,9 @@ def kept_api_read(
     etag, not_modified = api_conditional(request, name, *parts, club=club)
     if not_modified is not None:
         return not_modified
-    data = KeptRead(f"api_{name}", ("books",)).cached(request, *parts, build=build, club=club)
+    data = KeptRead(f"api_{name}", ("books",)).cached(
+        *parts, build=build, request=request, club=club
+    )
     return api_private(Response(data if shape is None else shape(data)), etag)
 
 
@@ -488,4 +490,4 @@ def kept_api_object(request, name: str, pk: Any, build: Callable[[], Any]) -> An
     if club is None:
         return build()
     kept = KeptRead(f"api_object_{name}", ("books",))
-    return kept.cached(request, club.pk, str(pk), build=build, club=club)
+    return kept.cached(club.pk, str(pk), build=build, request=request, club=club)

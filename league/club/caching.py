@@ -317,7 +317,7 @@ def club_books_version(*, club: Club | int) -> Version:
     return Version(f"{club_id}-{books}-{register}", f"c{club_id}:v")
 
 
-def season_part_version(*, season: Season, club: Club | None = None) -> Version:
+def season_part_version(*, season: Season, club: Club | int | None = None) -> Version:
     """The version of one season's kept part (all-time and statistics parts, Runden
     parts, a person's season summary): the season's `data_version` (its books) and, with
     `club`, the club's register version (for a part that shows names or kinds; without,
@@ -606,86 +606,258 @@ def _share_membership(request: HttpRequest) -> None:
 
 # --- the contract of a kept read ----------------------------------------------------------
 
-#: What a kept read may depend on (`KeptRead.depends`), each read from the request:
-#: "books" the club's books and register versions (`club_books_version`), "season" the
-#: season the view read with them (`request.season`: id and data version), "role" whether
-#: the viewer is the club's secretary, "person" the viewer's person, "frame" what every
+#: What a kept read may depend on (`KeptRead.depends`), each read by `KeptRead` itself from
+#: what the call hands it (`request`, `club`, `season`, `member`; a view hands the
+#: request, a selector the club or the season):
+#: "books" the club's books and register versions (`club_books_version`), "club" the
+#: club's id, "season" the season read with them (`season=`, else `request.season`: id and
+#: data version), "season_part" that season's data version and the club's register
+#: version (`season_part_version` with the club: a part that shows names), "season_books"
+#: its data version alone (`season_part_version` without the club: ids and figures),
+#: "rules" and "statutes" the rule set and statutes the season stores, "season_state" what
+#: the season page shows beyond its books (`request.season_state`, else
+#: `season_page_state`), "audit" the history's state beyond the books
+#: (`request.audit_state.key`), "role" whether the viewer is the club's secretary,
+#: "person" the person the read is for (`member=`, else the viewer's), "frame" what every
 #: page's frame shows of the viewer (login, staff and superuser flags, person, name,
 #: secretary, the club's name), "csrf" the session's CSRF cookie (the page's forms carry
 #: its token), "query" the full path with its query, "host" the host (absolute links),
 #: "day" today in the club's zone (a current season chosen by date, a "Stand" line).
 #: The language and the code version are part of every key and ETag.
-DEPENDS = ("books", "season", "role", "person", "frame", "csrf", "query", "host", "day")
+DEPENDS = (
+    "books",
+    "club",
+    "season",
+    "season_part",
+    "season_books",
+    "rules",
+    "statutes",
+    "season_state",
+    "audit",
+    "role",
+    "person",
+    "frame",
+    "csrf",
+    "query",
+    "host",
+    "day",
+)
+
+#: The dependencies read per season: a `KeptRead.cached_many` call reads them once for
+#: each season it is given.
+_PER_SEASON = frozenset(
+    {"season", "season_part", "season_books", "rules", "statutes", "season_state"}
+)
 
 
 @dataclass(frozen=True)
 class KeptRead:
-    """One kept read, declared beside its view or selector: its `name` and what it
-    `depends` on (names of `DEPENDS`). It alone turns a request into the parts of the
-    read's cache key and ETag (`parts`, `key`, `etag`), so nothing else builds one.
+    """One kept read, declared once at module level beside its view or selector
+    (`NAME = KeptRead("name", depends=(...))`): its `name` and what it `depends` on (names
+    of `DEPENDS`). It alone turns what a call hands it (the request of a view; the club,
+    season or person of a selector) into the parts of the read's cache key and ETag, so
+    nothing else builds one: a call passes only the view's own arguments (ids, the year)
+    as `extra` parts.
+
+    Every method takes the extra parts positionally and the sources of the dependencies as
+    keywords: `request` (a view's; None for a selector), `club` (default `request.club`;
+    an id reads the versions in one query), `season` (default `request.season`) and
+    `member` (default the viewer's member).
 
     Args:
-        name: a stable name of the read (part of every key and ETag).
+        name: a stable name of the read, unique in the project (part of every key and
+            ETag; tests/test_kept_read_contract.py).
         depends: what the read shows beyond its name and the view's own arguments.
+        seconds: how long a kept value stays (`BOOKS_CACHE_SECONDS` by default).
 
     Raises ValueError at declaration for an unknown dependency.
     """
 
     name: str
     depends: tuple[str, ...] = ("books",)
+    seconds: int = BOOKS_CACHE_SECONDS
 
     def __post_init__(self) -> None:
         unknown = set(self.depends) - set(DEPENDS)
         if unknown:
             raise ValueError(f"KeptRead {self.name}: unknown dependencies {sorted(unknown)}")
 
-    def parts(self, request: Any, *, club: Club | None = None) -> tuple[Any, ...]:
-        """The parts of `request` this read depends on, in `depends` order. `club` is the
-        viewer's club (default `request.club`, which `member_required` sets)."""
-        club = club if club is not None else getattr(request, "club", None)
-        member = getattr(request, "member", None) or getattr(request, "_schock_member", None)
-        values: list[Any] = [self.name]
-        for name in self.depends:
-            values.append(_dependency(name, request, club, member))
-        return tuple(values)
+    def parts(
+        self,
+        *,
+        request: Any = None,
+        club: Club | int | None = None,
+        season: Season | None = None,
+        member: Member | None = None,
+    ) -> tuple[Any, ...]:
+        """The read's name and its dependencies' values, in `depends` order (no query for
+        a loaded club; "season_state" may ask the connected sources)."""
+        source = _Source.of(request, club, season, member)
+        return (self.name, *(_dependency(name, source) for name in self.depends))
 
-    def key(self, request: Any, *extra: Any, club: Club | None = None) -> str:
-        """The cache key of the read for `request` and the view's `extra` parts."""
-        return books_cache_key(*self.parts(request, club=club), *extra)
+    def key(
+        self,
+        *extra: Any,
+        request: Any = None,
+        club: Club | int | None = None,
+        season: Season | None = None,
+        member: Member | None = None,
+    ) -> str:
+        """The cache key of the read (`books_cache_key` of `parts` and `extra`)."""
+        parts = self.parts(request=request, club=club, season=season, member=member)
+        return books_cache_key(*parts, *extra)
 
-    def etag(self, request: Any, *extra: Any, club: Club | None = None) -> str:
+    def etag(
+        self,
+        *extra: Any,
+        request: Any,
+        club: Club | int | None = None,
+        season: Season | None = None,
+        member: Member | None = None,
+    ) -> str:
         """The (strong) ETag of the read for `request` and the view's `extra` parts."""
-        return _etag(code_version(), get_language(), *self.parts(request, club=club), *extra)
+        parts = self.parts(request=request, club=club, season=season, member=member)
+        return _etag(code_version(), get_language(), *parts, *extra)
 
     def cached(
-        self, request: Any, *extra: Any, build: Callable[[], T], club: Club | None = None
+        self,
+        *extra: Any,
+        build: Callable[[], T],
+        request: Any = None,
+        club: Club | int | None = None,
+        season: Season | None = None,
+        member: Member | None = None,
     ) -> T:
         """`build()`'s value kept under `key` (`books_cached`: computed inside a writer's
         transaction or when the cache is unreachable)."""
-        return books_cached(*self.parts(request, club=club), *extra, build=build)
+        parts = self.parts(request=request, club=club, season=season, member=member)
+        return books_cached(*parts, *extra, build=build, seconds=self.seconds)
+
+    def cached_until(
+        self,
+        *extra: Any,
+        build: Callable[[], tuple[T, datetime.datetime | None]],
+        request: Any = None,
+        club: Club | int | None = None,
+        season: Season | None = None,
+        member: Member | None = None,
+        now: datetime.datetime | None = None,
+    ) -> T:
+        """`build()`'s value (with the moment it stops being true by time alone) kept
+        under `key` until that moment (`books_cached_until`)."""
+        parts = self.parts(request=request, club=club, season=season, member=member)
+        return books_cached_until(*parts, *extra, build=build, now=now)
+
+    def cached_many(
+        self,
+        seasons: Sequence[Season],
+        *extra: Any,
+        build: Callable[[list[int]], list[T]],
+        request: Any = None,
+        club: Club | int | None = None,
+        member: Member | None = None,
+    ) -> list[T]:
+        """The read's value for each of `seasons`, in order, in one cache round trip
+        (`books_cached_many`): each season's key holds its own season dependencies
+        (`_PER_SEASON`) and the call's others. `build(missing)` gets the positions of the
+        seasons the cache does not hold and returns their values in that order."""
+        if not seasons:
+            return []
+        keyed = [
+            (*self.parts(request=request, club=club, season=season, member=member), *extra)
+            for season in seasons
+        ]
+        return books_cached_many(keyed, build=build, seconds=self.seconds)
+
+    def fragment(
+        self,
+        *extra: Any,
+        request: HttpRequest,
+        template: str,
+        context: Callable[[], dict[str, Any]],
+        club: Club | int | None = None,
+        season: Season | None = None,
+        member: Member | None = None,
+    ) -> SafeString:
+        """`template` rendered with `context()` once per key and kept
+        (`books_fragment`): its forms' CSRF token is this request's own on every use. The
+        fragment may show nothing of the viewer beyond its dependencies."""
+        parts = self.parts(request=request, club=club, season=season, member=member)
+        return books_fragment(request, *parts, *extra, template=template, context=context)
 
 
-def _dependency(name: str, request: Any, club: Club | None, member: Member | None) -> Any:
+@dataclass(frozen=True)
+class _Source:
+    """Where a kept read's dependencies are read: the call's request, club, season and
+    person (each defaulting to the request's)."""
+
+    request: Any
+    club: Club | int | None
+    season: Season | None
+    member: Member | None
+
+    @classmethod
+    def of(
+        cls, request: Any, club: Club | int | None, season: Season | None, member: Member | None
+    ) -> _Source:
+        club = club if club is not None else getattr(request, "club", None)
+        season = season if season is not None else getattr(request, "season", None)
+        if member is None:
+            member = getattr(request, "member", None) or getattr(request, "_schock_member", None)
+        return cls(request, club, season, member)
+
+    def viewer(self) -> Member | None:
+        """The viewer's member (not a `member=` handed for the read)."""
+        request = self.request
+        return getattr(request, "member", None) or getattr(request, "_schock_member", None)
+
+
+def _season_of(source: _Source, name: str) -> Season:
+    if source.season is None:
+        raise ValueError(f"a kept read depending on {name!r} needs a season")
+    return source.season
+
+
+def _dependency(name: str, source: _Source) -> Any:
+    club, request = source.club, source.request
     if name == "books":
         return club_books_version(club=club) if club is not None else ""
+    if name == "club":
+        return club if isinstance(club, int) else getattr(club, "pk", None)
     if name == "season":
-        season = getattr(request, "season", None)
+        season = source.season
         return (season.pk, season.data_version) if season is not None else None
+    if name == "season_part":
+        if club is None:
+            raise ValueError("a kept read depending on 'season_part' needs the club")
+        return season_part_version(season=_season_of(source, name), club=club)
+    if name == "season_books":
+        return season_part_version(season=_season_of(source, name))
+    if name == "rules":
+        return repr(_season_of(source, name).rules)
+    if name == "statutes":
+        return repr(getattr(_season_of(source, name), "statutes", None))
+    if name == "season_state":
+        state = getattr(request, "season_state", None)
+        return state if state is not None else season_page_state(season=_season_of(source, name))
+    if name == "audit":
+        return request.audit_state.key
     if name == "role":
-        return bool(member and member.is_secretary)
+        viewer = source.viewer()
+        return bool(viewer and viewer.is_secretary)
     if name == "person":
-        return member.pk if member is not None else None
+        return source.member.pk if source.member is not None else None
     if name == "frame":
-        user = request.user
+        user, viewer = request.user, source.viewer()
         return (
             user.pk,
             getattr(user, "is_staff", False),
             getattr(user, "is_superuser", False),
             getattr(user, "is_active", False),
-            member.pk if member is not None else None,
-            member.name if member is not None else None,
-            bool(member and member.is_secretary),
-            club.name if club is not None else None,
+            viewer.pk if viewer is not None else None,
+            viewer.name if viewer is not None else None,
+            bool(viewer and viewer.is_secretary),
+            getattr(club, "name", None),
         )
     if name == "csrf":
         return request.COOKIES.get(settings.CSRF_COOKIE_NAME, "")
@@ -726,7 +898,7 @@ def books_page(
             # browser's next request carries the cookie and gets one.
             if not request.COOKIES.get(settings.CSRF_COOKIE_NAME) or _has_messages(request):
                 return None
-            return kept.etag(request, state)
+            return kept.etag(state, request=request)
 
         @wraps(view)
         def wrapper(request: ClubRequest, *args: Any, **kwargs: Any) -> HttpResponse:
@@ -769,7 +941,7 @@ def api_conditional(
     """The ETag of the API read `name` (`KeptRead` of the club's versions, the viewer, the
     full path and the day, and `extra`) and, when the request's If-None-Match carries it,
     the 304 Response to answer with (else None): one helper for every kept API read."""
-    etag = KeptRead(f"api.{name}", _API_READ).etag(request, *extra, club=club)
+    etag = KeptRead(f"api.{name}", _API_READ).etag(*extra, request=request, club=club)
     return etag, api_not_modified(request, etag)
 
 

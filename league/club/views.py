@@ -33,7 +33,7 @@ from league.club.accounts.lockout import (
 )
 from league.club.accounts.selectors import logins_locked_out
 from league.club.accounts.services import password_set
-from league.club.caching import books_fragment, books_page
+from league.club.caching import KeptRead, books_page
 from league.club.errors import BooksError
 from league.club.forms import (
     LoginForm,
@@ -81,6 +81,16 @@ def _applied(request: HttpRequest, form_class, **kwargs):
     return form_class(initial={**kept, **preset_initial(preset)}, **kwargs)
 
 
+#: A season form's GET body: the books (the call adds what else its initial values depend
+#: on: the new season's state, or the season's id).
+SEASON_FORM_BODY = KeptRead("season_form_body", depends=("books",))
+#: A season's statutes page body: the books and the role (the call adds the season's id).
+SEASON_STATUTES_BODY = KeptRead("season_statutes_body", depends=("books", "role"))
+#: The logins page's list: nothing of the books (the call adds what it shows of each
+#: person: name, kind, secretary, login name, locked, invitation open).
+CLUB_LOGINS_BODY = KeptRead("club_logins", depends=())
+
+
 def _season_form_page(request: ClubRequest, form_context, *parts: object) -> HttpResponse:
     """The season form page. A GET's form (unbound: the initial values of the season it is
     built for) is kept per books version and `parts` (everything else its initial values
@@ -88,10 +98,9 @@ def _season_form_page(request: ClubRequest, form_context, *parts: object) -> Htt
     A form after a POST (errors, a preset taken over) is rendered as it is."""
     if request.method == "GET":
         context = {"preset_flags": _preset_flags(), **form_context(lazy=True)}
-        context["body"] = books_fragment(
-            request,
-            request.books_version,
+        context["body"] = SEASON_FORM_BODY.fragment(
             *parts,
+            request=request,
             template="league/_season_form_body.html",
             context=lambda: form_context(lazy=False),
         )
@@ -191,11 +200,9 @@ def season_statutes_page(request: ClubRequest, year: int) -> HttpResponse:
             messages.success(request, _("Statutes of %(year)s saved.") % {"year": year})
             return redirect("season_statutes", year=year)
         return render(request, "league/season_statutes.html", _statutes_context(season, form))
-    body = books_fragment(
-        request,
-        request.books_version,
+    body = SEASON_STATUTES_BODY.fragment(
         season.pk,
-        is_secretary,
+        request=request,
         template="league/_season_statutes_body.html",
         context=lambda: _statutes_context(
             season, StatutesForm(season=season) if is_secretary else None
@@ -356,10 +363,9 @@ def club_logins(request: ClubRequest) -> HttpResponse:
         )
         for p in people
     )
-    body = books_fragment(
-        request,
-        "club_logins",
+    body = CLUB_LOGINS_BODY.fragment(
         shown,
+        request=request,
         template="league/club_admin/_logins_body.html",
         context=lambda: {
             "with_login": [p for p in people if p.user_id],

@@ -41,12 +41,7 @@ from league.club.api_common import (
     season_param,
 )
 from league.club.api_schema import answers_not_modified
-from league.club.caching import (
-    api_conditional,
-    api_private,
-    books_cached,
-    club_books_version,
-)
+from league.club.caching import KeptRead, api_conditional, api_private
 from league.club.errors import BooksError
 from league.club.filters import DateFilter, IntFilter
 from league.club.idempotency import idempotent
@@ -124,6 +119,14 @@ class PaymentViewSet(ClubScopedMixin, mixins.CreateModelMixin, viewsets.ReadOnly
         return Response(PaymentSerializer(payment).data)
 
 
+#: A person's statement of one season (the call adds the person's and season's ids), the
+#: seasons of the statement over every season (the person's id) and one page of it (the
+#: person's id, page size and number): each kept by the club's books.
+API_STATEMENT = KeptRead("api_statement", depends=("books",))
+MEMBER_STATEMENT_SEASONS = KeptRead("member_statement_seasons", depends=("books",))
+API_STATEMENT_PAGE = KeptRead("api_statement_page", depends=("books",))
+
+
 @extend_schema(tags=["Kitty"])
 class MemberStatementView(APIView):
     """GET /api/v1/members/{id}/statement/: a person's kitty statement."""
@@ -141,7 +144,6 @@ class MemberStatementView(APIView):
             raise BooksError(
                 "own_dues_only", _("Members see only their own statement."), status=403
             )
-        version = club_books_version(club=club)
         provisional = tuple(sorted(club_provisional_evening_ids(club=club)))
         # Without ?season the statement is the season of today's: the ETag names the day;
         # it names the provisional evenings too (they move with the clock, not the books).
@@ -149,14 +151,13 @@ class MemberStatementView(APIView):
         if not_modified is not None:
             return not_modified
         if request.query_params.get("season") == "all":
-            data = _statement_page(request, person, version)
+            data = _statement_page(request, person, club)
         else:
             season = season_param(request, club=club) or club_current_season(club=club)
-            data = books_cached(
-                "api_statement",
-                version,
+            data = API_STATEMENT.cached(
                 person.pk,
                 season.pk if season else None,
+                club=club,
                 build=lambda: dict(
                     MemberStatementSerializer(
                         member_statement(member=person, season=season)
@@ -198,16 +199,15 @@ def _page_number(request, name: str, default: int, maximum: int) -> int:
     return value
 
 
-def _statement_page(request, person, version: str) -> dict:
+def _statement_page(request, person, club) -> dict:
     """One page of a person's statement over every season (newest seasons first; each
     season's lines oldest first), with `count` (seasons), `next` and `previous`."""
     size = _page_number(request, "page_size", STATEMENT_PAGE_SIZE, STATEMENT_PAGE_SIZE_MAX)
     number = _page_number(request, "page", 1, 10**6)
     try:
-        seasons = books_cached(
-            "member_statement_seasons",
-            version,
+        seasons = MEMBER_STATEMENT_SEASONS.cached(
             person.pk,
+            club=club,
             build=lambda: member_statement_seasons(member=person),
         )
         page = Paginator(seasons, size).page(number)
@@ -221,12 +221,11 @@ def _statement_page(request, person, version: str) -> dict:
         query["page"] = str(n)
         return request.build_absolute_uri(f"{request.path}?{query.urlencode()}")
 
-    data = books_cached(
-        "api_statement_page",
-        version,
+    data = API_STATEMENT_PAGE.cached(
         person.pk,
         size,
         number,
+        club=club,
         build=lambda: dict(
             MemberStatementSerializer(
                 member_statement(member=person, seasons=list(page.object_list))

@@ -23,7 +23,7 @@ from django.db.models import Case, CharField, Count, Exists, F, OuterRef, Q, Que
 from django.utils.translation import gettext as _
 
 from games.evenings.models import Attendance, Evening, Game
-from league.club.caching import books_cached_many, season_part_version
+from league.club.caching import KeptRead
 from league.club.models import Club, Member, Season
 from league.club.money import format_money, marks_to_money, round_money
 from league.club.reference import creditor_reference
@@ -160,6 +160,10 @@ def _summaries_of(member_id: int, seasons: Sequence[Season]) -> list[SeasonSumma
     return summaries
 
 
+#: A person's row of one season: that season's books alone (the call adds the person's id).
+MEMBER_SEASON_SUMMARY = KeptRead("member_season_summary", depends=("season_books",))
+
+
 def member_season_summaries(*, member: Member, seasons: Sequence[Season]) -> list[SeasonSummary]:
     """The person's account per season, newest first: one `SeasonSummary`
     for each of `seasons` (the club's, each with its `data_version`) in which the person
@@ -169,9 +173,9 @@ def member_season_summaries(*, member: Member, seasons: Sequence[Season]) -> lis
     change to one season rebuilds one row, and the rows missing from the cache are read in
     one aggregate query together, so the cost of a read does not grow with the history."""
     ordered = sorted(seasons, key=lambda s: -s.year)
-    parts = [("member_season_summary", member.pk, season_part_version(season=s)) for s in ordered]
-    found = books_cached_many(
-        parts,
+    found = MEMBER_SEASON_SUMMARY.cached_many(
+        ordered,
+        member.pk,
         build=lambda missing: _summaries_of(member.pk, [ordered[i] for i in missing]),
     )
     return [row for row in found if row is not None]
@@ -222,6 +226,10 @@ def _balance_parts(seasons: Sequence[Season]) -> list[BalancePart]:
     return [tuple(parts.get(s.pk, ())) for s in seasons]
 
 
+#: A season's part of the club's balances: that season's books alone (ids and figures).
+CLUB_BALANCE_PART = KeptRead("club_balance_part", depends=("season_books",))
+
+
 def club_balances_kept(*, club: Club, season: Season | None = None) -> ClubBalances:
     """`league.ledger.selectors.club_balances` (who owes what, the kitty per currency; the
     same figures and order) read from per-season parts kept under each season's
@@ -233,8 +241,8 @@ def club_balances_kept(*, club: Club, season: Season | None = None) -> ClubBalan
     Queries: the seasons and the people (two), plus one aggregate for the seasons whose
     part is not kept."""
     seasons = list(Season.objects.filter(club=club))
-    parts = books_cached_many(
-        [("club_balance_part", season_part_version(season=s)) for s in seasons],
+    parts = CLUB_BALANCE_PART.cached_many(
+        seasons,
         build=lambda missing: _balance_parts([seasons[i] for i in missing]),
     )
     shown = [(s, part) for s, part in zip(seasons, parts, strict=True) if part]

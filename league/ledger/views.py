@@ -21,7 +21,7 @@ from django.views.decorators.http import require_POST
 
 from games.evenings.selectors import club_provisional_evening_ids
 from league.club.access import ClubRequest, member_required, secretary_required
-from league.club.caching import books_fragment, books_page
+from league.club.caching import KeptRead, books_page
 from league.club.errors import BooksError
 from league.club.fields import DateFormField, MoneyFormField
 from league.club.forms import PeopleSelect
@@ -59,6 +59,14 @@ def _season_query(request: ClubRequest) -> tuple[str | int, datetime.date | None
     return year, None
 
 
+#: The Kasse overview's books part (the call adds the season asked for, `_season_query`).
+LEDGER_OVERVIEW_BODY = KeptRead("ledger_overview_body", depends=("books",))
+#: A statement's books part: the books and the role; the call adds the provisional
+#: evenings, the person's id and name, the season asked for, the day and whether it is the
+#: viewer's own (the GiroCode link).
+STATEMENT_BODY = KeptRead("statement_body", depends=("books", "role"))
+
+
 @member_required
 @books_page()
 def ledger_home(request: ClubRequest) -> HttpResponse:
@@ -80,10 +88,9 @@ def ledger_home(request: ClubRequest) -> HttpResponse:
             "balances": club_balances_kept(club=request.club, season=season),
         }
 
-    body = books_fragment(
-        request,
-        request.books_version,
+    body = LEDGER_OVERVIEW_BODY.fragment(
         *_season_query(request),
+        request=request,
         template="league/ledger/_overview_body.html",
         context=context,
     )
@@ -157,16 +164,14 @@ def ledger_statement(request: ClubRequest, member_id: int) -> HttpResponse:
             "provisional": frozenset(provisional),
         }
 
-    body = books_fragment(
-        request,
-        request.books_version,
+    body = STATEMENT_BODY.fragment(
         provisional,
         person.pk,
         person.name,
         *_season_query(request),
         today.isoformat(),
-        is_secretary,
         own,
+        request=request,
         template="league/ledger/_statement_body.html",
         context=context,
     )

@@ -30,7 +30,7 @@ from games.evenings.selectors import EveningBooks, evening_books
 from league.closing.selectors import (
     season_sign_offs,
 )
-from league.club.caching import books_cached
+from league.club.caching import KeptRead
 from league.club.models import Season
 from league.reports.selectors import (
     SeasonReport,
@@ -49,6 +49,12 @@ CHART_CACHE_SECONDS = 30 * 24 * 3600
 CHART_FORMAT = 1
 
 
+#: A PDF by the digest of its HTML (which holds everything it shows) and a chart by the
+#: digest of what it draws: nothing of a club beyond that (the calls add the digest).
+REPORT_PDF = KeptRead("report-pdf", depends=(), seconds=CHART_CACHE_SECONDS)
+SEASON_REPORT_CHART = KeptRead("season-report-chart", depends=(), seconds=CHART_CACHE_SECONDS)
+
+
 def _render_pdf(template: str, context: dict[str, Any], *, cached: bool = False) -> bytes:
     """Render a template under German and turn it into PDF bytes with WeasyPrint.
 
@@ -64,9 +70,7 @@ def _render_pdf(template: str, context: dict[str, Any], *, cached: bool = False)
     # Kept through the one contract of kept reads (league/club/caching.py: computed when
     # the cache cannot be reached or inside a transaction).
     digest = hashlib.sha256(html.encode("utf-8")).hexdigest()
-    return books_cached(
-        "report-pdf", digest, build=lambda: _weasyprint(html), seconds=CHART_CACHE_SECONDS
-    )
+    return REPORT_PDF.cached(digest, build=lambda: _weasyprint(html))
 
 
 def _weasyprint(html: str) -> bytes:
@@ -90,12 +94,7 @@ def _cached_chart(kind: str, content: Any, draw: Callable[[], str]) -> str | Non
     be drawn is logged with its traceback and answered None (the report says it is
     missing); a cache that cannot be reached only costs the drawing."""
     try:
-        return books_cached(
-            "season-report-chart",
-            _chart_key(kind, content),
-            build=draw,
-            seconds=CHART_CACHE_SECONDS,
-        )
+        return SEASON_REPORT_CHART.cached(_chart_key(kind, content), build=draw)
     except Exception:  # a chart must not cost the whole report
         logger.exception("Season report chart %r could not be drawn", kind)
         return None

@@ -21,7 +21,7 @@ from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from games.evenings.models import Attendance, Evening, Game, SchockAus
-from league.club.caching import books_cached, club_books_version
+from league.club.caching import KeptRead
 from league.club.models import Club, Member, Season
 from league.club.money import marks_to_money, round_money
 from league.club.statutes import Statutes, season_statutes
@@ -669,6 +669,11 @@ def club_records(*, club: Club, up_to_year: int) -> tuple[list[Record], list[Cha
     return records, _champions(books, points), first_year
 
 
+#: The club's all-time records up to a year: the club and its books (the call adds the
+#: year), read by the club's id (`club` may have been read before the last change).
+CLUB_RECORDS = KeptRead("club-records", depends=("club", "books"))
+
+
 def club_records_cached(
     *, club: Club, up_to_year: int
 ) -> tuple[list[Record], list[Champion], int | None]:
@@ -677,11 +682,9 @@ def club_records_cached(
     the register, a rename included). The all-time records read every season up to
     `up_to_year`: the one part of the report whose cost grows with the history. One query
     (the club's versions) when cached; computed and not stored inside a transaction."""
-    return books_cached(
-        "club-records",
-        club.pk,
+    return CLUB_RECORDS.cached(
         up_to_year,
         # Asked by id: `club` may have been read before the last change.
-        club_books_version(club=club.pk),
+        club=club.pk,
         build=lambda: club_records(club=club, up_to_year=up_to_year),
     )

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 
 from games.evenings.models import Evening
 from league.club.access import ClubRequest, member_required
-from league.club.caching import books_cached, books_page
+from league.club.caching import KeptRead, books_page
 from league.club.models import Season
 from league.reports import csv_exports as report_csv
 from league.reports.builds import (
@@ -91,6 +91,11 @@ CSV_EXPORTS = {
 }
 
 
+#: A season's CSV export: the club's books (the call adds the kind, the season's id and,
+#: for the dues of a person who is not the secretary, that person's id).
+SEASON_CSV = KeptRead("season_csv", depends=("books",))
+
+
 @member_required
 @books_page(season_year="year")
 def season_csv(request: ClubRequest, year: int, kind: str) -> HttpResponse:
@@ -115,8 +120,7 @@ def season_csv(request: ClubRequest, year: int, kind: str) -> HttpResponse:
             else report_csv.dues_csv(season=season, person_id=own)
         )
 
-    version = request.books_version
-    body = books_cached("season_csv", kind, version, season.pk, own, build=text)
+    body = SEASON_CSV.cached(kind, season.pk, own, request=request, build=text)
     response = HttpResponse(body, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{stem}-{season.year}.csv"'
     return response

@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from games.evenings.models import SchockAus
 from league.club.api_common import ClubScopedMixin, kept_api_list, request_club
 from league.club.api_schema import answers_not_modified
-from league.club.caching import books_cached_many, season_part_version
+from league.club.caching import KeptRead
 from league.club.idempotency import idempotent
 from league.club.models import Club, Member, Season
 from league.runden import schema
@@ -101,6 +101,11 @@ def _runde_row(r: RundeStatus) -> dict[str, Any]:
     }
 
 
+#: A season's Runden as API rows: its books and the register (the call adds the person's
+#: id asked for and the status).
+API_RUNDEN_SEASON = KeptRead("api_runden_season", depends=("season_part",))
+
+
 def kept_runden_rows(
     *, club: Club, season: Season | None, member: Member | None, status: str
 ) -> list[dict[str, Any]]:
@@ -112,10 +117,6 @@ def kept_runden_rows(
     the club (four queries) and split by season. One query for the seasons besides."""
     seasons = [season] if season is not None else list(Season.objects.filter(club=club))
     member_id = member.pk if member is not None else None
-    parts = [
-        ("api_runden_season", season_part_version(season=s, club=club), member_id, status)
-        for s in seasons
-    ]
 
     def build(missing: list[int]) -> list[list[dict[str, Any]]]:
         wanted = [seasons[i] for i in missing]
@@ -125,6 +126,7 @@ def kept_runden_rows(
             by_season[row.season.pk].append(row)
         return [[_runde_row(r) for r in by_season[s.pk]] for s in wanted]
 
-    rows = [row for part in books_cached_many(parts, build=build) for row in part]
+    parts = API_RUNDEN_SEASON.cached_many(seasons, member_id, status, club=club, build=build)
+    rows = [row for part in parts for row in part]
     rows.sort(key=lambda r: (r["date"], r["ordinal"]))
     return rows

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from league.club.caching import books_cached, books_cached_many, season_part_version
+from league.club.caching import KeptRead
 from league.club.models import Club, Member, Season
 from league.runden.selectors import (
     STATUS_ALL,
@@ -47,14 +47,12 @@ class RundenPage:
     open_by_evening: list[dict[str, Any]]
 
 
-def _part_key(season: Season, club: Club) -> tuple[Any, ...]:
-    """A season's part: its books and the club's register (``season_part_version``), and
-    the statutes it stores."""
-    return (
-        "runden_part",
-        season_part_version(season=season, club=club),
-        repr(getattr(season, "statutes", None)),
-    )
+#: A season's part: its books and the club's register ("season_part"), and the statutes
+#: it stores.
+RUNDEN_PART = KeptRead("runden_part", depends=("season_part", "statutes"))
+#: The Runden page's list: the club's books (the call adds the club's, season's and
+#: person's ids and the status).
+RUNDEN_PAGE = KeptRead("runden_page", depends=("books",))
 
 
 def _parts(club: Club, seasons: Sequence[Season]) -> list[list[PartRow]]:
@@ -81,7 +79,7 @@ def _parts(club: Club, seasons: Sequence[Season]) -> list[list[PartRow]]:
                 )
         return [grouped[s.pk] for s in wanted]
 
-    return books_cached_many([_part_key(s, club) for s in seasons], build=build)
+    return RUNDEN_PART.cached_many(seasons, club=club, build=build)
 
 
 def runden_page(
@@ -90,18 +88,14 @@ def runden_page(
     season: Season | None,
     member: Member | None,
     status: str,
-    books_version: str,
 ) -> RundenPage:
     """The Runden page's list of `club` in `season` (None: every season), only `member`'s
     when given, with `status` "open", "given" or "all" (as `runden_overview`), kept per
     club books version. Queries when everything is cached: none; when the list is not
     but the parts are: two (seasons, people); else four or five more."""
     parts_of = (club.pk, season.pk if season else None, member.pk if member else None, status)
-    return books_cached(
-        "runden_page",
-        books_version,
-        *parts_of,
-        build=lambda: _build_page(club, season, member, status),
+    return RUNDEN_PAGE.cached(
+        *parts_of, club=club, build=lambda: _build_page(club, season, member, status)
     )
 
 

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 
 from games.evenings.models import Evening, SchockAus
 from league.club.access import ClubRequest, member_required, secretary_required
-from league.club.caching import books_fragment, books_page
+from league.club.caching import KeptRead, books_page
 from league.club.errors import BooksError
 from league.club.models import Member
 from league.club.selectors import club_seasons, season_from_query, whole_number
@@ -42,6 +42,11 @@ def _today(request: ClubRequest) -> str:
     return timezone.localdate().isoformat()
 
 
+#: The Runden page's books part: the club's books, the path (season, status, person) and
+#: the role; the call adds the day the page's forms default to.
+RUNDEN_BODY = KeptRead("runden_body", depends=("books", "query", "role"))
+
+
 @member_required
 @books_page(extra=_today)
 def runden_list(request: ClubRequest) -> HttpResponse:
@@ -56,14 +61,11 @@ def runden_list(request: ClubRequest) -> HttpResponse:
     person = None
     if (person_id := whole_number(request.GET.get("person"))) is not None:
         person = get_object_or_404(Member, pk=person_id, club=request.club)
-    version = request.books_version
     today = timezone.localdate()
     is_secretary = request.member.is_secretary
 
     def context() -> dict:
-        page = runden_page(
-            club=request.club, season=season, member=person, status=status, books_version=version
-        )
+        page = runden_page(club=request.club, season=season, member=person, status=status)
         return {
             "rows": page.rows,
             "total": page.total,
@@ -80,12 +82,9 @@ def runden_list(request: ClubRequest) -> HttpResponse:
 
     # The page's books part is kept per version, path (season, status, person), role and
     # day; only the frame is rendered per request.
-    body = books_fragment(
-        request,
-        version,
-        request.get_full_path(),
-        is_secretary,
+    body = RUNDEN_BODY.fragment(
         today,
+        request=request,
         template="league/ledger/_runden_body.html",
         context=context,
     )

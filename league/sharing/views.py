@@ -30,7 +30,7 @@ from django.views.decorators.http import require_GET
 
 from games.evenings.models import Evening
 from league.club.access import ClubRequest, member_required, secretary_required
-from league.club.caching import KeptRead, books_cached, books_fragment, books_page
+from league.club.caching import KeptRead, books_page
 from league.club.errors import BooksError
 from league.sharing.cards import build_evening_card_png
 from league.sharing.forms import WallScreenForm
@@ -42,6 +42,12 @@ from league.sharing.selectors import (
     wall_screens_of,
 )
 from league.sharing.services import wall_screen_create, wall_screen_revoke
+
+#: The evening's share text and card link: the books (the call adds the evening's id and
+#: its absolute link, which names the host).
+EVENING_SHARE_BODY = KeptRead("evening_share_body", depends=("books",))
+#: The evening's card PNG: the books (the call adds the evening's id and the club's name).
+EVENING_SHARE_CARD = KeptRead("evening_share_card", depends=("books",))
 
 
 @member_required
@@ -61,11 +67,10 @@ def evening_share(request: ClubRequest, pk: int) -> HttpResponse:
             "card_url": card_url,
         }
 
-    body = books_fragment(
-        request,
-        request.books_version,
+    body = EVENING_SHARE_BODY.fragment(
         pk,
         url,
+        request=request,
         template="league/_evening_share_body.html",
         context=context,
     )
@@ -81,13 +86,7 @@ def evening_share_card(request: ClubRequest, pk: int) -> HttpResponse:
         evening = get_object_or_404(Evening, pk=pk, club=request.club)
         return f"{evening.date:%Y-%m-%d}", build_evening_card_png(evening=evening)
 
-    day, png = books_cached(
-        "evening_share_card",
-        request.books_version,
-        pk,
-        request.club.name,
-        build=build,
-    )
+    day, png = EVENING_SHARE_CARD.cached(pk, request.club.name, request=request, build=build)
     response = HttpResponse(png, content_type="image/png")
     response["Content-Disposition"] = f'inline; filename="abend-{day}.png"'
     return response
@@ -127,11 +126,11 @@ def wall(request: HttpRequest, token: str) -> HttpResponse:
         raise Http404
     club = screen.club
     part = request.GET.get("teil") == "1"
-    etag = WALL.etag(request, "part" if part else "page", club=club)
+    etag = WALL.etag("part" if part else "page", request=request, club=club)
     if etag in parse_etags(request.headers.get("If-None-Match", "")):
         return _wall_headers(HttpResponseNotModified(), etag)
     board = WALL.cached(
-        request,
+        request=request,
         build=lambda: render_to_string("league/_wall_board.html", {"board": wall_board(club=club)}),
         club=club,
     )
@@ -141,7 +140,7 @@ def wall(request: HttpRequest, token: str) -> HttpResponse:
         "board": mark_safe(board),  # our own render
         "club_name": club.name,
         "poll_url": request.path + "?teil=1",
-        "part_etag": WALL.etag(request, "part", club=club),
+        "part_etag": WALL.etag("part", request=request, club=club),
         "poll_ms": WALL_POLL_MS,
     }
     return _wall_headers(render(request, "league/wall.html", context), etag)

@@ -32,9 +32,8 @@ Decisions (where the issue is silent):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
-from league.club.caching import books_cached_many, season_part_version
+from league.club.caching import KeptRead
 from league.club.models import Club, Member, Season
 from league.standings.selectors import seasons_standings
 
@@ -90,16 +89,12 @@ class AllTimeStandings:
     schock_aus: int
 
 
-def _part_key(season: Season, club: Club) -> tuple[Any, ...]:
-    """What a season's part depends on: its books (``data_version``) and the club's
-    register (names order a tie; ``season_part_version``), the statutes and rules it
-    stores (a change to them moves the version too; named for safety)."""
-    return (
-        "all_time_standings_part",
-        season_part_version(season=season, club=club),
-        repr(season.statutes),
-        repr(season.rules),
-    )
+#: What a season's part depends on: its books (``data_version``) and the club's register
+#: (names order a tie; "season_part"), the statutes and rules it stores (a change to them
+#: moves the version too; named for safety).
+ALL_TIME_STANDINGS_PART = KeptRead(
+    "all_time_standings_part", depends=("season_part", "statutes", "rules")
+)
 
 
 def _parts(seasons: list[Season], club: Club) -> list[Part]:
@@ -130,7 +125,7 @@ def _parts(seasons: list[Season], club: Club) -> list[Part]:
             for table in tables
         ]
 
-    return books_cached_many([_part_key(s, club) for s in seasons], build=build)
+    return ALL_TIME_STANDINGS_PART.cached_many(seasons, club=club, build=build)
 
 
 def all_time_standings(*, club: Club) -> AllTimeStandings:

@@ -15,13 +15,21 @@ from django.utils import timezone
 from games.evenings.models import Evening
 from games.evenings.selectors import TONIGHT_UNTIL_HOUR, club_evening_tonight
 from league.club.access import ClubRequest, member_for_user
-from league.club.caching import books_cached, club_books_version
+from league.club.caching import KeptRead
 from league.club.models import Member
 from league.club.selectors import club_season
 from league.ledger.selectors import (
     member_open_by_currency,
 )
 from league.runden.selectors import season_runden_owed
+
+#: Tonight's evening: the club's books (the call adds the club's day and whether it is
+#: still last night's).
+EVENING_TONIGHT = KeptRead("evening_tonight", depends=("books",))
+#: What the home page shows of the books for the person (the call adds the season's id).
+HOME_FIGURES = KeptRead("home", depends=("books", "person"))
+#: Whether the club has an evening yet (the first steps).
+CLUB_HAS_EVENING = KeptRead("club_has_evening", depends=("books",))
 
 
 @login_required
@@ -39,26 +47,26 @@ def home(request: ClubRequest) -> HttpResponse:
     season = club_season(member.club)
     # The person's figures are kept by the club's books version: a payment, a
     # game or a Runde given moves it, so nothing shown is stale.
-    version = club_books_version(club=member.club)
     context: dict[str, object] = {
         "person": member,
         "season": season,
-        "first_steps": _first_steps(member, has_season=season is not None, version=version),
+        "first_steps": _first_steps(member, has_season=season is not None),
     }
     now = timezone.now()
     local = timezone.localtime(now)
     # Kept per books version and the club's day (and whether it is still last night's).
-    context["tonight"] = books_cached(
-        "evening_tonight",
-        version,
+    context["tonight"] = EVENING_TONIGHT.cached(
         local.date().isoformat(),
         local.hour < TONIGHT_UNTIL_HOUR,
+        club=member.club,
         build=lambda: club_evening_tonight(club=member.club, now=now),
     )
     if season is None:
         return render(request, "league/home.html", context)
     context.update(
-        books_cached("home", version, member.pk, season.pk, build=lambda: _figures(member, season))
+        HOME_FIGURES.cached(
+            season.pk, club=member.club, member=member, build=lambda: _figures(member, season)
+        )
     )
     return render(request, "league/home.html", context)
 
@@ -76,16 +84,15 @@ def _figures(member: Member, season) -> dict[str, list]:
     }
 
 
-def _first_steps(member: Member, *, has_season: bool, version: str) -> dict[str, bool] | None:
+def _first_steps(member: Member, *, has_season: bool) -> dict[str, bool] | None:
     """For the secretary of a club without an evening yet: which first steps are done
     (a season, people beside the secretary, logins beside the secretary's). None for a
     member, and once the club has an evening (kept by the books version: a new evening
     moves it)."""
     if not member.is_secretary:
         return None
-    has_evening = books_cached(
-        "club_has_evening",
-        version,
+    has_evening = CLUB_HAS_EVENING.cached(
+        club=member.club,
         build=lambda: Evening.objects.filter(club_id=member.club_id).exists(),
     )
     if has_evening:

@@ -11,9 +11,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
-from games.evenings.selectors import evening_list
+from games.evenings.selectors import EVENING_LIST, evening_list
 from league.club.access import ClubRequest, member_required
-from league.club.caching import books_cached, books_fragment, books_page, season_page_state
+from league.club.caching import KeptRead, books_page, season_page_state
 from league.club.models import Member
 from league.club.selectors import club_people, club_season, club_seasons
 from league.standings.all_time import all_time_standings
@@ -35,6 +35,18 @@ def _season_state(request: SeasonPageRequest, year: int) -> str:
     return request.season_state
 
 
+#: A season's table (the call adds the season's id).
+SEASON_STANDINGS = KeptRead("season_standings", depends=("books",))
+#: The standings page's books part: the books, the role and the season report's state
+#: (`_season_state`); the call adds the season's id.
+STANDINGS_BODY = KeptRead("standings_body", depends=("books", "role", "season_state"))
+#: A person's Marks page's books part: the books and the role; the call adds the season's
+#: and person's ids, the person's name and whether it is the viewer's own.
+DUES_BODY = KeptRead("dues_body", depends=("books", "role"))
+#: The all-time table's books part.
+ALL_TIME_BODY = KeptRead("all_time_body", depends=("books",))
+
+
 @member_required
 @books_page(extra=_season_state, season_year="year")
 def standings(request: ClubRequest, year: int) -> HttpResponse:
@@ -47,7 +59,6 @@ def standings(request: ClubRequest, year: int) -> HttpResponse:
     token of the logout form), whose parts differ per user. Nothing per user goes into
     the kept part."""
     season = getattr(request, "season", None) or club_season(request.club, year)
-    version = request.books_version
     is_secretary = request.member.is_secretary
 
     def body() -> str:
@@ -55,22 +66,18 @@ def standings(request: ClubRequest, year: int) -> HttpResponse:
             "season": season,
             "seasons": list(club_seasons(club=request.club)),
             "is_secretary": is_secretary,
-            "standings": books_cached(
-                "season_standings",
-                version,
-                season.pk,
-                build=lambda: season_standings(season=season),
+            "standings": SEASON_STANDINGS.cached(
+                season.pk, request=request, build=lambda: season_standings(season=season)
             ),
-            "evenings": books_cached(
-                "evening_list", version, season.pk, build=lambda: evening_list(season=season)
+            "evenings": EVENING_LIST.cached(
+                season.pk, request=request, build=lambda: evening_list(season=season)
             ),
         }
         return render_to_string("league/_standings_body.html", context)
 
-    state = getattr(request, "season_state", None)
-    if state is None:  # a POST or a request without the decorator's extra
-        state = season_page_state(season=season)
-    html = books_cached("standings_body", version, season.pk, is_secretary, state, build=body)
+    # The report's state: `_season_state` left it on the request (a POST, or a request
+    # without the decorator's extra, reads it for the key: "season_state").
+    html = STANDINGS_BODY.cached(season.pk, request=request, season=season, build=body)
     context = {"season": season, "body": mark_safe(html)}  # our own render
     return render(request, "league/standings.html", context)
 
@@ -115,14 +122,12 @@ def dues(request: ClubRequest, year: int, member_id: int) -> HttpResponse:
             "people": list(club_people(club=request.club)) if is_secretary else (),
         }
 
-    body = books_fragment(
-        request,
-        request.books_version,
+    body = DUES_BODY.fragment(
         season.pk,
         person.pk,
         person.name,
-        is_secretary,
         own,
+        request=request,
         template="league/_dues_body.html",
         context=context,
     )
@@ -136,9 +141,8 @@ def all_time(request: ClubRequest) -> HttpResponse:
     kept per-season parts (league/standings/all_time.py). Its books part
     (standings/_all_time_table.html) is rendered once per club books version and kept; a
     repeated read renders only the per-user frame."""
-    body = books_fragment(
-        request,
-        request.books_version,
+    body = ALL_TIME_BODY.fragment(
+        request=request,
         template="standings/_all_time_table.html",
         context=lambda: {"standings": all_time_standings(club=request.club)},
     )

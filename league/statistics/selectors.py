@@ -34,12 +34,7 @@ from games.evenings.models import Attendance, Evening, Game, SchockAus
 from games.rounds.models import Round, RoundThrow
 from games.rules.odds import turn_schock_aus_probability
 from games.rules.ruleset import RuleSet
-from league.club.caching import (
-    books_cached,
-    books_cached_many,
-    club_books_version,
-    season_part_version,
-)
+from league.club.caching import KeptRead
 from league.club.models import Club, Member, Season
 from league.club.statutes import Statutes, season_rules, season_statutes
 from league.runden.models import RundeGiven
@@ -272,13 +267,12 @@ def club_statistics(*, club: Club, season: Season | None = None) -> Statistics:
         pk: (name, kind)
         for pk, name, kind in Member.objects.filter(club=club).values_list("id", "name", "kind")
     }  # 2
-    parts = books_cached_many(
-        [_part_key(s, club) for s in scope],
+    parts = STATISTICS_PART.cached_many(
+        scope,
+        club=club,
         build=lambda missing: _season_parts([scope[i] for i in missing], members),
     )  # 3-9 for the seasons whose part is not cached
-    turns, pairs = books_cached(
-        "statistics_mean_turns", club_books_version(club=club), build=lambda: _club_turns(club)
-    )  # 10-11
+    turns, pairs = STATISTICS_MEAN_TURNS.cached(club=club, build=lambda: _club_turns(club))  # 10-11
     return _combine(
         club=club,
         season=season,
@@ -289,15 +283,11 @@ def club_statistics(*, club: Club, season: Season | None = None) -> Statistics:
     )
 
 
-def _part_key(season: Season, club: Club) -> tuple[Any, ...]:
-    """What a season's part depends on: its books (``data_version``), the club's register
-    (the names it shows; ``season_part_version``) and the rules and statutes it stores."""
-    return (
-        "statistics_part",
-        season_part_version(season=season, club=club),
-        repr(season.rules),
-        repr(getattr(season, "statutes", None)),
-    )
+#: What a season's part depends on: its books (``data_version``), the club's register
+#: (the names it shows; "season_part") and the rules and statutes it stores.
+STATISTICS_PART = KeptRead("statistics_part", depends=("season_part", "rules", "statutes"))
+#: The mean turns per game of the luck decision, over every season: the club's books.
+STATISTICS_MEAN_TURNS = KeptRead("statistics_mean_turns", depends=("books",))
 
 
 def _club_turns(club: Club) -> tuple[int, int]:

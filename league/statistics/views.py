@@ -17,7 +17,7 @@ from django.shortcuts import get_object_or_404, render
 
 from games.evenings.selectors import club_seasons_played
 from league.club.access import ClubRequest, member_required
-from league.club.caching import books_cached, books_fragment, books_page
+from league.club.caching import KeptRead, books_page
 from league.club.models import Season
 from league.club.selectors import club_seasons, query_year
 from league.statistics.charts import schock_aus_chart_svg
@@ -37,14 +37,22 @@ def _chart(stats: Statistics) -> str | None:
     return "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
 
 
+#: A season's statistics (or all seasons') and chart (the call adds the season's id).
+STATISTICS_PAGE = KeptRead("statistics_page", depends=("books",))
+#: The books parts of the season statistics (the call adds the season's id), the records
+#: and a season's recap (the call adds the season's id).
+SEASON_STATISTICS_BODY = KeptRead("season_statistics_body", depends=("books",))
+RECORDS_BODY = KeptRead("records_body", depends=("books",))
+RECAP_BODY = KeptRead("recap_body", depends=("books",))
+
+
 def _figures(request: ClubRequest, season: Season | None) -> tuple[Statistics, str | None]:
     """The statistics of `season` (None: all seasons) and their chart, kept per club books
     version (league/club/caching.py; the all-time figures are combined from per-season
     parts, league/statistics/selectors.py)."""
-    return books_cached(
-        "statistics_page",
-        request.books_version,
+    return STATISTICS_PAGE.cached(
         season.pk if season else None,
+        request=request,
         build=lambda: _with_chart(club_statistics(club=request.club, season=season)),
     )
 
@@ -71,10 +79,9 @@ def season_statistics(request: ClubRequest) -> HttpResponse:
         stats, chart = _figures(request, season)
         return {"stats": stats, "seasons": seasons, "chart": chart}
 
-    body = books_fragment(
-        request,
-        request.books_version,
+    body = SEASON_STATISTICS_BODY.fragment(
         season.pk,
+        request=request,
         template="league/statistics/_season_body.html",
         context=context,
     )
@@ -91,9 +98,8 @@ def records(request: ClubRequest) -> HttpResponse:
         stats, chart = _figures(request, None)
         return {"stats": stats, "chart": chart}
 
-    body = books_fragment(
-        request,
-        request.books_version,
+    body = RECORDS_BODY.fragment(
+        request=request,
         template="league/statistics/_records_body.html",
         context=context,
     )
@@ -116,10 +122,9 @@ def season_recap_page(request: ClubRequest, year: int) -> HttpResponse:
         recap = season_recap(season=season)
         return {"recap": recap, "lines": recap_lines(recap)}
 
-    body = books_fragment(
-        request,
-        request.books_version,
+    body = RECAP_BODY.fragment(
         season.pk,
+        request=request,
         template="league/statistics/_recap_body.html",
         context=context,
     )

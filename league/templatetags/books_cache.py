@@ -60,7 +60,7 @@ class KeptNode(template.Node):
             with context.push(csrf_token=caching.CSRF_PLACEHOLDER):
                 return str(self.nodelist.render(context))
 
-        html = kept.cached(request, *vary, build=build)
+        html = kept.cached(*vary, build=build, request=request)
         if request is not None and caching.CSRF_PLACEHOLDER in html:
             html = html.replace(caching.CSRF_PLACEHOLDER, get_token(request))
         return mark_safe(html)  # our own render
