@@ -506,7 +506,7 @@ def club_evening_provisional_state(
     current time), or None when the club has no such evening. One query when computed;
     at the current time it is kept by the club's books version (a game, an objection, an
     answer or an early finalising moves it) until its objection time ends
-    (`books_cached_until`). The seasons' objection hours are kept by the books version."""
+    (`KeptRead.cached_until`). The seasons' objection hours are kept by the books version."""
     if now is not None:
         return _evening_provisional_state(club, evening_id, now)
 
@@ -561,7 +561,7 @@ def club_provisional_evening_ids(
     played within the longest objection time the statutes allow, or with an objection
     open, are looked at (the games' entry time is indexed). At the current time the ids
     are kept by the club's books version until the first of their objection times ends
-    (`books_cached_until`)."""
+    (`KeptRead.cached_until`)."""
     if now is not None:
         return _provisional_evening_ids(club, now)[0]
     return PROVISIONAL_EVENINGS.cached_until(

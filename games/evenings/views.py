@@ -164,7 +164,7 @@ def evening_detail(request: ClubRequest, pk: int) -> HttpResponse:
     club books version, evening and role: every change of an evening's records
     raises `books_changed` (games/evenings/services.py `evening_changed`), names and
     statutes do too. The form's CSRF token is the request's own on every use
-    (`books_fragment`); a form sent back with errors is rendered by `game_entry`, never
+    (`KeptRead.fragment`); a form sent back with errors is rendered by `game_entry`, never
     kept. An evening of another club is a 404."""
     is_secretary = request.member.is_secretary
 
@@ -201,7 +201,7 @@ def game_entry(request: ClubRequest, pk: int) -> HttpResponse:
     """Record the next game; on success back to the evening, ready for the one after.
 
     The GET's sheet with the next game's form (templates/games/_evening_body.html) is kept
-    per club books version and evening (`books_fragment`): the next number, the
+    per club books version and evening (`KeptRead.fragment`): the next number, the
     Vorleger and the people present are the evening's books, and every change of them
     raises `books_changed`. A form sent back with its errors is rendered, never kept. An
     evening of another club (or one deleted, which moves the version) is a 404."""
@@ -260,7 +260,7 @@ def game_edit(request: ClubRequest, pk: int, game_pk: int) -> HttpResponse:
     """Correct a game: number, Vorleger, loser, Schock-Aus.
 
     The GET's form shows only the game and the evening's people present: it is kept per
-    club books version, evening and game (`books_fragment`; a change of the game
+    club books version, evening and game (`KeptRead.fragment`; a change of the game
     or its evening raises `books_changed`). A form sent back with its errors is rendered,
     never kept."""
     if request.method != "POST":

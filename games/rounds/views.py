@@ -233,7 +233,7 @@ def game_rounds_entry(request: ClubRequest, evening_id: int) -> HttpResponse:
 
     The GET's empty form for the evening's next game (number, seating order, the season's
     rule set, the Schock-Aus so far) shows only the evening's books: it is kept per club
-    books version and evening (`books_fragment`; every change of an evening or
+    books version and evening (`KeptRead.fragment`; every change of an evening or
     a season's statutes raises `books_changed`). A POST's form (checked rounds, errors) is
     rendered each time, never kept. An evening of another club, or one deleted (which
     moves the version), is a 404."""

@@ -10,16 +10,22 @@ therefore a function of
 - the club's two versions (`club_books_version`: read with the club, which the request
   loaded with the member: no query), or for one season's part its `data_version` and the
   register version (`season_part_version`); and
-- what the read shows besides, declared where the read is: a `KeptRead(name, depends)`
-  names it (the season, the role, the person, the viewer's frame state, the CSRF cookie,
-  the query, the host, the day; `DEPENDS`), and builds the read's cache key and ETag from
-  the request. The language and the code version are part of every key.
+- what the read shows besides, declared where the read is: a module-level
+  `NAME = KeptRead("name", depends=(...))` beside the view or selector names it (the
+  season, the role, the person, the viewer's frame state, the CSRF cookie, the query, the
+  host, the day; `DEPENDS`), and builds the read's cache key and ETag from the request, or
+  from the club, season or person a selector hands it. A call passes only the view's own
+  arguments (ids, the year); nothing else builds a key
+  (tests/test_kept_read_contract.py). The language and the code version are part of every
+  key.
 
-`books_cached` keeps a computed read (a selector's result, a rendered fragment, a PDF, a
-chart) in Django's cache (Redis with REDIS_CACHE_URL, local memory otherwise) under
-`books_cache_key`, the one key builder: a new version is a new key, so nothing stale is
-read. `books_page` (Django's `condition`) and `api_conditional` answer a repeated GET with
-304 Not Modified when its `If-None-Match` carries the read's ETag.
+The internals below are called by `KeptRead` alone (`cached`, `cached_until`,
+`cached_many`, `fragment`): `books_cached` keeps a computed read (a selector's result, a
+rendered fragment, a PDF, a chart) in Django's cache (Redis with REDIS_CACHE_URL, local
+memory otherwise) under `books_cache_key`, the one key builder: a new version is a new
+key, so nothing stale is read. `books_page` (Django's `condition`) and `api_conditional`
+answer a repeated GET with 304 Not Modified when its `If-None-Match` carries the read's
+ETag.
 
 Decisions:
 - Nothing is cached inside a writer's transaction (`in_writer_transaction`): a writer
@@ -96,10 +102,6 @@ __all__ = [
     "api_private",
     "books_cache_forget",
     "books_cache_key",
-    "books_cached",
-    "books_cached_many",
-    "books_cached_until",
-    "books_fragment",
     "books_page",
     "club_books_version",
     "club_versions",

@@ -169,7 +169,7 @@ def member_season_summaries(*, member: Member, seasons: Sequence[Season]) -> lis
     for each of `seasons` (the club's, each with its `data_version`) in which the person
     has ledger lines.
 
-    Each season's row is kept under that season's `data_version` (`books_cached_many`): a
+    Each season's row is kept under that season's `data_version` (`KeptRead.cached_many`): a
     change to one season rebuilds one row, and the rows missing from the cache are read in
     one aggregate query together, so the cost of a read does not grow with the history."""
     ordered = sorted(seasons, key=lambda s: -s.year)
@@ -233,7 +233,7 @@ CLUB_BALANCE_PART = KeptRead("club_balance_part", depends=("season_books",))
 def club_balances_kept(*, club: Club, season: Season | None = None) -> ClubBalances:
     """`league.ledger.selectors.club_balances` (who owes what, the kitty per currency; the
     same figures and order) read from per-season parts kept under each season's
-    `data_version` (`books_cached_many`): after a change to one season only its part is
+    `data_version` (`KeptRead.cached_many`): after a change to one season only its part is
     summed again, so the Kasse page's first read after a change does not grow with the
     history. `season` limits the rows and season totals to one season; the kitty and owed
     totals are over every season, per currency (DM and EUR never added together).

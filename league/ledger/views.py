@@ -75,7 +75,7 @@ def ledger_home(request: ClubRequest) -> HttpResponse:
     statement.
 
     The page's books part (templates/league/ledger/_overview_body.html) is rendered once
-    per books version and season asked for (`_season_query`) and kept (`books_fragment`): a
+    per books version and season asked for (`_season_query`) and kept (`KeptRead.fragment`): a
     repeated read renders only the per-user frame."""
     if not request.member.is_secretary:
         return redirect("ledger_statement", member_id=request.member.pk)
@@ -142,7 +142,7 @@ def ledger_statement(request: ClubRequest, member_id: int) -> HttpResponse:
 
     The books part (templates/league/ledger/_statement_body.html) is rendered once per
     books version, person, season asked for (`_season_query`), role and whether it is the
-    viewer's own (the GiroCode link) and kept (`books_fragment`); a repeated read renders
+    viewer's own (the GiroCode link) and kept (`KeptRead.fragment`); a repeated read renders
     only the per-user frame. Its payment-cancel forms carry the request's own CSRF token."""
     own = member_id == request.member.pk
     person = request.member if own else get_object_or_404(Member, pk=member_id, club=request.club)

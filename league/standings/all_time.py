@@ -4,7 +4,7 @@ read from per-season parts so that the cost of a read does not grow with the his
 A season's part is its table as the season page shows it (``seasons_standings``, which
 follows each season's statutes and rules: points by +1/-1 or by an evening's rank, places
 shared on equal points) reduced to plain numbers per person, kept in the cache under the
-season's ``data_version`` and stored statutes (``books_cached_many``). A change to one
+season's ``data_version`` and stored statutes (``KeptRead.cached_many``). A change to one
 season moves that season's version only, so the next read rebuilds that one part; the
 seasons whose part is missing are built together in one batch (a constant number of
 queries, whatever their number).

@@ -99,7 +99,7 @@ def dues(request: ClubRequest, year: int, member_id: int) -> HttpResponse:
 
     The season is read with the books version (`books_page`); the page's books part
     (league/_dues_body.html) is rendered once per books version, season, person, role and
-    whether it is the viewer's own and kept (`books_fragment`): a repeated read
+    whether it is the viewer's own and kept (`KeptRead.fragment`): a repeated read
     renders only the per-user frame."""
     own = member_id == request.member.pk
     person = request.member if own else get_object_or_404(Member, pk=member_id, club=request.club)

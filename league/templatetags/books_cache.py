@@ -6,7 +6,7 @@ The fragment is kept under the club's books version the page's view left on the 
 (`league.club.caching.books_page` sets `request.books_version`), the active language, the
 name and the `vary` values (whatever else the fragment shows: the season, the role).
 Without a books version on the request the fragment is rendered as it is; inside a
-writer's transaction it is rendered and not kept (`books_cached`,
+writer's transaction it is rendered and not kept (`KeptRead.cached`,
 `caching.in_writer_transaction`).
 
 Unlike Django's `{% cache %}`, the key moves with the books by itself (no timeout to wait
@@ -15,7 +15,7 @@ for) and the fragment is never kept from a transaction that may roll back.
 `KeptNode` also serves `{% frame_cache %}` (league/templatetags/frame_cache.py), the part
 of the frame kept without a books version. Either way a `{% csrf_token %}` inside is
 rendered as a placeholder and replaced by the request's own token on every use, as in
-`league.club.caching.books_fragment`: a kept form never carries another session's token.
+`league.club.caching.KeptRead.fragment`: a kept form never carries another session's token.
 """
 
 from django import template
