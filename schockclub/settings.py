@@ -325,10 +325,12 @@ def _next_redis_database(url: str) -> str:
 REDIS_CACHE_URL = os.environ.get("REDIS_CACHE_URL", "") or (
     _next_redis_database(REDIS_URL) if REDIS_URL else ""
 )
+# Django's Redis backend, with its Redis client built once instead of on every call
+# (schockclub/redis_cache.py).
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "schockclub.redis_cache.KeptClientRedisCache",
             "LOCATION": REDIS_CACHE_URL,
             "OPTIONS": REDIS_CACHE_OPTIONS,
         }
