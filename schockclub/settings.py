@@ -449,10 +449,7 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "league.club.api_common.api_exception_handler",
     # Requests per login and per client address (league/club/throttles.py): past either
     # rate, 429 `throttled` with Retry-After.
-    "DEFAULT_THROTTLE_CLASSES": [
-        "league.club.throttles.UserThrottle",
-        "league.club.throttles.AddressThrottle",
-    ],
+    "DEFAULT_THROTTLE_CLASSES": ["league.club.throttles.ApiThrottle"],
 }
 # The throttles' rates ("n/s", "n/min", "n/hour", "n/day"), read on each request: a phone
 # syncing an evening sends a few dozen requests at once; a pub's Wi-Fi puts the whole club
