@@ -34,10 +34,10 @@ instead of four, and the token's query was compiled once (README "Gunicorn's wor
 and count"). wrk, old code and new alternating, load average 6.9-8.7, bare / trivial
 req/s and the ratio:
 
-| gunicorn        | before, run 1      | after, run 1       | before, run 2      | after, run 2       |
-|-----------------|--------------------|--------------------|--------------------|--------------------|
-| gthread, 2 x 4  | 1,876 / 171 (9 %)  | 2,216 / 389 (18 %) | 1,150 / 207 (18 %) | 1,518 / 257 (17 %) |
-| sync, 2         | 707 / 113 (16 %)   | 668 / 182 (27 %)   | 455 / 92 (20 %)    | 469 / 182 (39 %)   |
+| gunicorn       | before, run 1     | after, run 1      | before, run 2     | after, run 2      |
+|----------------|-------------------|-------------------|-------------------|-------------------|
+| gthread, 2 x 4 | 1,876 / 171 (9 %) | 2,216 / 389 (18%) | 1,150 / 207 (18%) | 1,518 / 257 (17%) |
+| sync, 2        | 707 / 113 (16 %)  | 668 / 182 (27 %)  | 455 / 92 (20 %)   | 469 / 182 (39 %)  |
 
 The trivial endpoint serves 1.2 to 2.3 times as many requests as before; the ratio to the
 anchor stays far from the 70 % aimed at, which no answer that reads PostgreSQL and counts

@@ -52,12 +52,13 @@ def parse_args() -> argparse.Namespace:
 
 
 def make_environ(path: str, headers: dict[str, str]) -> dict:
-    """A WSGI environ of `GET path` from 127.0.0.1 as gunicorn would pass it (behind no
-    proxy: the bench server's settings)."""
+    """A WSGI environ of `GET path` (a query string after `?`) from 127.0.0.1 as gunicorn
+    would pass it (behind no proxy: the bench server's settings)."""
+    path, _, query = path.partition("?")
     environ = {
         "REQUEST_METHOD": "GET",
         "PATH_INFO": path,
-        "QUERY_STRING": "",
+        "QUERY_STRING": query,
         "SERVER_NAME": "127.0.0.1",
         "SERVER_PORT": "8792",
         "SERVER_PROTOCOL": "HTTP/1.1",

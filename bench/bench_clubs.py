@@ -205,6 +205,35 @@ def measure(wrk: str, args, env: dict, targets: dict[str, dict], label: str) -> 
     return results
 
 
+def cpu_per_cell(targets: dict[str, dict], results: dict, count: int = 200) -> None:
+    """Add to each read cell of `results` the CPU milliseconds per request of this process
+    (`cpu_ms`): the cell's URL called `count` times through the WSGI handler
+    (bench/bench_api_profile.py's caller), after a warm-up, median of 5 blocks. What the
+    worker's CPU spends, apart from the machine's other load (which wrk's figures carry)."""
+    import statistics
+
+    from bench_api_profile import caller, cpu_per_request
+    from django.core.wsgi import get_wsgi_application
+    from django.db import connections
+
+    application = get_wsgi_application()
+    for name, t in targets.items():
+        api = {"Authorization": f"Token {t['token']}"}
+        cells = {
+            "trivial GET /api/v1/clubs/": ("/api/v1/clubs/", api),
+            "standings page": (t["standings"], {"Cookie": t["cookie"]}),
+            "statement API": (t["statement"], api),
+        }
+        for cell, (path, headers) in cells.items():
+            call = caller(application, path, headers)
+            for _ in range(10):
+                call()
+            blocks = [cpu_per_request(call, count // 5) for _ in range(5)]
+            results[(name, cell)]["cpu_ms"] = statistics.median(blocks)
+            print(f"  {name:24} {cell:28} {results[(name, cell)]['cpu_ms']:8.2f} ms CPU")
+    connections.close_all()
+
+
 def database_figures() -> tuple[int, dict[str, int]]:
     """(database size in bytes, {table: live rows}) after ANALYZE."""
     from django.db import connection
@@ -251,6 +280,9 @@ def redis_per_club(sample: list[str]) -> None:
         for i, name in enumerate(sample)
         if club_target(name, f"bench-r{i}", ENTRY_DATES["among"])
     ]
+    if not users:
+        print("Redis memory per club: skipped (--redis-sample 0)")
+        return
     cache_redis = redis.Redis.from_url(settings.REDIS_CACHE_URL)
     cache_redis.flushdb()
     before = cache_redis.info("memory")["used_memory"]
@@ -424,7 +456,8 @@ def import_small_clubs(clubs: int, batch: int) -> list[str]:
 
 
 def print_comparison(clubs: int, alone: dict, among: dict) -> None:
-    """The table: each cell's requests/s alone and among the clubs, and of a small club."""
+    """The tables: each cell's requests/s alone and among the clubs, and of a small club;
+    then the read cells' CPU per request (`cpu_per_cell`) alike."""
     print(
         f"\n| cell | 48-season alone req/s | 48-season among {clubs:,} req/s | "
         f"ratio | club among {clubs:,} req/s |"
@@ -438,6 +471,21 @@ def print_comparison(clubs: int, alone: dict, among: dict) -> None:
         print(
             f"| {cell} | {figures['rate']:,.1f} | {other['rate']:,.1f} | "
             f"{ratio:.2f}{flag} | {small['rate']:,.1f} |"
+        )
+    print(
+        f"\n| cell | 48-season alone CPU ms | 48-season among {clubs:,} CPU ms | "
+        f"among / alone | club among {clubs:,} CPU ms |"
+    )
+    print("|---|---|---|---|---|")
+    for (target, cell), figures in alone.items():
+        if "cpu_ms" not in figures:
+            continue
+        other = among[(target, cell)]["cpu_ms"]
+        small = among[(f"club among {clubs:,}", cell)]["cpu_ms"]
+        ratio = other / figures["cpu_ms"]
+        flag = "" if ratio <= 1.25 else " (more than 20 % slower)"
+        print(
+            f"| {cell} | {figures['cpu_ms']:.2f} | {other:.2f} | {ratio:.2f}{flag} | {small:.2f} |"
         )
 
 
@@ -469,6 +517,7 @@ def main() -> None:
         size_alone, rows_alone = database_figures()
         connections.close_all()
         alone = measure(wrk, args, env, targets, "48-season club alone")
+        cpu_per_cell(targets, alone)
 
         names = import_small_clubs(args.clubs, args.batch)
         with connection.cursor() as cursor:
@@ -480,6 +529,7 @@ def main() -> None:
         }
         connections.close_all()
         among = measure(wrk, args, env, targets, f"among {args.clubs:,} clubs")
+        cpu_per_cell(targets, among)
 
         print_comparison(args.clubs, alone, among)
         sizes(args.clubs, size_alone, rows_alone)
