@@ -11,9 +11,12 @@ What it does:
    the 48-season club's standings page, its evening entry (POST /api/v1/games/: a game
    saved per request, by the API's token), a member's statement and the trivial endpoint
    (GET /api/v1/clubs/);
-3. imports `--clubs` generated club books the same way (progress and rate printed);
+3. imports `--clubs` generated club books, `--batch` (100) at a time with one COPY per
+   table for the batch (`import_club_batch`; progress and rate printed);
 4. "among N": the same cells for the 48-season club and for a club in the middle of the
    N, then the ratios of the 48-season club among N to it alone (target: within 20 %);
+   after each phase's wrk cells, the read cells' CPU per request in this process
+   (`cpu_per_cell`), which the machine's other load moves far less than wrk's figures;
 5. prints the database size, the rows of the largest tables and both per club, and the
    Redis memory per club: the cache's `used_memory` before and after reading the pages of
    `--redis-sample` clubs in this process, divided by their number.
