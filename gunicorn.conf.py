@@ -25,11 +25,24 @@ More processes than cores lose (the old default, 2 x cores + 1 = 5, served a thi
 and gthread at one process per core the trivial endpoint is within the noise (16 vs 19,
 30 vs 24); gthread served the anchor faster in both runs and keeps answering while a
 thread waits on PostgreSQL, Redis or a slow client, so it is the default. Run 2 came after
-the trivial endpoint was cut to one query (the token with its login, person and club); its
-ratio to the anchor was 28 % (sync) and 8 % (gthread, whose anchor ran fastest) on this
-loaded machine: far from the 70 % aimed at. What it costs beyond the anchor is Django REST
-framework's request and serializer machinery and the token's query, spread thin (no single
-hot spot in a profile).
+the trivial endpoint was cut to one query (the token with its login, person and club).
+
+The trivial endpoint's CPU per request (bench/bench_api_profile.py, one process, no
+server: trustworthy where wrk is not) went from 3.05 to 1.84 ms (the bare view: 0.19 ms)
+when Django's Redis backend kept its client, one throttle made two round trips to Redis
+instead of four, and the token's query was compiled once (README "Gunicorn's worker class
+and count"). wrk, old code and new alternating, load average 6.9-8.7, bare / trivial
+req/s and the ratio:
+
+| gunicorn       | before, run 1     | after, run 1      | before, run 2     | after, run 2      |
+|----------------|-------------------|-------------------|-------------------|-------------------|
+| gthread, 2 x 4 | 1,876 / 171 (9 %) | 2,216 / 389 (18%) | 1,150 / 207 (18%) | 1,518 / 257 (17%) |
+| sync, 2        | 707 / 113 (16 %)  | 668 / 182 (27 %)  | 455 / 92 (20 %)   | 469 / 182 (39 %)  |
+
+The trivial endpoint serves 1.2 to 2.3 times as many requests as before; the ratio to the
+anchor stays far from the 70 % aimed at, which no answer that reads PostgreSQL and counts
+the request in Redis can reach: one round trip costs more CPU in system calls than the
+whole bare view.
 """
 
 import multiprocessing

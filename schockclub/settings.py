@@ -325,10 +325,12 @@ def _next_redis_database(url: str) -> str:
 REDIS_CACHE_URL = os.environ.get("REDIS_CACHE_URL", "") or (
     _next_redis_database(REDIS_URL) if REDIS_URL else ""
 )
+# Django's Redis backend, with its Redis client built once instead of on every call
+# (schockclub/redis_cache.py).
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "schockclub.redis_cache.KeptClientRedisCache",
             "LOCATION": REDIS_CACHE_URL,
             "OPTIONS": REDIS_CACHE_OPTIONS,
         }
@@ -447,10 +449,7 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "league.club.api_common.api_exception_handler",
     # Requests per login and per client address (league/club/throttles.py): past either
     # rate, 429 `throttled` with Retry-After.
-    "DEFAULT_THROTTLE_CLASSES": [
-        "league.club.throttles.UserThrottle",
-        "league.club.throttles.AddressThrottle",
-    ],
+    "DEFAULT_THROTTLE_CLASSES": ["league.club.throttles.ApiThrottle"],
 }
 # The throttles' rates ("n/s", "n/min", "n/hour", "n/day"), read on each request: a phone
 # syncing an evening sends a few dozen requests at once; a pub's Wi-Fi puts the whole club

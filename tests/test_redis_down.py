@@ -28,7 +28,7 @@ def redis_down(settings):
     """The cache and the cached sessions as with REDIS_URL, Redis itself unreachable."""
     settings.CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "schockclub.redis_cache.KeptClientRedisCache",
             "LOCATION": DEAD_REDIS,
             "OPTIONS": settings.REDIS_CACHE_OPTIONS,
         }

@@ -32,3 +32,26 @@ def test_the_club_list_of_a_suspended_club_is_refused(api, cast):
 def test_a_page_past_the_one_club_is_not_found(api):
     response = api("member").get("/api/v1/clubs/?page=2")
     assert response.status_code == 404
+
+
+def test_a_login_without_a_person_lists_no_club_in_one_query(db):
+    from rest_framework.test import APIClient
+
+    from league.club.accounts.services import api_token_create
+    from tests.factories import UserFactory
+
+    user = UserFactory(username="ohne-club")
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {api_token_create(user=user)[1]}")
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get("/api/v1/clubs/")
+    assert response.status_code == 200
+    assert len(queries) == 1, [q["sql"] for q in queries]
+    assert response.json()["results"] == []
+
+
+def test_a_token_is_read_with_its_own_key_each_time(api, cast):
+    member, secretary = api("member"), api("secretary")
+    for _ in range(2):
+        assert member.get("/api/v1/me/").json()["member"]["id"] == cast.member.pk
+        assert secretary.get("/api/v1/me/").json()["member"]["id"] == cast.secretary.pk

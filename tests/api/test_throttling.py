@@ -46,3 +46,46 @@ def test_every_operation_documents_the_429(settings):
     assert "429" in responses
     examples = responses["429"]["content"]["application/json"]["examples"]
     assert any(e["value"]["code"] == "throttled" for e in examples.values())
+
+
+def test_a_login_refused_by_its_rate_still_counts_for_its_address(api, settings):
+    settings.API_THROTTLE_RATES = {"user": "2/min", "address": "4/min"}
+    member, secretary = api("member"), api("secretary")
+    for _ in range(2):
+        assert member.get("/api/v1/clubs/").status_code == 200
+    # Refused by the login's rate, let through by the address's: counted there (as by
+    # DRF's two throttles), so the address is full after the fourth request.
+    assert member.get("/api/v1/clubs/").status_code == 429
+    assert secretary.get("/api/v1/clubs/").status_code == 200
+    assert secretary.get("/api/v1/clubs/").status_code == 429
+
+
+def test_a_rate_set_to_none_is_off(api, settings):
+    settings.API_THROTTLE_RATES = {"user": None, "address": "3/min"}
+    member = api("member")
+    for _ in range(3):
+        assert member.get("/api/v1/clubs/").status_code == 200
+    assert member.get("/api/v1/clubs/").status_code == 429
+    settings.API_THROTTLE_RATES = {"user": None, "address": None}
+    assert member.get("/api/v1/clubs/").status_code == 200
+
+
+def test_both_counts_are_one_cache_read_and_one_write(api, settings, monkeypatch):
+    from league.club import throttles
+
+    settings.API_THROTTLE_RATES = {"user": "100/min", "address": "100/min"}
+    calls: list[str] = []
+    for name in ("get", "set", "get_many", "set_many"):
+        method = getattr(throttles.throttle_cache, name)
+
+        def counted(*args, _name=name, _method=method, **kwargs):
+            calls.append(_name)
+            return _method(*args, **kwargs)
+
+        monkeypatch.setattr(throttles.throttle_cache, name, counted)
+    member = api("member")
+    assert member.get("/api/v1/clubs/").status_code == 200
+    assert calls == ["get_many", "set_many"]
+    calls.clear()
+    assert member.get("/api/v1/clubs/").status_code == 200
+    assert calls == ["get_many", "set_many"]
