@@ -33,8 +33,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 from bench_gunicorn import fill, server_env  # noqa: E402
 from bench_load import (  # noqa: E402
     bench_database_url,
-    drop_database,
     recreate_database,
+    release_database,
     setup_django,
 )
 
@@ -176,14 +176,7 @@ def main() -> None:
         if args.profile_bare:
             profile(calls["bare"], args.requests, args.top, "bare view")
     finally:
-        try:
-            from django.db import connections
-
-            connections.close_all()
-        except Exception:  # Django may not be set up yet
-            pass
-        if not args.keep:
-            drop_database(url)
+        release_database(url, keep=args.keep)
 
 
 if __name__ == "__main__":

@@ -46,10 +46,10 @@ sys.path.insert(0, str(ROOT / "bench"))
 from bench_import import FIRST_NAMES, LAST_NAMES  # noqa: E402
 from bench_load import (  # noqa: E402
     bench_database_url,
-    drop_database,
     ensure_wrk,
     fetch,
     recreate_database,
+    release_database,
     setup_django,
     start_gunicorn,
     stop,
@@ -538,14 +538,7 @@ def main() -> None:
         sizes(args.clubs, size_alone, rows_alone)
         redis_per_club(names[: args.redis_sample])
     finally:
-        try:
-            from django.db import connections
-
-            connections.close_all()
-        except Exception:  # Django may not be set up yet
-            pass
-        if not args.keep:
-            drop_database(url)
+        release_database(url, keep=args.keep)
 
 
 if __name__ == "__main__":

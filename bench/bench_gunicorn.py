@@ -35,10 +35,10 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_load import (  # noqa: E402
     bench_database_url,
-    drop_database,
     ensure_wrk,
     fetch,
     recreate_database,
+    release_database,
     run_wrk,
     setup_django,
     stop,
@@ -240,14 +240,7 @@ def main() -> None:
         loads.append(os.getloadavg()[0])
         print_results(args, configs, results, loads)
     finally:
-        try:
-            from django.db import connections
-
-            connections.close_all()
-        except Exception:  # Django may not be set up yet
-            pass
-        if not args.keep:
-            drop_database(url)
+        release_database(url, keep=args.keep)
 
 
 if __name__ == "__main__":

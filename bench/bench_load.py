@@ -144,6 +144,19 @@ def drop_database(database_url: str) -> None:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+def release_database(database_url: str, *, keep: bool) -> None:
+    """A bench's end: close this process's Django connections (when Django was set up) and
+    drop the bench's database unless `keep` (`--keep`)."""
+    try:
+        from django.db import connections
+
+        connections.close_all()
+    except Exception:  # Django may not be set up yet
+        pass
+    if not keep:
+        drop_database(database_url)
+
+
 def setup_django(env: dict[str, str]) -> None:
     os.environ.update(env)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "schockclub.settings")
@@ -490,14 +503,7 @@ def main() -> None:
             stop(process)
             if process.returncode not in (0, -signal.SIGTERM):
                 print(f"gunicorn ended with {process.returncode}; log: {log}")
-        try:
-            from django.db import connections
-
-            connections.close_all()
-        except Exception:  # Django may not be set up yet
-            pass
-        if not args.keep:
-            drop_database(args.database_url)
+        release_database(args.database_url, keep=args.keep)
 
 
 def print_table(args: argparse.Namespace, rows: list) -> None:
