@@ -2,13 +2,13 @@
 
 import pytest
 
-from tests.sample import enter_sample_evening
+from tests.sample import enter_sample_evening_copied
 
 
 @pytest.fixture
 def sample_entered(sample_evening, db):
     """(evening, people) of the sample evening of 2026-10-09, entered game by game."""
-    return enter_sample_evening(sample_evening)
+    return enter_sample_evening_copied(sample_evening)
 
 
 @pytest.fixture(autouse=True)

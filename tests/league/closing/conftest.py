@@ -7,7 +7,7 @@ import pytest
 
 from league.club.models import Club, Member, Season
 from tests.factories import UserFactory
-from tests.sample import enter_sample_evening
+from tests.sample import enter_sample_evening_copied
 
 
 @dataclass
@@ -25,7 +25,7 @@ class Books:
 def books(sample_evening, db) -> Books:
     """The sample evening of 2026 entered; Anna and Carla have logins (auditors), Bernd
     is the secretary."""
-    evening, people = enter_sample_evening(sample_evening)
+    evening, people = enter_sample_evening_copied(sample_evening)
     for name, username in (("Anna Becker", "anna"), ("Carla Vogt", "carla")):
         people[name].user = UserFactory(username=username)
         people[name].password_set_by_holder = True  # as through their invitation

@@ -10,7 +10,7 @@ from pypdf import PdfReader
 from league.reports import builds as report_builds
 from schockclub.celery import app
 from tests.factories import ClubFactory, MemberFactory, SeasonFactory, UserFactory
-from tests.sample import enter_sample_evening
+from tests.sample import enter_sample_evening_copied
 
 
 @pytest.fixture(autouse=True)
@@ -35,7 +35,7 @@ def media(settings, tmp_path):
 @pytest.fixture
 def sample_season(sample_evening):
     """The sample evening of 2026-10-09 entered through the services; its Evening."""
-    evening, _ = enter_sample_evening(sample_evening)
+    evening, _ = enter_sample_evening_copied(sample_evening)
     return evening
 
 
