@@ -3,6 +3,7 @@ club (README "Distributing by club (Citus)"); on PostgreSQL a row can never clai
 club than its parent's; the migrations fill the column of rows written before them."""
 
 import datetime
+import uuid
 from decimal import Decimal
 
 import pytest
@@ -224,3 +225,40 @@ def test_the_migrations_give_rows_written_before_them_the_club_of_their_parent()
     ):
         rows = list(apps.get_model(label).objects.values_list("club_id", flat=True))
         assert rows == [club.pk], label
+
+
+# --- what relied on the old uniqueness -------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_client_key_is_spent_within_its_club_and_refused_there_a_second_time():
+    from games.evenings.services import game_record
+    from league.club.errors import BooksError
+
+    club = neighbours()
+    evening = Game.objects.get(club=club, number=1).evening
+    people = list(club.members.order_by("name"))
+    key = uuid.uuid4()
+    game = game_record(evening=evening, loser=people[0], client_key=key)
+    assert (game.club_id, game.client_key) == (club.pk, key)
+    with pytest.raises(BooksError) as refused:
+        game_record(evening=evening, loser=people[1], client_key=key)
+    assert refused.value.code == "duplicate_client_key"
+    assert Game.objects.filter(client_key=key).count() == 1
+
+
+@pytest.mark.django_db
+def test_a_browser_subscribing_for_a_person_of_another_club_leaves_the_first_club():
+    from league.banking.models import PushSubscription
+    from league.banking.services import push_subscription_save
+    from tests.factories import MemberFactory
+
+    endpoint = "https://fcm.googleapis.com/fcm/send/shared-phone"
+    first = MemberFactory(club__name="Erster Club", name="Anna")
+    second = MemberFactory(club__name="Zweiter Club", name="Berta")
+    push_subscription_save(member=first, endpoint=endpoint, p256dh="k", auth="a")
+    push_subscription_save(member=first, endpoint=endpoint, p256dh="k2", auth="a2")
+    assert PushSubscription.objects.get(endpoint=endpoint).p256dh == "k2"
+    push_subscription_save(member=second, endpoint=endpoint, p256dh="k3", auth="a3")
+    rows = list(PushSubscription.objects.filter(endpoint=endpoint))
+    assert [(r.club_id, r.member_id, r.p256dh) for r in rows] == [(second.club_id, second.pk, "k3")]
