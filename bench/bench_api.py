@@ -92,20 +92,24 @@ def generate(club, people: dict, years: range, rng: random.Random) -> dict:
         )
         attendance, games, throwers = [], [], []
         for evening, (_day, present, guest, absent) in zip(evenings, plans, strict=True):
-            attendance += [Attendance(evening=evening, member=m, role="member") for m in present]
-            attendance += [Attendance(evening=evening, member=g, role="guest") for g in guest]
-            attendance += [Attendance(evening=evening, member=m, role="absent") for m in absent]
+            attendance += [
+                Attendance(club=club, evening=evening, member=m, role=role)
+                for people, role in ((present, "member"), (guest, "guest"), (absent, "absent"))
+                for m in people
+            ]
             players = present + guest
             vorleger = present[0]
             for number in range(1, 5 * len(present) + 1):
                 loser = rng.choice(players)
-                games.append(Game(evening=evening, number=number, vorleger=vorleger, loser=loser))
+                games.append(
+                    Game(club=club, evening=evening, number=number, vorleger=vorleger, loser=loser)
+                )
                 throwers.append([rng.choice(players)] if rng.random() < 1 / 6 else [])
                 vorleger = loser
         Attendance.objects.bulk_create(attendance, batch_size=2000)
         games = Game.objects.bulk_create(games, batch_size=2000)
         schock_aus = [
-            SchockAus(game=game, thrower=t, position=i)
+            SchockAus(club=club, game=game, thrower=t, position=i)
             for game, ts in zip(games, throwers, strict=True)
             for i, t in enumerate(ts, start=1)
         ]

@@ -378,7 +378,7 @@ def import_club_batch(books: list[tuple[str, bytes, bytes]]) -> None:
 
     collectors = [
         mock.patch.object(book, "_insert_rows", collect_rows),
-        mock.patch.object(book, "_insert_schock_aus", throws.extend),
+        mock.patch.object(book, "_insert_schock_aus", lambda _clubs, some: throws.extend(some)),
         mock.patch.object(book, "_insert_game_charges", collect_game_charges),
         mock.patch.object(book, "_record_history", lambda queryset, history: None),
     ]
@@ -414,7 +414,7 @@ def import_club_batch(books: list[tuple[str, bytes, bytes]]) -> None:
                 collector.stop()
         insert_rows(Attendance, rows.pop(Attendance))
         insert_rows(Game, rows.pop(Game))
-        insert_schock_aus(throws)
+        insert_schock_aus(club_ids, throws)
         insert_rows(LedgerEntry, rows.pop(LedgerEntry, []))
         insert_game_charges(charges, charges.statutes, charges.money)
         assert not rows, f"rows of {list(rows)} not written"

@@ -362,7 +362,8 @@ class ReportBuildAdmin(admin.ModelAdmin):
     list_display = ("season", "status", "data_version", "attempts", "created_at", "updated_at")
     list_filter = ("status", "season__club")
     search_fields = ("season__club__name", "error")
-    readonly_fields = ("created_at", "updated_at")
+    # The club is the season's (set when the build is saved).
+    readonly_fields = ("club", "created_at", "updated_at")
 
 
 class ReadOnlyAdmin(ReadOnlyMixin, SimpleHistoryAdmin):

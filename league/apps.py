@@ -37,3 +37,29 @@ class LeagueConfig(AppConfig):
         from league.club.accounts.services import login_ended_connect
 
         login_ended_connect(push_subscriptions_of_login_delete)
+        # A club-owned row saved alone without its club takes its parent's (the writers
+        # set it; this is the safety net, league.club.club_of_row).
+        from django.apps import apps
+
+        from league.club.club_of_row import club_from_parent_connect
+
+        for model, parent in CLUB_PARENTS.items():
+            club_from_parent_connect(apps.get_model(model), parent)
+
+
+#: The club-owned models whose club comes from a parent row, and that parent's field.
+CLUB_PARENTS = {
+    "games.Attendance": "evening",
+    "games.Game": "evening",
+    "games.Objection": "evening",
+    "games.SchockAus": "game",
+    "games.Round": "game",
+    "games.RoundThrow": "round",
+    "league.RundeGiven": "schock_aus",
+    "league.SeasonSignOff": "season",
+    "league.ReportBuild": "season",
+    "league.PaymentReminder": "member",
+    "league.NotificationChoice": "member",
+    "league.PushSubscription": "member",
+    "league.NotificationSent": "member",
+}

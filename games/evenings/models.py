@@ -43,6 +43,7 @@ class Evening(models.Model):
         ordering = ["-date"]
         constraints = [
             models.UniqueConstraint(fields=["club", "date"], name="evening_unique_date_per_club"),
+            models.UniqueConstraint(fields=["id", "club"], name="evening_id_club"),
         ]
         indexes = [models.Index(fields=["season", "date"])]
 
@@ -59,6 +60,7 @@ class Attendance(models.Model):
         GUEST = "guest", _("guest")
         ABSENT = "absent", _("absent member")
 
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+")
     evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="attendances")
     member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="attendances")
     role = models.CharField(_("role"), max_length=10, choices=Role.choices)
@@ -70,7 +72,7 @@ class Attendance(models.Model):
         ordering = ["evening", "member__name"]
         constraints = [
             models.UniqueConstraint(
-                fields=["evening", "member"], name="attendance_unique_member_per_evening"
+                fields=["club", "evening", "member"], name="attendance_unique_member_per_evening"
             ),
         ]
 
@@ -94,6 +96,7 @@ class Game(models.Model):
         SHORT = "short", _("loser and Schock-Aus")
         ROUNDS = "rounds", _("round by round")
 
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+")
     evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveIntegerField(_("number"))
     vorleger = models.ForeignKey(
@@ -110,7 +113,7 @@ class Game(models.Model):
     entry_mode = models.CharField(max_length=10, choices=EntryMode.choices, default="short")
     # The key a phone gives a game it queued offline: a game sent twice
     # (the answer to the first sending was lost) is recorded once.
-    client_key = models.UUIDField(null=True, blank=True, unique=True, editable=False)
+    client_key = models.UUIDField(null=True, blank=True, editable=False)
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -122,7 +125,11 @@ class Game(models.Model):
         ordering = ["evening", "number"]
         indexes = [models.Index(fields=["created_at"], name="game_created_at")]
         constraints = [
-            models.UniqueConstraint(fields=["evening", "number"], name="game_unique_number"),
+            models.UniqueConstraint(
+                fields=["club", "evening", "number"], name="game_unique_number"
+            ),
+            models.UniqueConstraint(fields=["club", "client_key"], name="game_unique_client_key"),
+            models.UniqueConstraint(fields=["id", "club"], name="game_id_club"),
             models.CheckConstraint(condition=Q(number__gte=1), name="game_number_positive"),
         ]
 
@@ -134,6 +141,7 @@ class SchockAus(models.Model):
     """A Schock-Aus (1-1-1) thrown in a game; `position` is its place in throwing order
     within the game (1, 2, ...). The evening's ordinals follow game number, then position."""
 
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+")
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="schock_aus")
     thrower = models.ForeignKey(
         Member, on_delete=models.PROTECT, related_name="schock_aus", verbose_name=_("thrower")
@@ -146,7 +154,10 @@ class SchockAus(models.Model):
         verbose_name_plural = _("Schock-Aus")
         ordering = ["game", "position"]
         constraints = [
-            models.UniqueConstraint(fields=["game", "position"], name="schock_aus_unique_pos"),
+            models.UniqueConstraint(
+                fields=["club", "game", "position"], name="schock_aus_unique_pos"
+            ),
+            models.UniqueConstraint(fields=["id", "club"], name="schock_aus_id_club"),
             models.CheckConstraint(condition=Q(position__gte=1), name="schock_aus_pos_positive"),
         ]
 
@@ -171,6 +182,7 @@ class Objection(models.Model):
         CORRECTED = "corrected", _("corrected")
         DISMISSED = "dismissed", _("dismissed")
 
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+")
     evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="objections")
     game = models.ForeignKey(
         Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="objections"
@@ -204,7 +216,7 @@ class Objection(models.Model):
         constraints = [
             # One open objection per person and game: a second one is the same objection.
             models.UniqueConstraint(
-                fields=["game", "raised_by"],
+                fields=["club", "game", "raised_by"],
                 condition=Q(status="open"),
                 name="objection_one_open_per_person_and_game",
             ),

@@ -237,7 +237,10 @@ def evening_create(
                 club=club, season=season, date=date, secretary=secretary, notes=notes
             )
             bulk_create_with_history(
-                [Attendance(evening=evening, member=m, role=r) for m, r in roles.items()],
+                [
+                    Attendance(club=club, evening=evening, member=m, role=r)
+                    for m, r in roles.items()
+                ],
                 Attendance,
             )
     except IntegrityError as exc:
@@ -258,7 +261,9 @@ def _attendance_write(evening: Evening, wanted: dict[int, str]) -> None:
             attendance.save()
     for member_id, role in wanted.items():
         if member_id not in current:
-            Attendance.objects.create(evening=evening, member_id=member_id, role=role)
+            Attendance.objects.create(
+                club_id=evening.club_id, evening=evening, member_id=member_id, role=role
+            )
 
 
 @transaction.atomic
@@ -397,7 +402,10 @@ def _write_schock_aus(game: Game, throwers: Sequence[Member]) -> None:
     """The game's Schock-Aus rows in throwing order (positions 1, 2, ...), in bulk, each
     with its audit-trail record."""
     bulk_create_with_history(
-        [SchockAus(game=game, thrower=t, position=i) for i, t in enumerate(throwers, start=1)],
+        [
+            SchockAus(club_id=game.club_id, game=game, thrower=t, position=i)
+            for i, t in enumerate(throwers, start=1)
+        ],
         SchockAus,
     )
 
@@ -461,7 +469,7 @@ def game_record(
     # A key is spent once the game was recorded, also when the game was undone or deleted
     # since (its history keeps the key): a late retry of the queue never books it again.
     if client_key is not None and (
-        Game.objects.filter(client_key=client_key).exists()
+        Game.objects.filter(club_id=evening.club_id, client_key=client_key).exists()
         or Game.history.filter(evening_id=evening.pk, client_key=client_key).exists()
     ):
         raise BooksError(
@@ -487,6 +495,7 @@ def game_record(
     try:
         with transaction.atomic():
             game = Game.objects.create(
+                club_id=evening.club_id,
                 evening=evening,
                 number=number,
                 loser=loser,
@@ -683,7 +692,7 @@ def _merge_attendance(
     """`target` listed where only the source was; listed present where the source was
     present and `target` absent."""
     added = [
-        Attendance(evening_id=a.evening_id, member=target, role=a.role)
+        Attendance(club_id=a.club_id, evening_id=a.evening_id, member=target, role=a.role)
         for a in theirs
         if a.evening_id not in kept
     ]
@@ -863,6 +872,7 @@ def objection_create(*, evening: Evening, game: Game, by: Member, text: str) -> 
     try:
         with transaction.atomic():
             objection = Objection.objects.create(
+                club_id=evening.club_id,
                 evening=evening,
                 game=game,
                 game_number=game.number,

@@ -11,7 +11,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from league.club.models import Member
+from league.club.models import Club, Member
 
 
 class Round(models.Model):
@@ -41,6 +41,7 @@ class Round(models.Model):
         SECOND_HALF = "second_half", _("second half")
         FINAL = "final", _("final")
 
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+")
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveIntegerField()
     phase = models.CharField(max_length=12, choices=Phase.choices, default=Phase.SINGLE)
@@ -78,7 +79,8 @@ class Round(models.Model):
     class Meta:
         ordering = ["game", "number"]
         constraints = [
-            models.UniqueConstraint(fields=["game", "number"], name="round_unique_number"),
+            models.UniqueConstraint(fields=["club", "game", "number"], name="round_unique_number"),
+            models.UniqueConstraint(fields=["id", "club"], name="round_id_club"),
         ]
 
     def __str__(self) -> str:
@@ -89,6 +91,7 @@ class RoundThrow(models.Model):
     """A player's final throw in a round; `turn` holds the attempts when entered in detail
     (list of {"rolled": [...], "keep": [...], "umwandlung": n})."""
 
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+")
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="throws")
     position = models.PositiveSmallIntegerField(help_text="1-based place in throwing order.")
     player = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="+")
@@ -106,8 +109,12 @@ class RoundThrow(models.Model):
     class Meta:
         ordering = ["round", "position"]
         constraints = [
-            models.UniqueConstraint(fields=["round", "position"], name="round_throw_unique_pos"),
-            models.UniqueConstraint(fields=["round", "player"], name="round_throw_unique_player"),
+            models.UniqueConstraint(
+                fields=["club", "round", "position"], name="round_throw_unique_pos"
+            ),
+            models.UniqueConstraint(
+                fields=["club", "round", "player"], name="round_throw_unique_player"
+            ),
             models.CheckConstraint(
                 condition=Q(die1__gte=1, die1__lte=6, die2__gte=1, die2__lte=6)
                 & Q(die3__gte=1, die3__lte=6),

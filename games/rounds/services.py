@@ -140,6 +140,7 @@ def _write_rounds(game: Game, rounds: Sequence[RoundInput], play: RoundsPlay) ->
         else:
             order, thrown, muss = (), (), ()
         row = Round.objects.create(
+            club_id=game.club_id,
             game=game,
             number=number,
             kind=round_input.kind,
@@ -157,6 +158,7 @@ def _write_rounds(game: Game, rounds: Sequence[RoundInput], play: RoundsPlay) ->
             entry = by_key[key]
             throws.append(
                 RoundThrow(
+                    club_id=game.club_id,
                     round=row,
                     position=position,
                     player=entry.player,

@@ -49,7 +49,11 @@ Decisions (the issue left them open):
   that no digest was checked (`RestoreResult.digest_checked`); a version 2 file without
   one is refused as damaged or edited.
 - The backup and the database must be at the same migrations (of auth, league and games):
-  restore an older backup with the Schockclub version that wrote it, then migrate.
+  restore an older backup with the Schockclub version that wrote it, then migrate. One
+  exception: a file written before every club-owned row carried its club (without games
+  0013 and league 0026, `CLUB_COLUMN_MIGRATIONS`, and at our migrations otherwise) is
+  read, its rows' ``club`` derived: every row of the file belongs to the backup's club
+  (`_check_belongs` follows each row's parents to it), so it is that club.
 - The restore writes the rows as they were, all in one transaction: no model `save()`, no
   signals (so django-simple-history writes no new records, the history is restored as it
   was), no `books_changed` (the ledger receiver would book the charges a second time; the
@@ -103,6 +107,9 @@ __all__ = [
 
 # The versions a restore reads: 1 has no digest (and carried the logins' rights, dropped).
 READABLE_VERSIONS = (1, 2)
+# The migrations that gave every club-owned row its ``club``: a file written without them
+# (and otherwise at ours) is restored with the club derived (`_club_derive`).
+CLUB_COLUMN_MIGRATIONS = {"games": "0013_club_on_every_row", "league": "0026_club_on_every_row"}
 # Rows of history whose live row is never deleted (the ledger corrects by reversal, a
 # payment is cancelled by one): a record without its row means the row was cut out.
 _NEVER_DELETED = ("league.Payment", "league.LedgerEntry")
@@ -238,9 +245,20 @@ def _check_counts(document: dict[str, Any]) -> None:
             )
 
 
-def _check_schema(document: dict[str, Any]) -> None:
+def _check_schema(document: dict[str, Any]) -> bool:
+    """Refuse a file of other migrations (`backup_schema`); True when the file was written
+    before the club column (`CLUB_COLUMN_MIGRATIONS` missing, all else ours): its rows'
+    club is to be derived."""
     ours = applied_migrations()
     theirs = document["migrations"]
+    before_club = {
+        app: [name for name in ours[app] if name != CLUB_COLUMN_MIGRATIONS.get(app)]
+        for app in SCHEMA_APPS
+    }
+    if all(sorted(theirs.get(app) or []) == before_club[app] for app in SCHEMA_APPS) and any(
+        CLUB_COLUMN_MIGRATIONS.get(app) in ours[app] for app in SCHEMA_APPS
+    ):
+        return True
     for app in SCHEMA_APPS:
         if sorted(theirs.get(app) or []) != ours[app]:
             raise BooksError(
@@ -256,6 +274,19 @@ def _check_schema(document: dict[str, Any]) -> None:
                     "ours": (ours[app] or ["-"])[-1],
                 },
             )
+    return False
+
+
+def _club_derive(document: dict[str, Any]) -> None:
+    """A file written before the club column: every row (and history record) of a table
+    that has a ``club`` now gets the backup's club, where the row has none. Which club
+    a row belongs to is still checked through its parents (`_check_belongs`)."""
+    club_id = document["tables"]["league.Club"][0]["pk"]
+    for _table, _history, model in backup_tables():
+        if not any(f.name == "club" for f in model._meta.concrete_fields):
+            continue
+        for row in document["tables"][model._meta.label]:
+            row["fields"].setdefault("club", club_id)
 
 
 def _check_belongs(document: dict[str, Any]) -> None:
@@ -502,7 +533,8 @@ def club_restore(*, data: bytes) -> RestoreResult:
     """
     document, digest_checked = _read(data)
     try:
-        _check_schema(document)
+        if _check_schema(document):
+            _club_derive(document)
         _check_belongs(document)
         _check_logins(document)
         _check_never_deleted(document)

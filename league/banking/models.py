@@ -73,6 +73,7 @@ class PaymentReminder(models.Model):
     """A payment reminder e-mailed to a member for ``month`` (its first day): at most one
     per member and month (unique), so a task run twice, or by two workers, mails once."""
 
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+")
     member = models.ForeignKey(
         "league.Member", on_delete=models.CASCADE, related_name="payment_reminders_sent"
     )
@@ -85,7 +86,7 @@ class PaymentReminder(models.Model):
         verbose_name_plural = _("payment reminders")
         constraints = [
             models.UniqueConstraint(
-                fields=["member", "month"], name="payment_reminder_once_a_month"
+                fields=["club", "member", "month"], name="payment_reminder_once_a_month"
             ),
         ]
 
@@ -107,6 +108,7 @@ class NotificationChoice(models.Model):
     neither. A person without a row for a kind gets both (where they can: an e-mail
     address, a push subscription)."""
 
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+")
     member = models.ForeignKey(
         "league.Member", on_delete=models.CASCADE, related_name="notification_choices"
     )
@@ -120,7 +122,7 @@ class NotificationChoice(models.Model):
         verbose_name_plural = _("notification choices")
         constraints = [
             models.UniqueConstraint(
-                fields=["member", "kind"], name="notification_choice_once_per_kind"
+                fields=["club", "member", "kind"], name="notification_choice_once_per_kind"
             ),
         ]
 
@@ -130,13 +132,14 @@ class NotificationChoice(models.Model):
 
 class PushSubscription(models.Model):
     """A browser's web push subscription (its PushSubscription JSON: `endpoint` and the
-    keys `p256dh` and `auth`) for a person's login. One row per endpoint; a subscription
+    keys `p256dh` and `auth`) for a person's login. One row per club and endpoint; a subscription
     the push service reports gone (404, 410) is deleted."""
 
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+")
     member = models.ForeignKey(
         "league.Member", on_delete=models.CASCADE, related_name="push_subscriptions"
     )
-    endpoint = models.URLField(_("endpoint"), max_length=1000, unique=True)
+    endpoint = models.URLField(_("endpoint"), max_length=1000)
     p256dh = models.CharField(max_length=200)
     auth = models.CharField(max_length=100)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -144,6 +147,11 @@ class PushSubscription(models.Model):
     class Meta:
         verbose_name = _("push subscription")
         verbose_name_plural = _("push subscriptions")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "endpoint"], name="push_subscription_unique_endpoint"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.member} {self.endpoint[:40]}"
@@ -154,6 +162,7 @@ class NotificationSent(models.Model):
     most one per person, kind and week (unique), so a task run twice, or by two workers,
     sends once. `channels` names how it went ("email", "push" or "email,push")."""
 
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+")
     member = models.ForeignKey(
         "league.Member", on_delete=models.CASCADE, related_name="notifications_sent"
     )
@@ -167,7 +176,8 @@ class NotificationSent(models.Model):
         verbose_name_plural = _("notifications sent")
         constraints = [
             models.UniqueConstraint(
-                fields=["member", "kind", "period"], name="notification_once_per_kind_and_week"
+                fields=["club", "member", "kind", "period"],
+                name="notification_once_per_kind_and_week",
             ),
         ]
 

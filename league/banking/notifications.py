@@ -317,7 +317,11 @@ def notifications_send(*, now: datetime.datetime | None = None) -> int:
         try:
             with transaction.atomic():
                 NotificationSent.objects.create(
-                    member=notice.member, kind=notice.kind, period=period, channels=channels
+                    club_id=notice.member.club_id,
+                    member=notice.member,
+                    kind=notice.kind,
+                    period=period,
+                    channels=channels,
                 )
                 if email:
                     _mail(notice)

@@ -74,7 +74,9 @@ def payment_reminders_send(*, today: datetime.date) -> int:
             continue
         try:
             with transaction.atomic():
-                PaymentReminder.objects.create(member=member, month=month, amount=total)
+                PaymentReminder.objects.create(
+                    club_id=member.club_id, member=member, month=month, amount=total
+                )
                 _mail(member, accounts[member.club_id], open_seasons, total)
         except IntegrityError:
             continue  # another run reminded this member this month

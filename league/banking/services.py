@@ -98,7 +98,7 @@ def notification_choice_set(
     if kind not in NotificationKind.values:
         raise ValueError(kind)
     choice, _created = NotificationChoice.objects.select_for_update().get_or_create(
-        member=member, kind=kind
+        club_id=member.club_id, member=member, kind=kind
     )
     choice.email, choice.push = email, push
     choice.save()
@@ -124,7 +124,11 @@ def push_subscription_save(
         )
     # The person's row lock: two browsers subscribing at once count one after the other.
     Member.objects.select_for_update().filter(pk=member.pk).exists()
+    # The endpoint is unique per club: a browser passing to a login of another club leaves
+    # its row there (the shared phone hears no more of the other club's person).
+    PushSubscription.objects.filter(endpoint=endpoint).exclude(club_id=member.club_id).delete()
     subscription, _created = PushSubscription.objects.update_or_create(
+        club_id=member.club_id,
         endpoint=endpoint,
         defaults={"member": member, "p256dh": p256dh, "auth": auth, "created_at": timezone.now()},
     )

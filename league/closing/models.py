@@ -3,7 +3,7 @@
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from league.club.models import Member, Season
+from league.club.models import Club, Member, Season
 
 
 class SeasonSignOff(models.Model):
@@ -17,6 +17,7 @@ class SeasonSignOff(models.Model):
     broken; the auditor may sign again after a new check.
     """
 
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+")
     season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="sign_offs")
     auditor = models.ForeignKey(
         Member, on_delete=models.PROTECT, related_name="sign_offs", verbose_name=_("auditor")

@@ -370,6 +370,7 @@ def season_sign_off(*, season: Season, auditor: Member) -> SeasonSignOff:
             status=409,
         )
     return SeasonSignOff.objects.create(
+        club_id=season.club_id,
         season=season,
         auditor=auditor,
         signed_at=timezone.now(),

@@ -134,6 +134,7 @@ class Season(models.Model):
         ordering = ["club", "-year"]
         constraints = [
             models.UniqueConstraint(fields=["club", "year"], name="season_unique_year_per_club"),
+            models.UniqueConstraint(fields=["id", "club"], name="season_id_club"),
             models.CheckConstraint(
                 condition=Q(starts_on__lte=models.F("ends_on")), name="season_dates_ordered"
             ),

@@ -1116,6 +1116,7 @@ def _write_attendance(batch: _Batch) -> int:
     `secretary` is a present club member). Returns how many rows were written."""
     rows = [
         {
+            "club_id": batch.club.pk,
             "evening_id": batch.evening_ids[e.date],
             "member_id": batch.members[name].pk,
             "role": "member" if role == "secretary" else role,
@@ -1147,7 +1148,8 @@ def _write_games(batch: _Batch) -> tuple[int, list[_WrittenGame], int]:
     games written, how many Schock-Aus were written); on PostgreSQL the games are not
     read back (the Schock-Aus find their games in the database, `_insert_schock_aus`, and
     so do the charges), and the list is empty."""
-    rows: list[tuple[int, int, int, int]] = []
+    club_id = batch.club.pk
+    rows: list[tuple[int, int, int, int, int]] = []
     throws: list[tuple[int, int, int, int]] = []  # evening, game number, thrower, position
     ids = {name: member.pk for name, member in batch.members.items()}
     for e in batch.new:
@@ -1157,16 +1159,16 @@ def _write_games(batch: _Batch) -> tuple[int, list[_WrittenGame], int]:
         for g in sorted(e.games, key=lambda g: g.number):
             previous = loser_of.get(g.number - 1)
             vorleger = ids[previous] if previous else secretary
-            rows.append((evening_id, g.number, ids[g.loser], vorleger))
+            rows.append((club_id, evening_id, g.number, ids[g.loser], vorleger))
             for position, name in enumerate(g.throwers, 1):
                 throws.append((evening_id, g.number, ids[name], position))
-    columns = ("evening_id", "number", "loser_id", "vorleger_id")
+    columns = ("club_id", "evening_id", "number", "loser_id", "vorleger_id")
     _insert_rows(Game, [dict(zip(columns, row, strict=True)) for row in rows])
     new_evenings = _new_evening_ids(batch)
     _record_history(Game.objects.filter(evening_id__in=new_evenings), batch.history)
     games: list[_WrittenGame] = []
     if connection.vendor == "postgresql":
-        _insert_schock_aus(throws)
+        _insert_schock_aus([club_id], throws)
     else:
         games = [
             _WrittenGame(*values)
@@ -1178,7 +1180,12 @@ def _write_games(batch: _Batch) -> tuple[int, list[_WrittenGame], int]:
         _insert_rows(
             SchockAus,
             [
-                {"game_id": game_id[(evening, number)], "thrower_id": thrower, "position": pos}
+                {
+                    "club_id": club_id,
+                    "game_id": game_id[(evening, number)],
+                    "thrower_id": thrower,
+                    "position": pos,
+                }
                 for evening, number, thrower, pos in throws
             ],
         )
@@ -1186,8 +1193,9 @@ def _write_games(batch: _Batch) -> tuple[int, list[_WrittenGame], int]:
     return len(rows), games, len(throws)
 
 
-def _insert_schock_aus(throws: list[tuple[int, int, int, int]]) -> None:
-    """PostgreSQL: the Schock-Aus `throws` (evening, game number, thrower, position) in one
+def _insert_schock_aus(club_ids: list[int], throws: list[tuple[int, int, int, int]]) -> None:
+    """PostgreSQL: the Schock-Aus `throws` (evening, game number, thrower, position) of the
+    clubs `club_ids` in one
     INSERT ... SELECT that finds each one's game by its evening and number (the 47,700 games of 48
     seasons are not read back for their keys). Rows in the order
     of the games, then the throwing order."""
@@ -1198,13 +1206,14 @@ def _insert_schock_aus(throws: list[tuple[int, int, int, int]]) -> None:
     evenings, numbers, throwers, positions = (list(c) for c in zip(*throws, strict=True))
     with connection.cursor() as cursor:
         cursor.execute(
-            f"INSERT INTO {table} (game_id, thrower_id, position) "
-            "SELECT g.id, t.thrower_id, t.position "
+            f"INSERT INTO {table} (club_id, game_id, thrower_id, position) "
+            "SELECT g.club_id, g.id, t.thrower_id, t.position "
             "FROM unnest(%s::bigint[], %s::integer[], %s::bigint[], %s::integer[]) "
             "AS t(evening_id, number, thrower_id, position) "
-            f"JOIN {games} g ON g.evening_id = t.evening_id AND g.number = t.number "
+            f"JOIN {games} g ON g.club_id = ANY(%s::bigint[]) AND g.evening_id = t.evening_id "
+            "AND g.number = t.number "
             "ORDER BY g.evening_id, g.number, t.position",
-            [evenings, numbers, throwers, positions],
+            [evenings, numbers, throwers, positions, club_ids],
         )
 
 

@@ -236,6 +236,7 @@ def report_build_request(*, season: Season, user=None) -> ReportBuild:
         build = pending
     else:
         build = ReportBuild.objects.create(
+            club_id=season.club_id,
             season=season,
             status=ReportBuild.Status.QUEUED,
             data_version=version,

@@ -7,7 +7,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from league.club.models import Season
+from league.club.models import Club, Season
 
 
 class ReportBuild(models.Model):
@@ -23,6 +23,7 @@ class ReportBuild(models.Model):
         READY = "ready", _("ready")
         FAILED = "failed", _("failed")
 
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+")
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="report_builds")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     data_version = models.PositiveIntegerField(default=0)

@@ -9,10 +9,13 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from league.club.models import Club
+
 
 class RundeGiven(models.Model):
     """The record that the Runde owed for a Schock-Aus (docs/rules.md section 5) was given."""
 
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+")
     schock_aus = models.OneToOneField(
         "games.SchockAus", on_delete=models.PROTECT, related_name="runde_given"
     )

@@ -52,7 +52,11 @@ def runde_mark_given(
             "runde_already_given", _("This Runde is marked as given already."), status=409
         )
     given = RundeGiven.objects.create(
-        schock_aus=schock_aus, given_on=given_on, note=note.strip(), recorded_by=recorded_by
+        club_id=schock_aus.club_id,
+        schock_aus=schock_aus,
+        given_on=given_on,
+        note=note.strip(),
+        recorded_by=recorded_by,
     )
     books_changed(season_id=evening.season_id, reason="runde_given")
     return given
@@ -100,7 +104,10 @@ def runden_mark_evening_given(
     open_ids = [pk for pk in owed if pk not in done]
     for schock_aus_id in open_ids:
         RundeGiven.objects.create(
-            schock_aus_id=schock_aus_id, given_on=given_on, recorded_by=recorded_by
+            club_id=evening.club_id,
+            schock_aus_id=schock_aus_id,
+            given_on=given_on,
+            recorded_by=recorded_by,
         )
     if open_ids:
         books_changed(season_id=evening.season_id, reason="runde_given")

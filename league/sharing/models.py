@@ -19,12 +19,12 @@ from league.club.models import Club
 class WallScreen(models.Model):
     """One secret link of a club's wall screen: ``name`` (what the secretary calls it,
     e.g. "Fernseher im Vereinslokal", at most 60 characters), ``token_hash`` (SHA-256 hex of
-    the link's token, unique), who made it and when, and ``revoked_at`` (None while the
+    the link's token, unique in the club), who made it and when, and ``revoked_at`` (None while the
     link works; a revoked link is a 404)."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="wall_screens")
     name = models.CharField(_("name"), max_length=60)
-    token_hash = models.CharField(max_length=64, unique=True)
+    token_hash = models.CharField(max_length=64)
     created_at = models.DateTimeField(auto_now_add=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -36,6 +36,11 @@ class WallScreen(models.Model):
         verbose_name = _("wall screen")
         verbose_name_plural = _("wall screens")
         ordering = ("-created_at", "-pk")
+        constraints = [
+            models.UniqueConstraint(fields=["club", "token_hash"], name="wall_screen_unique_token"),
+        ]
+        # The link is opened by its token alone (no club in the address).
+        indexes = [models.Index(fields=["token_hash"], name="wall_screen_token_hash")]
 
     def __str__(self) -> str:
         return self.name

@@ -136,7 +136,10 @@ def test_database_lets_an_unused_attendance_change(evening):
 
 
 def _games(evening, losers):
-    return [Game(evening=evening, number=n, loser=loser) for n, loser in enumerate(losers, 1)]
+    return [
+        Game(club=evening.club, evening=evening, number=n, loser=loser)
+        for n, loser in enumerate(losers, 1)
+    ]
 
 
 def test_database_refuses_one_absent_loser_among_many_games_of_one_statement(evening):
@@ -167,8 +170,10 @@ def test_database_takes_many_good_games_of_one_statement(evening):
 def test_database_refuses_one_absent_thrower_among_many_schock_aus_of_one_statement(evening):
     anna, frank = member(evening, "Anna Becker"), member(evening, "Frank Roth")
     games = Game.objects.bulk_create(_games(evening, [anna] * 10))
-    throws = [SchockAus(game=g, thrower=evening.secretary, position=1) for g in games]
-    throws.append(SchockAus(game=games[4], thrower=frank, position=2))
+    throws = [
+        SchockAus(club=evening.club, game=g, thrower=evening.secretary, position=1) for g in games
+    ]
+    throws.append(SchockAus(club=evening.club, game=games[4], thrower=frank, position=2))
     with transaction.atomic(), refused("thrower_not_present"):
         SchockAus.objects.bulk_create(throws)
     assert not SchockAus.objects.filter(game__evening=evening).exists()
@@ -183,7 +188,7 @@ def test_database_refuses_one_person_of_another_club_among_many_attendances(even
     )
     people = [MemberFactory(club=evening.club, name=f"Gast {n}") for n in range(8)]
     people.insert(3, MemberFactory(club=ClubFactory(name="Nachbarclub"), name="Olaf Outsider"))
-    rows = [Attendance(evening=later, member=p, role="member") for p in people]
+    rows = [Attendance(club=later.club, evening=later, member=p, role="member") for p in people]
     with transaction.atomic(), refused("person_of_other_club"):
         Attendance.objects.bulk_create(rows)
     assert not Attendance.objects.filter(evening=later).exists()

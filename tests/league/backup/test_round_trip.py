@@ -5,9 +5,11 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from django.apps import apps
 from django.contrib.auth import get_user_model
 
 from games.evenings.models import Game
+from league.apps import CLUB_PARENTS
 from league.backup import selectors as backup_selectors
 from league.backup import services as backup_services
 from league.backup.selectors import (
@@ -16,12 +18,19 @@ from league.backup.selectors import (
 from league.backup.services import (
     club_restore,
 )
+from league.club.errors import BooksError
 from league.club.models import Club, Member, Season
 from league.clubbook.services import club_book_import
 from league.ledger.models import LedgerEntry, Payment
 from league.ledger.services import payment_record
 from league.management.commands import demo
-from tests.league.backup.conftest import assert_nothing_left, neighbours, our_rows
+from tests.league.backup.conftest import (
+    assert_nothing_left,
+    backup_document,
+    neighbours,
+    our_rows,
+    sealed,
+)
 from tests.league.backup.figures import (
     TODAY,
     club_figures,
@@ -158,3 +167,52 @@ def _years_of(book: bytes, years: tuple[str, ...]) -> bytes:
     ISO date)."""
     header, *lines = book.decode("utf-8").splitlines(keepends=True)
     return (header + "".join(line for line in lines if line.startswith(years))).encode("utf-8")
+
+
+def test_every_club_owned_row_of_the_file_carries_its_club(full_club):
+    club = Club.objects.get(name=full_club)
+    tables = backup_document(club_backup(club=club))["tables"]
+    written = [label for label in CLUB_PARENTS if tables.get(label)]
+    # Every table with a parent that the full club has rows of (no sign-off: no closed
+    # season; report builds and push subscriptions are not backed up).
+    assert len(written) == 10, written
+    for label in written:
+        assert {row["fields"]["club"] for row in tables[label]} == {club.pk}, label
+
+
+def test_a_backup_written_before_the_club_column_is_restored_with_the_club_derived(full_club):
+    club = Club.objects.get(name=full_club)
+    before = club_figures(full_club)
+    rows = our_rows()
+    document = backup_document(club_backup(club=club))
+    # The file as a Schockclub before the club column wrote it: its club-owned rows (and
+    # their history records) without `club`, its migrations without the two that added it.
+    stripped = 0
+    for label, table_rows in document["tables"].items():
+        model = apps.get_model(label)
+        live = getattr(model, "instance_type", model)._meta.label
+        if live in CLUB_PARENTS:
+            for row in table_rows:
+                del row["fields"]["club"]
+                stripped += 1
+    for app, name in backup_services.CLUB_COLUMN_MIGRATIONS.items():
+        document["migrations"][app].remove(name)
+    assert stripped > 100
+    delete_club(full_club)
+    club_restore(data=sealed(document))
+    assert our_rows() == rows
+    assert differences(before, club_figures(full_club)) == []
+    for label in CLUB_PARENTS:
+        assert set(apps.get_model(label).objects.values_list("club_id", flat=True)) <= {club.pk}
+    assert set(Game.history.values_list("club_id", flat=True)) == {club.pk}
+
+
+def test_a_backup_of_other_migrations_than_just_before_the_club_column_is_still_refused(
+    full_club,
+):
+    document = backup_document(club_backup(club=Club.objects.get(name=full_club)))
+    document["migrations"]["games"].remove(backup_services.CLUB_COLUMN_MIGRATIONS["games"])
+    delete_club(full_club)
+    with pytest.raises(BooksError) as refused:
+        club_restore(data=sealed(document))
+    assert refused.value.code == "backup_schema"
