@@ -3,17 +3,22 @@
 Audited (django-simple-history): who changed holder, IBAN or BIC and when.
 """
 
+from typing import ClassVar
+
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from league.club.models import Club
+from league.club.scoping import ScopedManager
 
 
 class ClubBankAccount(models.Model):
     """The one bank account of a club: ``holder`` (at most 70 characters, the EPC limit),
     ``iban`` (stored compact, upper case, validated with schwifty), ``bic`` (8 or 11
     characters, may be empty: a SEPA transfer in the EEA needs none)."""
+
+    objects: ClassVar[models.Manager["ClubBankAccount"]] = ScopedManager(club="club")
 
     club = models.OneToOneField(Club, on_delete=models.PROTECT, related_name="bank_account")
     holder = models.CharField(_("account holder"), max_length=70)
@@ -42,6 +47,8 @@ class BankStatementLine(models.Model):
     secretaries confirm at once. ``amount`` is the part's amount (Decimal, the season's
     currency).
     """
+
+    objects: ClassVar[models.Manager["BankStatementLine"]] = ScopedManager(club="club")
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="bank_lines")
     line_hash = models.CharField(max_length=64)
@@ -72,6 +79,8 @@ class BankStatementLine(models.Model):
 class PaymentReminder(models.Model):
     """A payment reminder e-mailed to a member for ``month`` (its first day): at most one
     per member and month (unique), so a task run twice, or by two workers, mails once."""
+
+    objects: ClassVar[models.Manager["PaymentReminder"]] = ScopedManager(club="member__club")
 
     member = models.ForeignKey(
         "league.Member", on_delete=models.CASCADE, related_name="payment_reminders_sent"
@@ -107,6 +116,8 @@ class NotificationChoice(models.Model):
     neither. A person without a row for a kind gets both (where they can: an e-mail
     address, a push subscription)."""
 
+    objects: ClassVar[models.Manager["NotificationChoice"]] = ScopedManager(club="member__club")
+
     member = models.ForeignKey(
         "league.Member", on_delete=models.CASCADE, related_name="notification_choices"
     )
@@ -133,6 +144,8 @@ class PushSubscription(models.Model):
     keys `p256dh` and `auth`) for a person's login. One row per endpoint; a subscription
     the push service reports gone (404, 410) is deleted."""
 
+    objects: ClassVar[models.Manager["PushSubscription"]] = ScopedManager(club="member__club")
+
     member = models.ForeignKey(
         "league.Member", on_delete=models.CASCADE, related_name="push_subscriptions"
     )
@@ -153,6 +166,8 @@ class NotificationSent(models.Model):
     """A message of `kind` sent to a person in the week starting `period` (a Monday): at
     most one per person, kind and week (unique), so a task run twice, or by two workers,
     sends once. `channels` names how it went ("email", "push" or "email,push")."""
+
+    objects: ClassVar[models.Manager["NotificationSent"]] = ScopedManager(club="member__club")
 
     member = models.ForeignKey(
         "league.Member", on_delete=models.CASCADE, related_name="notifications_sent"

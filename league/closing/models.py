@@ -1,9 +1,12 @@
 """The auditors' sign-off of a closed season."""
 
+from typing import ClassVar
+
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from league.club.models import Member, Season
+from league.club.scoping import ScopedManager
 
 
 class SeasonSignOff(models.Model):
@@ -16,6 +19,8 @@ class SeasonSignOff(models.Model):
     Never changed or deleted: a change of the books after the signature shows it as
     broken; the auditor may sign again after a new check.
     """
+
+    objects: ClassVar[models.Manager["SeasonSignOff"]] = ScopedManager(club="season__club")
 
     season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="sign_offs")
     auditor = models.ForeignKey(

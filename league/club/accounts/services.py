@@ -25,6 +25,7 @@ from knox.settings import knox_settings
 from league.club.books import register_changed_of_login
 from league.club.errors import BooksError
 from league.club.models import Member
+from league.club.scoping import across_clubs
 
 
 def api_token_create(*, user: User) -> tuple[AuthToken, str]:
@@ -111,7 +112,9 @@ def password_set(*, user: User, password: str | None, by_holder: bool) -> None:
             user.set_password(password)
         user.save(update_fields=["password"])
         api_tokens_revoke(user=user)
-        person = Member.objects.select_for_update().filter(user=user).first()
+        # The login's own person, whichever club's scope (or none: a reset link) is open.
+        with across_clubs():
+            person = Member.objects.select_for_update().filter(user=user).first()
         if person is not None:
             person.password_set_by_holder = by_holder and password is not None
             person._change_reason = "password_set"  # type: ignore[attr-defined]
