@@ -7,19 +7,23 @@ scope is active: isolation does not rest on every query remembering its filter.
 
 Who opens which scope:
 
-- a page request: `league.club.scoping.ClubScopeMiddleware`, with the logged-in
-  person's club (anonymous and club-less users: an enforced scope without a club, where a
-  club query raises); the operator's Django admin runs across clubs for staff users;
-- an API call: DRF authenticates inside the view, after the middleware; the first read
-  of the login's person (league.club.api_common.request_member, which every club
-  endpoint makes before its queries) switches the middleware's frame to that club;
-- a page reached by a token without login (wall screen, invitation, sign-up
-  confirmation): the view resolves the token across clubs (`across_clubs`) and opens
-  `club_scope` of the club it found;
+- a page request: `ClubScopeMiddleware`, with the logged-in person's club (a login
+  without a club: the scope of no club, no rows; anonymous: an enforced scope without a
+  club, where a club query raises); the operator's Django admin runs across clubs for
+  staff users;
+- an API call: DRF authenticates inside the view, after the middleware; its permission
+  (league.club.api_login.ClubLogin, league.club.api_common.ClubRolePermission) reads the
+  login's person (`request_member`) and switches the middleware's frame to that club
+  (`club_scope_enter`) before the view reads anything;
+- a page reached by a secret link without a login (wall screen, calendar feed, one-tap
+  unsubscribe): the link is resolved across clubs (`across_clubs`) and the view opens
+  `club_scope` of the club it names; setting a password by a link
+  (league.club.accounts.services.password_set) and confirming a sign-up open the scope
+  of the login's or the new club;
 - a Celery task: `club_scope` of the club of the object it is given, or `across_clubs`
-  for a periodic task that walks the clubs and opens `club_scope` per club;
+  for the selection of a periodic task that then handles each person in `club_scope`;
 - a management command: `club_scope` of its club argument, or `across_clubs` for the
-  commands that work on whole clubs (backup, restore, import, demo, club_create).
+  commands that make or load whole clubs (restore, import, demo, club_create).
 
 Nothing in the settings disables the scopes (django-scopes' `SCOPES_DISABLED`): a
 forgotten scope fails loudly instead of showing another club's rows.
@@ -90,7 +94,7 @@ def club_scope(club: Any) -> Iterator[None]:
 @contextmanager
 def no_club_scope() -> Iterator[None]:
     """Runs the block in an enforced scope without a club: a query of a club-owned model
-    raises ScopeError (anonymous and club-less requests)."""
+    raises ScopeError (an anonymous request)."""
     token = state.set({"_enabled": True})
     try:
         yield
@@ -113,7 +117,7 @@ def clubless_scope() -> Iterator[None]:
 def across_clubs() -> Iterator[None]:
     """Runs the block with the scopes disabled: the club-owned models' queries see every
     club. Only for work that is about many clubs by intent (the operator's admin, a
-    periodic task walking the clubs, backup/restore, the health checks), or to resolve
+    periodic task walking the clubs, restoring or importing a club), or to resolve
     which club a token or an object belongs to before its `club_scope` is opened."""
     with scopes_disabled():
         yield
