@@ -247,7 +247,7 @@ class PaymentAddForm(forms.ModelForm):
     """A payment received: the season may be left empty (the one containing the date)."""
 
     season = forms.ModelChoiceField(
-        # The operator's admin works across clubs (league.club.scoping.ClubScopeMiddleware).
+        # The operator's admin works across clubs (league.club.middleware.ClubScopeMiddleware).
         queryset=Season._base_manager.select_related("club"),
         required=False,
         label=Season._meta.verbose_name,

@@ -98,7 +98,7 @@ MIDDLEWARE = [
     # Every request in its club's scope (django-scopes; league/club/scoping.py): a query of
     # a club-owned model outside one raises. SCOPES_DISABLED is never set here, in no
     # environment: a forgotten scope must fail loudly, not show another club's rows.
-    "league.club.scoping.ClubScopeMiddleware",
+    "league.club.middleware.ClubScopeMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",

@@ -7,10 +7,10 @@ scope is active: isolation does not rest on every query remembering its filter.
 
 Who opens which scope:
 
-- a page request: `ClubScopeMiddleware`, with the logged-in person's club (a login
-  without a club: the scope of no club, no rows; anonymous: an enforced scope without a
-  club, where a club query raises); the operator's Django admin runs across clubs for
-  staff users;
+- a page request: league.club.middleware.ClubScopeMiddleware, with the logged-in
+  person's club (a login without a club: the scope of no club, no rows; anonymous: an
+  enforced scope without a club, where a club query raises); the operator's Django
+  admin runs across clubs for staff users;
 - an API call: DRF authenticates inside the view, after the middleware; its permission
   (league.club.api_login.ClubLogin, league.club.api_common.ClubRolePermission) reads the
   login's person (`request_member`) and switches the middleware's frame to that club
@@ -28,17 +28,15 @@ Who opens which scope:
 Nothing in the settings disables the scopes (django-scopes' `SCOPES_DISABLED`): a
 forgotten scope fails loudly instead of showing another club's rows.
 
-This module imports nothing of the app at import time, so that every models module may
-use it.
+This module imports nothing of the app, so that every models module may use it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from django.http import HttpRequest, HttpResponse
 from django_scopes import ScopeError, get_scope, scopes_disabled
 from django_scopes.state import state
 
@@ -54,7 +52,6 @@ else:
     from django_scopes import ScopedManager
 
 __all__ = [
-    "ClubScopeMiddleware",
     "ScopeError",
     "ScopedManager",
     "across_clubs",
@@ -126,10 +123,11 @@ def across_clubs() -> Iterator[None]:
 def club_scope_enter(club: Any) -> None:
     """Switches the scope of the running request to `club` (a Club or its id; None: a
     login without a club, `clubless_scope`) until the request's frame
-    (`ClubScopeMiddleware`) ends. For the API, whose login DRF reads inside the view
-    (league.club.api_common.request_member). Where the scopes are disabled (the admin,
-    `across_clubs`: drf-spectacular's schema generation, tests' own code) nothing
-    changes: that block chose to see every club. Raises TypeError as `club_scope`."""
+    (league.club.middleware.ClubScopeMiddleware) ends. For the API, whose login DRF
+    reads inside the view (league.club.api_common.request_member). Where the scopes
+    are disabled (the admin, `across_clubs`: drf-spectacular's schema generation, the
+    tests' own code) nothing changes: that block chose to see every club. Raises
+    TypeError as `club_scope`."""
     if not get_scope().get("_enabled", True):
         return
     state.set({"_enabled": True, "club": NO_CLUB if club is None else _club_id(club)})
@@ -143,52 +141,3 @@ def scoped_club_id() -> int | None:
         return None
     club = current.get("club")
     return club if isinstance(club, int) else None
-
-
-ADMIN_PREFIX = "/admin/"  # schockclub/urls.py
-
-
-def _is_admin_path(path: str) -> bool:
-    return path.startswith(ADMIN_PREFIX)
-
-
-class ClubScopeMiddleware:
-    """Runs every request in a club scope (after AuthenticationMiddleware).
-
-    - A staff user in the Django admin: across clubs (the operator's view of every club).
-    - A logged-in person of a club: the scope of that club. The person is read once here
-      (with its club) and kept on the user, where `league.club.access.member_for_user`
-      and the templates' `membership` find it: no query is added to a page.
-    - A login without a club: the scope of no club (`clubless_scope`): no club's rows.
-    - Anyone else (anonymous, an API call before its token is read): an enforced scope
-      without a club, where a club query raises ScopeError; the API (after reading the
-      login) and the token pages open their club's scope inside.
-    """
-
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        user = getattr(request, "user", None)
-        if _is_admin_path(request.path) and user is not None and user.is_staff:
-            with across_clubs():
-                return self.get_response(request)
-        if user is None or not user.is_authenticated:
-            with no_club_scope():
-                return self.get_response(request)
-        club_id = _club_id_of_login(user)
-        with club_scope(club_id) if club_id is not None else clubless_scope():
-            return self.get_response(request)
-
-
-def _club_id_of_login(user: Any) -> int | None:
-    """The club id of a logged-in user's person, read with its club and kept on the user
-    for this request (`league.club.access.member_for_user` trusts it); None for a login
-    without a club. A suspended club is still its scope: the views refuse it."""
-    from league.club.models import Member  # the models import this module
-
-    with across_clubs():
-        member = Member.objects.select_related("club").filter(user=user).first()
-    user._state.fields_cache["member"] = member
-    user.club_read_with_login = True
-    return member.club_id if member is not None else None

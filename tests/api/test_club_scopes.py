@@ -22,9 +22,9 @@ from django_scopes import ScopeError
 
 from games.evenings.models import Evening, Game
 from league.club.api_common import ClubScopedMixin
+from league.club.middleware import ClubScopeMiddleware
 from league.club.models import Club, Member, Season
 from league.club.scoping import (
-    ClubScopeMiddleware,
     across_clubs,
     club_scope,
     no_club_scope,
