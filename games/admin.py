@@ -38,7 +38,7 @@ from games.evenings.services import (
     game_update,
 )
 from games.rounds.models import Round, RoundThrow
-from league.club.admin_base import BooksAdmin, adopt
+from league.club.admin_base import BooksAdmin, across_clubs_formfield, adopt
 from league.club.models import Member
 from league.runden.models import RundeGiven
 from league.runden.services import runde_mark_given, runde_unmark
@@ -86,6 +86,7 @@ class EveningAdminForm(forms.ModelForm):
     class Meta:
         model = Evening
         fields = ("club", "date", "secretary", "notes")
+        formfield_callback = across_clubs_formfield
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -38,7 +38,7 @@ from league.banking.models import (
 )
 from league.closing.models import SeasonSignOff
 from league.club.accounts.services import password_set
-from league.club.admin_base import BooksAdmin, adopt
+from league.club.admin_base import BooksAdmin, across_clubs_formfield, adopt
 from league.club.books import register_changed, register_changed_of_login
 from league.club.errors import BooksError
 from league.club.models import Club, ClubSignup, IdempotencyKey, Member, Season
@@ -247,7 +247,8 @@ class PaymentAddForm(forms.ModelForm):
     """A payment received: the season may be left empty (the one containing the date)."""
 
     season = forms.ModelChoiceField(
-        queryset=Season.objects.select_related("club"),
+        # The operator's admin works across clubs (league.club.middleware.ClubScopeMiddleware).
+        queryset=Season._base_manager.select_related("club"),
         required=False,
         label=Season._meta.verbose_name,
         help_text=_("Empty: the season of the date."),
@@ -256,6 +257,7 @@ class PaymentAddForm(forms.ModelForm):
     class Meta:
         model = Payment
         fields = PAYMENT_ADD_FIELDS
+        formfield_callback = across_clubs_formfield
 
 
 @admin.register(Payment)

@@ -95,6 +95,10 @@ MIDDLEWARE = [
     "league.club.body_limits.RequestBodyLimitMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Every request in its club's scope (django-scopes; league/club/scoping.py): a query of
+    # a club-owned model outside one raises. SCOPES_DISABLED is never set here, in no
+    # environment: a forgotten scope must fail loudly, not show another club's rows.
+    "league.club.middleware.ClubScopeMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
@@ -435,7 +439,8 @@ REST_FRAMEWORK = {
         "league.club.accounts.authentication.ExpiringTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # Logged in, and from there in the scope of the login's club (league/club/scoping.py).
+    "DEFAULT_PERMISSION_CLASSES": ["league.club.api_login.ClubLogin"],
     # drf-spectacular's, adding the 401/403/404/409/429/304 every endpoint can answer.
     "DEFAULT_SCHEMA_CLASS": "league.club.api_schema.ClubAutoSchema",
     "DEFAULT_FILTER_BACKENDS": [
@@ -472,6 +477,8 @@ SPECTACULAR_SETTINGS = {
     # Anonymous visitors see nothing but the login: the docs need a login too.
     "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAuthenticated"],
     "COMPONENT_SPLIT_REQUEST": True,
+    # The views' querysets name their models across clubs (league/club/scoping.py).
+    "DEFAULT_GENERATOR_CLASS": "league.club.api_schema.ClubSchemaGenerator",
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",

@@ -6,8 +6,38 @@ import json
 from pathlib import Path
 
 import pytest
+from django_scopes.state import state
+
+from league.club.scoping import no_club_scope
 
 SAMPLES = Path(__file__).resolve().parent / "samples"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _scopes_disabled_in_test_code():
+    """Test code (factories, services called directly, fixtures of any scope) runs with
+    the club scopes disabled (league/club/scoping.py). A request through the test client
+    still opens its own club's scope in the middleware (and the API in request_member),
+    which enforces the scopes again inside: every page and API test checks the views in
+    their scope. A test marked `scopes_enforced` runs its body in an enforced scope
+    without a club instead. Threads a test starts begin without any scope (contextvars
+    are not inherited): their bodies open one (`across_clubs`)."""
+    token = state.set({"_enabled": False})
+    yield
+    state.reset(token)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    """`@pytest.mark.scopes_enforced`: the test's body (after its fixtures made their
+    data) runs in an enforced scope without a club, where a query of a club-owned model
+    raises ScopeError unless the test opens a club's scope. Other tests keep the scopes
+    disabled."""
+    if item.get_closest_marker("scopes_enforced") is None:
+        yield
+    else:
+        with no_club_scope():
+            yield
 
 
 @pytest.fixture(scope="session")

@@ -20,7 +20,6 @@ from drf_spectacular.utils import (
 )
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -74,6 +73,7 @@ from league.club.api_common import (
     request_club,
     require_secretary,
 )
+from league.club.api_login import ClubLogin
 from league.club.api_schema import answers_not_modified
 from league.club.errors import BooksError
 from league.club.fields import parse_iso_date
@@ -334,7 +334,7 @@ class EveningObjectionsView(APIView):
     objections; object to one of its games (every person of the club). Not kept: the
     state moves with the clock."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [ClubLogin]
     writes_books = False
 
     @schema.OBJECTIONS_GET
@@ -360,7 +360,7 @@ class EveningObjectionsView(APIView):
 class ObjectionAnswerView(APIView):
     """POST /api/v1/objections/{id}/answer/: the secretary answers an objection."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [ClubLogin]
     writes_books = False
 
     @schema.OBJECTION_ANSWER_POST
@@ -386,7 +386,7 @@ class ObjectionAnswerView(APIView):
 class EveningFinaliseView(APIView):
     """POST /api/v1/evenings/{id}/finalise/: the secretary declares the evening final."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [ClubLogin]
     writes_books = False
 
     @schema.FINALISE_POST
@@ -424,7 +424,7 @@ def _time_of(raw: str | None) -> datetime.time | None:
 class PlannedEveningsView(APIView):
     """GET/POST /api/v1/planned-evenings/: the calendar's planned evenings; add one."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [ClubLogin]
     writes_books = False
 
     @schema.PLANNED_GET
@@ -451,7 +451,7 @@ class PlannedEveningsView(APIView):
 class PlannedEveningMoveView(APIView):
     """POST /api/v1/planned-evenings/{date}/move/: the secretary moves an evening."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [ClubLogin]
     writes_books = False
 
     @schema.PLANNED_MOVE_POST
@@ -473,7 +473,7 @@ class PlannedEveningMoveView(APIView):
 class PlannedEveningCancelView(APIView):
     """POST /api/v1/planned-evenings/{date}/cancel/: the secretary cancels an evening."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [ClubLogin]
     writes_books = False
 
     @schema.PLANNED_CANCEL_POST

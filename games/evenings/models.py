@@ -6,12 +6,15 @@ was not present that evening, an evening outside its season's dates or of anothe
 a person of another club. Source: docs/rules.md sections 4 and 5.
 """
 
+from typing import ClassVar
+
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from league.club.models import Club, Member, Season
+from league.club.scoping import ScopedManager
 
 
 class Evening(models.Model):
@@ -20,6 +23,8 @@ class Evening(models.Model):
     `version` rises with every change to the evening, its attendance or its games; a
     client that sends a stale version is refused (optimistic locking).
     """
+
+    objects: ClassVar[models.Manager["Evening"]] = ScopedManager(club="club")
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="evenings")
     season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="evenings")
@@ -54,6 +59,8 @@ class Evening(models.Model):
 class Attendance(models.Model):
     """Who was at an evening and as what: a present club member, a guest, or an absent
     club member (who pays 6 Mark, docs/rules.md section 5)."""
+
+    objects: ClassVar[models.Manager["Attendance"]] = ScopedManager(club="club")
 
     class Role(models.TextChoices):
         MEMBER = "member", _("present member")
@@ -91,6 +98,8 @@ class Game(models.Model):
     (`entry_mode = "rounds"`, with `Round` rows from which loser and Schock-Aus are derived).
     Both count alike in the books.
     """
+
+    objects: ClassVar[models.Manager["Game"]] = ScopedManager(club="club")
 
     class EntryMode(models.TextChoices):
         SHORT = "short", _("loser and Schock-Aus")
@@ -142,6 +151,8 @@ class SchockAus(models.Model):
     within the game (1, 2, ...). The evening's ordinals follow game number, then position."""
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+")
+    objects: ClassVar[models.Manager["SchockAus"]] = ScopedManager(club="club")
+
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="schock_aus")
     thrower = models.ForeignKey(
         Member, on_delete=models.PROTECT, related_name="schock_aus", verbose_name=_("thrower")
@@ -176,6 +187,8 @@ class Objection(models.Model):
     the objection was raised: a correction moves it. The game may be deleted by the
     correction (`game` becomes null; `game_number` keeps which it was). Every change is
     in the audit trail (django-simple-history)."""
+
+    objects: ClassVar[models.Manager["Objection"]] = ScopedManager(club="club")
 
     class Status(models.TextChoices):
         OPEN = "open", _("open")
@@ -232,6 +245,8 @@ class PlannedEvening(models.Model):
     league.club.statutes); a row moves one of them (`regular_date` the statutes' date,
     `date` and `starts_at` where it went), cancels one (`cancelled`), or adds an evening
     of its own (`regular_date` empty). `starts_at` empty: the statutes' time. Audited."""
+
+    objects: ClassVar[models.Manager["PlannedEvening"]] = ScopedManager(club="club")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="planned_evenings")
     regular_date = models.DateField(_("planned by the statutes on"), null=True, blank=True)

@@ -41,6 +41,7 @@ from league.club.caching import KeptRead, books_page
 from league.club.errors import BooksError
 from league.club.fields import parse_iso_date
 from league.club.models import Member
+from league.club.scoping import club_scope
 from league.club.selectors import (
     club_season,
     club_seasons,
@@ -447,9 +448,9 @@ def calendar_feed(request, token: str) -> HttpResponse:
     member = member_of_calendar_token(token=token)
     if member is None:
         raise Http404
-    response = HttpResponse(
-        club_calendar_ics(club=member.club), content_type="text/calendar; charset=utf-8"
-    )
+    with club_scope(member.club):  # no login: the link's club
+        ics = club_calendar_ics(club=member.club)
+    response = HttpResponse(ics, content_type="text/calendar; charset=utf-8")
     response["Cache-Control"] = "private, no-cache"
     response["Content-Disposition"] = 'inline; filename="schockabende.ics"'
     return response

@@ -11,7 +11,6 @@ league/club/api_common.py; the OpenAPI prose: games/rounds/schema.py.
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.decorators import action
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -37,6 +36,7 @@ from games.rounds.services import (
 )
 from games.rules import RuleViolation
 from league.club.api_common import kept_api_object, rule_violation_field
+from league.club.api_login import ClubLogin
 from league.club.errors import BooksError
 from league.club.idempotency import idempotent
 
@@ -55,7 +55,7 @@ class RulesEvaluateView(APIView):
 
     writes_books = False  # computes, writes nothing: no 409 (league/club/api_schema.py)
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [ClubLogin]
 
     @schema.RULES_EVALUATE_POST
     def post(self, request):

@@ -6,12 +6,15 @@ was not present that evening, an evening outside its season's dates or of anothe
 a person of another club. Source: docs/rules.md sections 4 and 5.
 """
 
+from typing import ClassVar
+
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from league.club.models import Club, Member
+from league.club.scoping import ScopedManager
 
 
 class Round(models.Model):
@@ -26,6 +29,8 @@ class Round(models.Model):
     (``choose_opener``), a player joining after ``after`` (``join``) or leaving (``leave``).
     Only ordinary and Deckel-nehmen rounds and the deciding Ausscheidung step move Deckel.
     """
+
+    objects: ClassVar[models.Manager["Round"]] = ScopedManager(club="club")
 
     class Kind(models.TextChoices):
         ROUND = "round", _("round")
@@ -92,6 +97,8 @@ class RoundThrow(models.Model):
     (list of {"rolled": [...], "keep": [...], "umwandlung": n})."""
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+")
+    objects: ClassVar[models.Manager["RoundThrow"]] = ScopedManager(club="club")
+
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="throws")
     position = models.PositiveSmallIntegerField(help_text="1-based place in throwing order.")
     player = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="+")

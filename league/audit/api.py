@@ -15,7 +15,6 @@ from drf_spectacular.utils import (
     extend_schema,
 )
 from rest_framework.generics import GenericAPIView
-from rest_framework.permissions import IsAuthenticated
 
 from league.audit.selectors import (
     MemberAuditLines,
@@ -32,6 +31,7 @@ from league.club.api_common import (
     kept_api_read,
     require_secretary,
 )
+from league.club.api_login import ClubLogin
 from league.club.api_schema import answers_not_modified
 from league.club.errors import BooksError
 from league.club.models import Member
@@ -53,7 +53,7 @@ AUDIT_EXAMPLE = {
 class HistoryView(GenericAPIView):
     """GET /api/v1/history/: the audit trail (who, when, what, before -> after)."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [ClubLogin]
     serializer_class = AuditLineSerializer
     filter_backends: list = []
 

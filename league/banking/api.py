@@ -22,7 +22,6 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.parsers import MultiPartParser
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -48,6 +47,7 @@ from league.club.api_common import (
     request_member,
     require_secretary,
 )
+from league.club.api_login import ClubLogin
 from league.club.errors import BooksError
 from league.club.fields import BoundedListField, StrictIntegerField
 from league.club.idempotency import idempotent
@@ -58,7 +58,7 @@ from league.club.models import Member
 class MemberGiroCodeView(APIView):
     """GET /api/v1/members/{id}/girocode.png: the GiroCode of the member's open amount."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [ClubLogin]
 
     @extend_schema(
         summary="GiroCode of a member's open amount",
@@ -114,7 +114,7 @@ class MemberPaymentSerializer(serializers.Serializer):
 class MemberPaymentView(APIView):
     """GET /api/v1/members/{id}/payment/: how to pay the person's open EUR amount."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [ClubLogin]
 
     @extend_schema(
         summary="Transfer details of a person's open amount",
@@ -209,7 +209,7 @@ class BankStatementResultSerializer(serializers.Serializer):
 class BankStatementView(APIView):
     """POST /api/v1/bank-statements/: import a bank statement."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [ClubLogin]
     parser_classes = [MultiPartParser]
     # The statement and the form around it (league/club/body_limits.py): a larger upload
     # is refused unread; within it the file's own bound answers `file_too_large`.
@@ -323,7 +323,7 @@ class PushSubscriptionView(APIView):
     """POST /api/v1/push-subscriptions/: keep the browser's push subscription; DELETE:
     forget it."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [ClubLogin]
     writes_books = False
 
     @extend_schema(
@@ -371,7 +371,7 @@ class PushSubscriptionView(APIView):
 class NotificationChoicesView(APIView):
     """GET/PUT /api/v1/me/notifications/: how the person hears of each kind."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [ClubLogin]
     writes_books = False
 
     @extend_schema(

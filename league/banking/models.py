@@ -3,17 +3,22 @@
 Audited (django-simple-history): who changed holder, IBAN or BIC and when.
 """
 
+from typing import ClassVar
+
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from league.club.models import Club
+from league.club.scoping import ScopedManager
 
 
 class ClubBankAccount(models.Model):
     """The one bank account of a club: ``holder`` (at most 70 characters, the EPC limit),
     ``iban`` (stored compact, upper case, validated with schwifty), ``bic`` (8 or 11
     characters, may be empty: a SEPA transfer in the EEA needs none)."""
+
+    objects: ClassVar[models.Manager["ClubBankAccount"]] = ScopedManager(club="club")
 
     club = models.OneToOneField(Club, on_delete=models.PROTECT, related_name="bank_account")
     holder = models.CharField(_("account holder"), max_length=70)
@@ -42,6 +47,8 @@ class BankStatementLine(models.Model):
     secretaries confirm at once. ``amount`` is the part's amount (Decimal, the season's
     currency).
     """
+
+    objects: ClassVar[models.Manager["BankStatementLine"]] = ScopedManager(club="club")
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="bank_lines")
     line_hash = models.CharField(max_length=64)
@@ -74,6 +81,8 @@ class PaymentReminder(models.Model):
     per member and month (unique), so a task run twice, or by two workers, mails once."""
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+")
+    objects: ClassVar[models.Manager["PaymentReminder"]] = ScopedManager(club="club")
+
     member = models.ForeignKey(
         "league.Member", on_delete=models.CASCADE, related_name="payment_reminders_sent"
     )
@@ -109,6 +118,8 @@ class NotificationChoice(models.Model):
     address, a push subscription)."""
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+")
+    objects: ClassVar[models.Manager["NotificationChoice"]] = ScopedManager(club="club")
+
     member = models.ForeignKey(
         "league.Member", on_delete=models.CASCADE, related_name="notification_choices"
     )
@@ -136,6 +147,8 @@ class PushSubscription(models.Model):
     the push service reports gone (404, 410) is deleted."""
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+")
+    objects: ClassVar[models.Manager["PushSubscription"]] = ScopedManager(club="club")
+
     member = models.ForeignKey(
         "league.Member", on_delete=models.CASCADE, related_name="push_subscriptions"
     )
@@ -163,6 +176,8 @@ class NotificationSent(models.Model):
     sends once. `channels` names how it went ("email", "push" or "email,push")."""
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+")
+    objects: ClassVar[models.Manager["NotificationSent"]] = ScopedManager(club="club")
+
     member = models.ForeignKey(
         "league.Member", on_delete=models.CASCADE, related_name="notifications_sent"
     )

@@ -42,6 +42,7 @@ from league.banking.models import (
 from league.banking.reminders import REMINDER_THRESHOLD
 from league.banking.selectors import member_open_seasons, push_endpoint_allowed
 from league.club.models import Club, Member, Season
+from league.club.scoping import across_clubs, club_scope
 
 logger = logging.getLogger(__name__)
 
@@ -202,7 +203,10 @@ def notification_unsubscribe_read(*, token: str) -> tuple[Member, str] | None:
     if not isinstance(data, dict) or data.get("k") not in NotificationKind.values:
         return None
     member_id = data.get("m")
-    member = Member.objects.filter(pk=member_id).first() if isinstance(member_id, int) else None
+    member = None
+    if isinstance(member_id, int):
+        with across_clubs():  # the token names the person: the caller opens its club's scope
+            member = Member.objects.filter(pk=member_id).first()
     return (member, data["k"]) if member is not None else None
 
 
@@ -283,52 +287,66 @@ def notifications_send(*, now: datetime.datetime | None = None) -> int:
     if is_quiet(now):
         return 0
     period = week_of(timezone.localtime(now).date())
-    notices = notices_due(now=now)
-    member_ids = {n.member.pk for n in notices}
-    choices = {
-        (c.member_id, c.kind): c
-        for c in NotificationChoice.objects.filter(member_id__in=member_ids)
-    }
-    done = set(
-        NotificationSent.objects.filter(member_id__in=member_ids, period=period).values_list(
-            "member_id", "kind"
+    with across_clubs():  # what is due, for the people of every club
+        notices = notices_due(now=now)
+        member_ids = {n.member.pk for n in notices}
+        choices = {
+            (c.member_id, c.kind): c
+            for c in NotificationChoice.objects.filter(member_id__in=member_ids)
+        }
+        done = set(
+            NotificationSent.objects.filter(member_id__in=member_ids, period=period).values_list(
+                "member_id", "kind"
+            )
         )
-    )
-    subscriptions: dict[int, list[PushSubscription]] = {}
-    if settings.VAPID_PRIVATE_KEY:
-        for s in PushSubscription.objects.filter(member_id__in=member_ids):
-            if not push_endpoint_allowed(s.endpoint):  # kept before the push services' list
-                logger.warning("push subscription %s names no push service: deleted", s.pk)
-                s.delete()
-                continue
-            subscriptions.setdefault(s.member_id, []).append(s)
+        subscriptions: dict[int, list[PushSubscription]] = {}
+        if settings.VAPID_PRIVATE_KEY:
+            for s in PushSubscription.objects.filter(member_id__in=member_ids):
+                if not push_endpoint_allowed(s.endpoint):  # kept before the push services' list
+                    logger.warning("push subscription %s names no push service: deleted", s.pk)
+                    s.delete()
+                    continue
+                subscriptions.setdefault(s.member_id, []).append(s)
     sent = 0
     for notice in notices:
-        key = (notice.member.pk, notice.kind)
-        if key in done:
-            continue
-        choice = choices.get(key)
-        user = notice.member.user
-        email = (choice is None or choice.email) and user is not None and bool(user.email)
-        push = subscriptions.get(notice.member.pk, []) if (choice is None or choice.push) else []
-        if not email and not push:
-            continue
-        channels = ",".join(name for name, on in (("email", email), ("push", push)) if on)
-        try:
-            with transaction.atomic():
-                NotificationSent.objects.create(
-                    club_id=notice.member.club_id,
-                    member=notice.member,
-                    kind=notice.kind,
-                    period=period,
-                    channels=channels,
-                )
-                if email:
-                    _mail(notice)
-        except IntegrityError:
-            continue  # another run told this person of this kind this week
-        done.add(key)
-        if push:
-            _push(notice, push)
-        sent += 1
+        with club_scope(notice.member.club_id):  # each person in the scope of its club
+            sent += _notify(notice, period, choices, done, subscriptions)
     return sent
+
+
+def _notify(
+    notice: Notice,
+    period: datetime.date,
+    choices: dict[tuple[int, str], NotificationChoice],
+    done: set[tuple[int, str]],
+    subscriptions: dict[int, list[PushSubscription]],
+) -> int:
+    """Tells `notice`'s person by e-mail and/or web push (1), or not (0: told this week,
+    or neither channel chosen). Adds the person and kind to `done`."""
+    key = (notice.member.pk, notice.kind)
+    if key in done:
+        return 0
+    choice = choices.get(key)
+    user = notice.member.user
+    email = (choice is None or choice.email) and user is not None and bool(user.email)
+    push = subscriptions.get(notice.member.pk, []) if (choice is None or choice.push) else []
+    if not email and not push:
+        return 0
+    channels = ",".join(name for name, on in (("email", email), ("push", push)) if on)
+    try:
+        with transaction.atomic():
+            NotificationSent.objects.create(
+                club_id=notice.member.club_id,
+                member=notice.member,
+                kind=notice.kind,
+                period=period,
+                channels=channels,
+            )
+            if email:
+                _mail(notice)
+    except IntegrityError:
+        return 0  # another run told this person of this kind this week
+    done.add(key)
+    if push:
+        _push(notice, push)
+    return 1

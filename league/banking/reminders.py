@@ -32,6 +32,7 @@ from league.banking.selectors import (
     member_open_seasons,
 )
 from league.club.models import Member
+from league.club.scoping import across_clubs, club_scope
 
 #: The open amount (EUR, all seasons together) above which a member is reminded.
 REMINDER_THRESHOLD = Decimal("5.00")
@@ -43,45 +44,54 @@ def payment_reminders_send(*, today: datetime.date) -> int:
     Not to a person who turned reminders off on the GiroCode page (`payment_reminders`)
     or turned the open-amount messages off by e-mail (`NotificationChoice`)."""
     month = today.replace(day=1)
-    accounts = {a.club_id: a for a in ClubBankAccount.objects.all()}
-    members = (
-        Member.objects.filter(
-            kind=Member.Kind.MEMBER,
-            payment_reminders=True,
-            user__isnull=False,
-            club_id__in=accounts,
-        )
-        .exclude(user__email="")
-        .exclude(payment_reminders_sent__month=month)
-        # One consent, two switches: the open-amount messages turned off by e-mail (the
-        # notifications page, the one-tap unsubscribe) stop this reminder too.
-        # (an Exists: the two conditions must hold for the same choice, which a single
-        # exclude() across the relation does not promise)
-        .exclude(
-            Exists(
-                NotificationChoice.objects.filter(
-                    member=OuterRef("pk"), kind=NotificationKind.OPEN_AMOUNT, email=False
+    with across_clubs():  # the people to remind, of every club
+        accounts = {a.club_id: a for a in ClubBankAccount.objects.all()}
+        members = (
+            Member.objects.filter(
+                kind=Member.Kind.MEMBER,
+                payment_reminders=True,
+                user__isnull=False,
+                club_id__in=accounts,
+            )
+            .exclude(user__email="")
+            .exclude(payment_reminders_sent__month=month)
+            # One consent, two switches: the open-amount messages turned off by e-mail (the
+            # notifications page, the one-tap unsubscribe) stop this reminder too.
+            # (an Exists: the two conditions must hold for the same choice, which a single
+            # exclude() across the relation does not promise)
+            .exclude(
+                Exists(
+                    NotificationChoice.objects.filter(
+                        member=OuterRef("pk"), kind=NotificationKind.OPEN_AMOUNT, email=False
+                    )
                 )
             )
+            .select_related("user", "club")
         )
-        .select_related("user", "club")
-    )
+        due = list(members)
     sent = 0
-    for member in members:
-        open_seasons = member_open_seasons(member=member)
-        total = sum((amount for _season, amount in open_seasons), Decimal("0"))
-        if total <= REMINDER_THRESHOLD:
-            continue
-        try:
-            with transaction.atomic():
-                PaymentReminder.objects.create(
-                    club_id=member.club_id, member=member, month=month, amount=total
-                )
-                _mail(member, accounts[member.club_id], open_seasons, total)
-        except IntegrityError:
-            continue  # another run reminded this member this month
-        sent += 1
+    for member in due:
+        with club_scope(member.club_id):  # each person in the scope of its club
+            sent += _remind(member, month, accounts[member.club_id])
     return sent
+
+
+def _remind(member: Member, month: datetime.date, account: ClubBankAccount) -> int:
+    """Reminds `member` of its open amount: 1 when the e-mail went out, 0 when the amount
+    is too small or another run reminded the person this month."""
+    open_seasons = member_open_seasons(member=member)
+    total = sum((amount for _season, amount in open_seasons), Decimal("0"))
+    if total <= REMINDER_THRESHOLD:
+        return 0
+    try:
+        with transaction.atomic():
+            PaymentReminder.objects.create(
+                club_id=member.club_id, member=member, month=month, amount=total
+            )
+            _mail(member, account, open_seasons, total)
+    except IntegrityError:
+        return 0  # another run reminded this member this month
+    return 1
 
 
 def _mail(member: Member, account: ClubBankAccount, open_seasons, total: Decimal) -> None:

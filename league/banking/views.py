@@ -44,6 +44,7 @@ from league.club.access import ClubRequest, member_required, secretary_required
 from league.club.body_limits import body_limit
 from league.club.errors import BooksError
 from league.club.models import Member
+from league.club.scoping import club_scope
 from league.club.selectors import member_calendar_token
 from league.club.services import member_calendar_revoke
 
@@ -228,7 +229,8 @@ def notification_unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     member, kind = found
     done = request.method == "POST"
     if done:
-        notification_choice_set(member=member, kind=kind, email=False, push=False)
+        with club_scope(member.club_id):  # no login: the token's person's club
+            notification_choice_set(member=member, kind=kind, email=False, push=False)
     context = {"done": done, "kind": NotificationKind(kind).label, "token": token}
     return render(request, "league/banking/unsubscribe.html", context)
 

@@ -15,7 +15,6 @@ league/closing/schema.py. The GET is kept per club books version, season and sig
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -43,6 +42,7 @@ from league.club.api_common import (
     request_member,
     require_secretary,
 )
+from league.club.api_login import ClubLogin
 from league.club.api_schema import answers_not_modified
 from league.club.idempotency import idempotent
 from league.club.models import Season
@@ -71,7 +71,7 @@ def _state(request, season: Season, code: int = status.HTTP_200_OK) -> Response:
 class SeasonCloseView(APIView):
     """GET/POST /api/v1/seasons/{id}/close/: the close state; close the season."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [ClubLogin]
 
     @schema.STATE_GET
     @answers_not_modified
@@ -103,7 +103,7 @@ class SeasonCloseView(APIView):
 class SeasonReopenView(APIView):
     """POST /api/v1/seasons/{id}/reopen/: reopen a closed season with a reason."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [ClubLogin]
 
     @schema.REOPEN_POST
     @idempotent
@@ -120,7 +120,7 @@ class SeasonReopenView(APIView):
 class SeasonSignOffView(APIView):
     """POST /api/v1/seasons/{id}/sign-off/: the requesting auditor signs the season."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [ClubLogin]
 
     @schema.SIGN_OFF_POST
     @idempotent

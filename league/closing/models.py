@@ -1,9 +1,12 @@
 """The auditors' sign-off of a closed season."""
 
+from typing import ClassVar
+
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from league.club.models import Club, Member, Season
+from league.club.scoping import ScopedManager
 
 
 class SeasonSignOff(models.Model):
@@ -18,6 +21,8 @@ class SeasonSignOff(models.Model):
     """
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+")
+    objects: ClassVar[models.Manager["SeasonSignOff"]] = ScopedManager(club="club")
+
     season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="sign_offs")
     auditor = models.ForeignKey(
         Member, on_delete=models.PROTECT, related_name="sign_offs", verbose_name=_("auditor")

@@ -20,6 +20,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.translation import gettext_lazy as _
 
 from league.club.models import Club, Member, Season
+from league.club.scoping import across_clubs
 
 
 class ClubRequest(HttpRequest):
@@ -81,7 +82,9 @@ def member_for_user(user) -> Member | None:
         return None
     member = _member_read_with(user)
     if member is _NOT_READ:
-        member = Member.objects.select_related("club").filter(user=user).first()
+        # Which club is the login's is what opens its scope: read across clubs.
+        with across_clubs():
+            member = Member.objects.select_related("club").filter(user=user).first()
     if member is not None and member.club.suspended_at is not None:
         raise ClubSuspended()
     return member

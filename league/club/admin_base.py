@@ -27,6 +27,16 @@ def _refused_form(form_class: type[forms.ModelForm], refusal: BooksError) -> typ
     return type(f"Refused{form_class.__name__}", (form_class,), {"clean": clean})
 
 
+def across_clubs_formfield(db_field, **kwargs: Any) -> forms.Field | None:
+    """`formfield_callback` of an admin ModelForm declared at import: a relation's choices
+    from every club (the model's base manager). Its default manager is club-scoped
+    (league.club.scoping) and outside a scope refuses the query the field is built with;
+    the operator's admin works across clubs."""
+    if db_field.is_relation and db_field.remote_field is not None and "queryset" not in kwargs:
+        kwargs["queryset"] = db_field.remote_field.model._base_manager.all()
+    return db_field.formfield(**kwargs)
+
+
 def adopt(obj, saved) -> None:
     """Make the admin's unsaved instance the row the service stored (the answer and the
     admin's log name it)."""

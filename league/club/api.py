@@ -11,12 +11,12 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from league.club import schema
 from league.club.api_common import ClubScopedMixin, club_of, request_club, request_member
+from league.club.api_login import ClubLogin
 from league.club.errors import BooksError
 from league.club.filters import MemberFilter, SeasonFilter
 from league.club.idempotency import idempotent
@@ -146,7 +146,7 @@ class MemberViewSet(ClubScopedMixin, mixins.CreateModelMixin, viewsets.ReadOnlyM
 class MeView(APIView):
     """GET /api/v1/me/: the requesting person, club and role."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [ClubLogin]
 
     @schema.ME_GET
     def get(self, request):
@@ -159,7 +159,7 @@ class MeView(APIView):
 class CalendarRevokeView(APIView):
     """POST /api/v1/me/calendar/revoke/: revoke the own calendar link, get a new one."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [ClubLogin]
     writes_books = False
 
     @schema.CALENDAR_REVOKE_POST

@@ -39,6 +39,7 @@ from league.club.access import ClubSuspended, member_for_user
 from league.club.caching import KeptRead, api_conditional, api_private
 from league.club.errors import BooksError, books_error_from_integrity
 from league.club.models import Club, Member, Season
+from league.club.scoping import club_scope_enter
 from league.club.selectors import (
     VERSION_MAX,
     club_latest_season,
@@ -164,9 +165,16 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
 
 
 def request_member(request) -> Member | None:
-    """The requesting user's Member (club loaded), cached on the request; None if none."""
+    """The requesting user's Member (club loaded), cached on the request; None if none.
+
+    Read first after DRF authenticated the login (a token is read inside the view, after
+    the middleware): the request's scope becomes the person's club here
+    (league.club.scoping.club_scope_enter), or a scope without a club for a login
+    without one, where a club query raises."""
     if not hasattr(request, "_schock_member"):
-        request._schock_member = member_for_user(request.user)
+        member = member_for_user(request.user)
+        club_scope_enter(member.club_id if member is not None else None)
+        request._schock_member = member
     return request._schock_member
 
 
@@ -198,6 +206,16 @@ def is_secretary(request) -> bool:
     return bool(member and member.is_secretary)
 
 
+def club_scope_open(request) -> None:
+    """Runs the rest of the API request in the scope of its login's club (reads the
+    person: `request_member`). A suspended club's person is refused where the view reads
+    the person (403 `club_suspended`), as without scopes: here nothing is raised."""
+    try:
+        request_member(request)
+    except ClubSuspended:
+        pass
+
+
 class ClubRolePermission(BasePermission):
     """Logged in to read (the own club only, by queryset scoping); the club's secretary to
     write. Collection writes are checked before, object writes after the lookup, so that an
@@ -210,6 +228,7 @@ class ClubRolePermission(BasePermission):
     def has_permission(self, request, view) -> bool:
         if not (request.user and request.user.is_authenticated):
             return False
+        club_scope_open(request)
         if request.method in SAFE_METHODS or getattr(view, "detail", False):
             return True
         if getattr(view, "action", None) in getattr(view, "read_actions", ()):

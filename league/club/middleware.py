@@ -1,4 +1,5 @@
-"""The API's refusals in the API's shape, also where no API view answered.
+"""The API's refusals in the API's shape, also where no API view answered; and every
+request in its club's scope (`ClubScopeMiddleware`, league/club/scoping.py).
 
 Under `/api/`, DRF's views answer every refusal as `{code, message, field}`
 (league.club.api_common.api_exception_handler). Two answers come from elsewhere: a path
@@ -13,11 +14,14 @@ their HTML.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from rest_framework import exceptions
 
 from league.club.api_common import error_body
+from league.club.models import Member
+from league.club.scoping import across_clubs, club_scope, clubless_scope, no_club_scope
 
 API_PREFIX = "/api/"
 
@@ -56,3 +60,50 @@ class ApiErrorsMiddleware:
                 replaced["Allow"] = response["Allow"]
             return replaced
         return response
+
+
+ADMIN_PREFIX = "/admin/"  # schockclub/urls.py
+
+
+def _is_admin_path(path: str) -> bool:
+    return path.startswith(ADMIN_PREFIX)
+
+
+class ClubScopeMiddleware:
+    """Runs every request in a club scope (after AuthenticationMiddleware).
+
+    - A staff user in the Django admin: across clubs (the operator's view of every club).
+    - A logged-in person of a club: the scope of that club. The person is read once here
+      (with its club) and kept on the user, where `league.club.access.member_for_user`
+      and the templates' `membership` find it: no query is added to a page.
+    - A login without a club: the scope of no club (`clubless_scope`): no club's rows.
+    - Anyone else (anonymous, an API call before its token is read): an enforced scope
+      without a club, where a club query raises ScopeError; the API (after reading the
+      login) and the token pages open their club's scope inside.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        user = getattr(request, "user", None)
+        if _is_admin_path(request.path) and user is not None and user.is_staff:
+            with across_clubs():
+                return self.get_response(request)
+        if user is None or not user.is_authenticated:
+            with no_club_scope():
+                return self.get_response(request)
+        club_id = _club_id_of_login(user)
+        with club_scope(club_id) if club_id is not None else clubless_scope():
+            return self.get_response(request)
+
+
+def _club_id_of_login(user: Any) -> int | None:
+    """The club id of a logged-in user's person, read with its club and kept on the user
+    for this request (`league.club.access.member_for_user` trusts it); None for a login
+    without a club. A suspended club is still its scope: the views refuse it."""
+    with across_clubs():
+        member = Member.objects.select_related("club").filter(user=user).first()
+    user._state.fields_cache["member"] = member
+    user.club_read_with_login = True
+    return member.club_id if member is not None else None

@@ -4,6 +4,7 @@ Sources: docs/rules.md section 5 (the club's books) and section 6 (rule sets per
 """
 
 from decimal import Decimal
+from typing import ClassVar
 
 from django.conf import settings
 from django.db import models
@@ -13,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from league.club.names import validate_name
+from league.club.scoping import ScopedManager
 
 # docs/rules.md section 6: the preset names. Kept here as plain choices so that the database
 # never depends on importing the rules module's objects.
@@ -95,6 +97,8 @@ class Season(models.Model):
     2001, 0.50 EUR from 2002 (league.club.statutes.Statutes.mark_value).
     """
 
+    objects: ClassVar[models.Manager["Season"]] = ScopedManager(club="club")
+
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="seasons")
     year = models.PositiveIntegerField(_("year"))
     starts_on = models.DateField(_("first day"))
@@ -152,6 +156,8 @@ class Member(models.Model):
 
     `is_secretary` gives write access to the club's books (the Buchführer).
     """
+
+    objects: ClassVar[models.Manager["Member"]] = ScopedManager(club="club")
 
     class Kind(models.TextChoices):
         MEMBER = "member", _("club member")

@@ -20,6 +20,7 @@ from league.club.access import ClubRequest
 from league.club.errors import BooksError
 from league.club.fields import date_refusal, last_year, parse_iso_date
 from league.club.models import Club, Member, Season
+from league.club.scoping import across_clubs
 from league.club.statutes import (
     preset_rules,
     season_rules,
@@ -257,10 +258,11 @@ def member_of_calendar_token(*, token: str) -> Member | None:
         return None
     if not constant_time_compare(parts[2], _calendar_signature(member_id, version)):
         return None
-    return (
-        Member.objects.select_related("club")
-        .filter(pk=member_id, calendar_version=version, active=True)
-        .filter(club__suspended_at__isnull=True)
-        .exclude(user__is_active=False)
-        .first()
-    )
+    with across_clubs():  # the link names its club: the caller opens that club's scope
+        return (
+            Member.objects.select_related("club")
+            .filter(pk=member_id, calendar_version=version, active=True)
+            .filter(club__suspended_at__isnull=True)
+            .exclude(user__is_active=False)
+            .first()
+        )

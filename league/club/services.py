@@ -34,6 +34,7 @@ from league.club.fields import FIRST_YEAR
 from league.club.models import RULE_PRESET_CHOICES, Club, Member, Season
 from league.club.money import round_money
 from league.club.names import clean_name
+from league.club.scoping import club_scope
 from league.club.selectors import (
     season_dates_check,
     season_last_year,
@@ -752,7 +753,8 @@ def club_create(*, name: str, secretary_name: str, rule_preset: str = "club") ->
             club = Club.objects.create(name=name, rule_preset=rule_preset)
     except IntegrityError as exc:  # the same name written beside this one meanwhile
         raise club_exists_error(name) from exc
-    return member_create(club=club, name=secretary_name, is_secretary=True)
+    with club_scope(club):  # the new club's first person, in its scope whoever asks
+        return member_create(club=club, name=secretary_name, is_secretary=True)
 
 
 def club_exists_error(name: str) -> BooksError:

@@ -11,11 +11,11 @@ from django.http import HttpResponse
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.parsers import MultiPartParser
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from league.club.api_common import club_of, require_secretary
+from league.club.api_login import ClubLogin
 from league.club.idempotency import idempotent
 from league.clubbook import schema
 from league.clubbook.selectors import (
@@ -36,7 +36,7 @@ from league.clubbook.services import (
 class ClubBookImportView(APIView):
     """POST /api/v1/club-book/import/: import the club book (two CSV files)."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [ClubLogin]
     parser_classes = [MultiPartParser]
     max_body_bytes = MAX_UPLOAD_BODY_BYTES  # league/club/body_limits.py
 
@@ -72,7 +72,7 @@ class ClubBookExportView(APIView):
     """GET /api/v1/club-book/export/attendance.csv or games.csv: the club book in the
     import format, the same bytes as the page's download."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [ClubLogin]
     which = "attendance"
 
     @schema.EXPORT_GET

@@ -25,7 +25,6 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -40,6 +39,7 @@ from league.club.api_common import (
     require_secretary,
     season_param,
 )
+from league.club.api_login import ClubLogin
 from league.club.api_schema import answers_not_modified
 from league.club.caching import KeptRead, api_conditional, api_private
 from league.club.errors import BooksError
@@ -131,7 +131,7 @@ API_STATEMENT_PAGE = KeptRead("api_statement_page", depends=("books",))
 class MemberStatementView(APIView):
     """GET /api/v1/members/{id}/statement/: a person's kitty statement."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [ClubLogin]
 
     @schema.STATEMENT_GET
     @answers_not_modified
@@ -244,7 +244,7 @@ def _statement_page(request, person, club) -> dict:
 class BalancesView(APIView):
     """GET /api/v1/balances/: who owes what, and the kitty per currency."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [ClubLogin]
 
     @schema.BALANCES_GET
     @answers_not_modified

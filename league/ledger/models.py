@@ -4,6 +4,7 @@ Sources: docs/rules.md section 5 (the club's books) and section 6 (rule sets per
 """
 
 from decimal import Decimal
+from typing import ClassVar
 
 from django.conf import settings
 from django.db import models
@@ -12,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from league.club.models import Club, Currency, Member, Season
+from league.club.scoping import ScopedManager
 
 PAYMENT_MIN = Decimal("0.01")
 PAYMENT_MAX = Decimal("10000.00")
@@ -29,6 +31,8 @@ class LedgerEntry(models.Model):
     season.mark_value` for charges. Entries are never edited or deleted: a correction is a
     reversal entry (`reverses`). Source: docs/rules.md section 5.
     """
+
+    objects: ClassVar[models.Manager["LedgerEntry"]] = ScopedManager(club="club")
 
     class Kind(models.TextChoices):
         GAME_LOST = "game_lost", _("game lost")
@@ -85,6 +89,8 @@ class LedgerEntry(models.Model):
 
 class Payment(models.Model):
     """Money received by the kitty from a member, in the season's currency."""
+
+    objects: ClassVar[models.Manager["Payment"]] = ScopedManager(club="club")
 
     class Method(models.TextChoices):
         CASH = "cash", _("cash")

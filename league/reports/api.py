@@ -14,11 +14,11 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from rest_framework import status
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from league.club.api_common import request_club
+from league.club.api_login import ClubLogin
 from league.club.errors import BooksError
 from league.club.idempotency import idempotent
 from league.club.models import Season
@@ -57,7 +57,7 @@ class SeasonReportView(APIView):
 
     writes_books = False  # queues a build, the books stay: no 409 (league/club/api_schema.py)
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [ClubLogin]
 
     @schema.STATE_GET
     def get(self, request, season_id: int):
@@ -77,7 +77,7 @@ class SeasonReportView(APIView):
 class SeasonReportPdfView(APIView):
     """The season report PDF, only when a build of the current data is ready."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [ClubLogin]
 
     @schema.PDF_GET
     def get(self, request, season_id: int):

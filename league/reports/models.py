@@ -3,11 +3,14 @@
 Sources: docs/rules.md section 5 (the club's books) and section 6 (rule sets per season).
 """
 
+from typing import ClassVar
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from league.club.models import Club, Season
+from league.club.scoping import ScopedManager
 
 
 class ReportBuild(models.Model):
@@ -16,6 +19,8 @@ class ReportBuild(models.Model):
     `data_version` is the season's `data_version` the file was built from; when the season
     changes, the stored file is stale and a new build is needed.
     """
+
+    objects: ClassVar[models.Manager["ReportBuild"]] = ScopedManager(club="club")
 
     class Status(models.TextChoices):
         QUEUED = "queued", _("queued")

@@ -6,6 +6,8 @@ from celery import shared_task
 from celery.signals import worker_init, worker_process_init
 from django.conf import settings
 
+from league.club.scoping import across_clubs, club_scope
+from league.reports.models import ReportBuild
 from league.reports.runs import report_build_fail, report_build_retrying, report_build_run
 from league.reports.warmup import report_libraries_load
 
@@ -46,6 +48,20 @@ def build_season_report(self, build_id: int) -> None:
 
     Acknowledged late and given back when its worker dies: a task
     delivered again finds the build "building" from the dead attempt and builds it anew."""
+    with across_clubs():  # which club's build it is; the build runs in that club's scope
+        club_id = (
+            ReportBuild.objects.filter(pk=build_id)
+            .values_list("season__club_id", flat=True)
+            .first()
+        )
+    if club_id is None:
+        return  # deleted with its season: nothing to build
+    with club_scope(club_id):
+        _build_in_scope(self, build_id)
+
+
+def _build_in_scope(self, build_id: int) -> None:
+    """`build_season_report`'s attempt, in the build's club's scope."""
     try:
         report_build_run(build_id=build_id)
     except Exception as exc:

@@ -4,18 +4,23 @@ The table kept its name from the games app it was first written in (`games_runde
 league migration 0003 took the model over without touching the database.
 """
 
+from typing import ClassVar
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from league.club.models import Club
+from league.club.scoping import ScopedManager
 
 
 class RundeGiven(models.Model):
     """The record that the Runde owed for a Schock-Aus (docs/rules.md section 5) was given."""
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+")
+    objects: ClassVar[models.Manager["RundeGiven"]] = ScopedManager(club="club")
+
     schock_aus = models.OneToOneField(
         "games.SchockAus", on_delete=models.PROTECT, related_name="runde_given"
     )

@@ -4,12 +4,12 @@ club's evening is a 404. OpenAPI prose: league/sharing/schema.py."""
 
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.evenings.models import Evening
 from league.club.api_common import request_club
+from league.club.api_login import ClubLogin
 from league.sharing import schema
 from league.sharing.selectors import evening_share_text
 from league.sharing.serializers import EveningShareSerializer
@@ -18,7 +18,7 @@ from league.sharing.serializers import EveningShareSerializer
 class EveningShareView(APIView):
     """The text for the club's chat and the URL of the evening's image card (PNG)."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [ClubLogin]
 
     @schema.SHARE_GET
     def get(self, request, evening_id: int):

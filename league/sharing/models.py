@@ -7,6 +7,7 @@ who made or revoked a link, and when.
 """
 
 import hashlib
+from typing import ClassVar
 
 from django.conf import settings
 from django.db import models
@@ -14,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from league.club.models import Club
+from league.club.scoping import ScopedManager
 
 
 class WallScreen(models.Model):
@@ -21,6 +23,8 @@ class WallScreen(models.Model):
     e.g. "Fernseher im Vereinslokal", at most 60 characters), ``token_hash`` (SHA-256 hex of
     the link's token, unique in the club), who made it and when, and ``revoked_at`` (None while the
     link works; a revoked link is a 404)."""
+
+    objects: ClassVar[models.Manager["WallScreen"]] = ScopedManager(club="club")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="wall_screens")
     name = models.CharField(_("name"), max_length=60)

@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from games.evenings.models import Evening
 from games.evenings.selectors import evening_books
 from league.club.models import Club
+from league.club.scoping import across_clubs
 from league.club.selectors import club_current_season
 from league.sharing.models import WallScreen, wall_token_hash
 from league.standings.selectors import season_standings
@@ -162,12 +163,13 @@ def wall_screen_by_token(*, token: str) -> WallScreen | None:
     for an unknown, malformed or revoked link, or a link of a suspended club."""
     if not token or len(token) > 100:
         return None
-    return (
-        WallScreen.objects.select_related("club")
-        .filter(token_hash=wall_token_hash(token), revoked_at=None)
-        .filter(club__suspended_at__isnull=True)
-        .first()
-    )
+    with across_clubs():  # the link names its club: the caller opens that club's scope
+        return (
+            WallScreen.objects.select_related("club")
+            .filter(token_hash=wall_token_hash(token), revoked_at=None)
+            .filter(club__suspended_at__isnull=True)
+            .first()
+        )
 
 
 def wall_screens_of(*, club: Club) -> list[WallScreen]:

@@ -32,6 +32,8 @@ from games.evenings.models import Evening
 from league.club.access import ClubRequest, member_required, secretary_required
 from league.club.caching import KeptRead, books_page
 from league.club.errors import BooksError
+from league.club.models import Club
+from league.club.scoping import club_scope
 from league.sharing.cards import build_evening_card_png
 from league.sharing.forms import WallScreenForm
 from league.sharing.models import WallScreen
@@ -124,7 +126,11 @@ def wall(request: HttpRequest, token: str) -> HttpResponse:
     screen = wall_screen_by_token(token=token)
     if screen is None:
         raise Http404
-    club = screen.club
+    with club_scope(screen.club):  # no login: the link's club
+        return _wall_page(request, screen.club)
+
+
+def _wall_page(request: HttpRequest, club: Club) -> HttpResponse:
     part = request.GET.get("teil") == "1"
     etag = WALL.etag("part" if part else "page", request=request, club=club)
     if etag in parse_etags(request.headers.get("If-None-Match", "")):

@@ -10,7 +10,6 @@ league/standings/schema.py.
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework.decorators import action
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -26,6 +25,7 @@ from league.club.api_common import (
     request_member,
     season_param,
 )
+from league.club.api_login import ClubLogin
 from league.club.api_schema import answers_not_modified
 from league.club.errors import BooksError
 from league.runden.selectors import season_runden_owed
@@ -128,7 +128,7 @@ class AllTimeStandingsView(APIView):
     for every person of the club; serialized once per club books version, from the kept
     per-season parts (league/standings/all_time.py); a GET with its ETag answers 304."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [ClubLogin]
 
     @schema.ALL_TIME_GET
     @answers_not_modified

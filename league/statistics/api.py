@@ -8,11 +8,11 @@ Selectors: league/statistics/selectors.py; OpenAPI prose: league/statistics/sche
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from league.club.api_common import club_of, kept_api_read
+from league.club.api_login import ClubLogin
 from league.club.api_schema import answers_not_modified
 from league.club.models import Club, Season
 from league.statistics import schema
@@ -24,7 +24,7 @@ from league.statistics.serializers import StatisticsSerializer
 class SeasonStatisticsView(APIView):
     """GET /api/v1/seasons/{id}/statistics/: the season's statistics and records."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [ClubLogin]
 
     @schema.SEASON_GET
     def get(self, request, season_id: int):
@@ -37,7 +37,7 @@ class SeasonStatisticsView(APIView):
 class RecordsView(APIView):
     """GET /api/v1/statistics/records/: the club's all-time statistics and records."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [ClubLogin]
 
     @schema.RECORDS_GET
     @answers_not_modified

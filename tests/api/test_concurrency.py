@@ -10,6 +10,7 @@ import pytest
 from django.db import connection
 
 from games.evenings.models import Game
+from league.club.scoping import across_clubs
 from league.ledger.models import Payment
 from tests.api.conftest import client_for
 
@@ -30,12 +31,13 @@ def _at_once(cast, requests) -> list:
     results: list = [None] * len(requests)
 
     def run(index, request):
-        client = client_for(cast, "secretary")
-        try:
-            barrier.wait()
-            results[index] = request(client)
-        finally:
-            connection.close()
+        with across_clubs():  # a thread starts without the test's scope
+            client = client_for(cast, "secretary")
+            try:
+                barrier.wait()
+                results[index] = request(client)
+            finally:
+                connection.close()
 
     threads = [threading.Thread(target=run, args=(i, r)) for i, r in enumerate(requests)]
     for thread in threads:

@@ -25,6 +25,7 @@ from knox.settings import knox_settings
 from league.club.books import register_changed_of_login
 from league.club.errors import BooksError
 from league.club.models import Member
+from league.club.scoping import across_clubs, club_scope, clubless_scope
 
 
 def api_token_create(*, user: User) -> tuple[AuthToken, str]:
@@ -110,16 +111,20 @@ def password_set(*, user: User, password: str | None, by_holder: bool) -> None:
         else:
             user.set_password(password)
         user.save(update_fields=["password"])
-        api_tokens_revoke(user=user)
-        person = Member.objects.select_for_update().filter(user=user).first()
-        if person is not None:
-            person.password_set_by_holder = by_holder and password is not None
-            person._change_reason = "password_set"  # type: ignore[attr-defined]
-            person.save(update_fields=["password_set_by_holder"])
-        if by_holder:
-            login_lockout_lift(user=user)
-        # The logins page shows whether a login waits for its invitation: the register.
-        register_changed_of_login(user=user)
+        # The login's own person, whichever scope is open (a reset link's: none); the
+        # rest runs in the scope of its club.
+        with across_clubs():
+            person = Member.objects.select_for_update().filter(user=user).first()
+        with club_scope(person.club_id) if person is not None else clubless_scope():
+            api_tokens_revoke(user=user)
+            if person is not None:
+                person.password_set_by_holder = by_holder and password is not None
+                person._change_reason = "password_set"  # type: ignore[attr-defined]
+                person.save(update_fields=["password_set_by_holder"])
+            if by_holder:
+                login_lockout_lift(user=user)
+            # The logins page shows whether a login waits for its invitation: the register.
+            register_changed_of_login(user=user)
 
 
 def password_change(*, user: User, old_password: str, new_password: str) -> None:

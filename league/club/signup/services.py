@@ -20,6 +20,7 @@ from league.club.accounts.services import email_normalized, login_email_set, pas
 from league.club.errors import BooksError
 from league.club.models import Club, ClubSignup, Member
 from league.club.names import clean_name
+from league.club.scoping import club_scope
 from league.club.services import club_create, club_exists_error, login_create, season_create
 
 #: The salt of the signed sign-up links: a link of another kind (a shared evening, a
@@ -149,11 +150,12 @@ def club_signup_confirm(*, token: str, password: str) -> Member:
     (409, the link used already or the name taken meanwhile), `username_taken` (409)."""
     link = signup_link_read(token=token)
     person = club_create(name=link.club_name, secretary_name=link.secretary_name)
-    user = login_create(person=person, username=link.email)
-    login_email_set(user=user, email=link.email)
-    password_set(user=user, password=password, by_holder=True)
-    season_create(club=person.club, year=timezone.localdate().year)
-    ClubSignup.objects.filter(pk=link.signup_id, confirmed_at__isnull=True).update(
-        confirmed_at=timezone.now()
-    )
-    return Member.objects.select_related("club", "user").get(pk=person.pk)
+    with club_scope(person.club_id):  # no login yet: the new club's scope
+        user = login_create(person=person, username=link.email)
+        login_email_set(user=user, email=link.email)
+        password_set(user=user, password=password, by_holder=True)
+        season_create(club=person.club, year=timezone.localdate().year)
+        ClubSignup.objects.filter(pk=link.signup_id, confirmed_at__isnull=True).update(
+            confirmed_at=timezone.now()
+        )
+        return Member.objects.select_related("club", "user").get(pk=person.pk)

@@ -13,6 +13,7 @@ from league.backup.selectors import (
     club_backup,
 )
 from league.club.models import Club
+from league.club.scoping import club_scope
 
 
 class Command(BaseCommand):
@@ -27,7 +28,8 @@ class Command(BaseCommand):
         if club is None:
             raise CommandError(f"No club named {options['club']!r}.")
         start = time.perf_counter()
-        data = club_backup(club=club)
+        with club_scope(club):  # the club named: its rows only
+            data = club_backup(club=club)
         path: Path = options["file"]
         try:
             path.write_bytes(data)

@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from league.club.errors import BooksError
 from league.club.models import RULE_PRESET_CHOICES
+from league.club.scoping import across_clubs
 from league.club.services import club_create, login_create, login_invitation
 
 
@@ -34,6 +35,7 @@ class Command(BaseCommand):
             help="Where the app is served (default: the SITE_URL setting).",
         )
 
+    @across_clubs()  # a new club and its login
     def handle(self, *args, name, secretary, username, rules, base_url, **options):
         presets = [preset for preset, _label in RULE_PRESET_CHOICES]
         if rules not in presets:

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 
 from league.backup.services import club_restore
 from league.club.errors import BooksError
+from league.club.scoping import across_clubs
 
 
 class Command(BaseCommand):
@@ -25,6 +26,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("file", type=Path, help="The backup file written by club_backup.")
 
+    @across_clubs()  # a whole club restored, its logins matched across clubs
     def handle(self, *args, **options):
         path: Path = options["file"]
         try:

@@ -21,6 +21,7 @@ from league.banking.services import club_bank_account_set
 from league.closing.services import season_close, season_sign_off
 from league.club.books import books_changes_gathered
 from league.club.models import Club, Member
+from league.club.scoping import across_clubs
 from league.club.services import club_statutes_update, member_update, season_get_or_create
 from league.club.statutes import season_rules
 from league.ledger.selectors import (
@@ -109,6 +110,7 @@ class Command(BaseCommand):
             help="Load the demo although DEBUG is off (its logins share a known password).",
         )
 
+    @across_clubs()  # the demo clubs, two of them
     def handle(self, *args, today=None, url="http://127.0.0.1:8000/", force=False, **options):
         # The demo's logins all have the password "schocken": in a production database
         # they would be open doors. DEMO_ALLOWED is DEBUG as the environment set it.

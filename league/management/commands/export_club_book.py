@@ -9,6 +9,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from league.club.models import Club
+from league.club.scoping import club_scope
 from league.clubbook.selectors import (
     club_book_export,
 )
@@ -26,7 +27,8 @@ class Command(BaseCommand):
         club = Club.objects.filter(name=options["club"]).first()
         if club is None:
             raise CommandError(f"No club named {options['club']!r}.")
-        attendance, games = club_book_export(club=club)
+        with club_scope(club):  # the club named: its rows only
+            attendance, games = club_book_export(club=club)
         options["attendance"].write_bytes(attendance)
         options["games"].write_bytes(games)
         rows = attendance.count(b"\n") - 1, games.count(b"\n") - 1

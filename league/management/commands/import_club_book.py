@@ -12,6 +12,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from league.club.models import Club
 from league.club.money import format_money
+from league.club.scoping import across_clubs
 from league.clubbook.services import club_book_import
 
 
@@ -31,6 +32,7 @@ class Command(BaseCommand):
             "--user", help="Username recorded as the author in the audit trail (optional)."
         )
 
+    @across_clubs()  # the club named is found or made
     def handle(self, *args, **options):
         paths = options["attendance"], options["games"]
         for path in paths:

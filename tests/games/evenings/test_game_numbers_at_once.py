@@ -18,6 +18,7 @@ from django.db import OperationalError, connection
 from rest_framework.test import APIClient
 
 from games.evenings.services import evening_create
+from league.club.scoping import across_clubs
 from tests.factories import ClubFactory, MemberFactory, SeasonFactory, UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -43,31 +44,32 @@ def test_ten_games_posted_at_once_get_ten_consecutive_numbers():
     lock = threading.Lock()
 
     def phone() -> None:
-        client = APIClient()
-        client.force_authenticate(secretary.user)
-        body = {"evening": evening.pk, "loser": anna.pk, "client_key": str(uuid.uuid4())}
-        try:
-            start.wait()
-            for attempt in range(50):
-                try:
-                    answer = client.post("/api/v1/games/", body, format="json")
-                    if (
-                        answer.status_code == 409
-                        and answer.json()["code"] == "duplicate_client_key"
-                    ):
-                        game = evening.games.get(client_key=body["client_key"])
+        with across_clubs():  # a thread starts without the test's scope
+            client = APIClient()
+            client.force_authenticate(secretary.user)
+            body = {"evening": evening.pk, "loser": anna.pk, "client_key": str(uuid.uuid4())}
+            try:
+                start.wait()
+                for attempt in range(50):
+                    try:
+                        answer = client.post("/api/v1/games/", body, format="json")
+                        if (
+                            answer.status_code == 409
+                            and answer.json()["code"] == "duplicate_client_key"
+                        ):
+                            game = evening.games.get(client_key=body["client_key"])
+                            with lock:
+                                answers.append((201, {"number": game.number}))
+                            return
+                        break
+                    except OperationalError:  # SQLite: "database table is locked"
                         with lock:
-                            answers.append((201, {"number": game.number}))
-                        return
-                    break
-                except OperationalError:  # SQLite: "database table is locked"
-                    with lock:
-                        retries.append(attempt)
-                    time.sleep(0.05)
-            with lock:
-                answers.append((answer.status_code, answer.json()))
-        finally:
-            connection.close()
+                            retries.append(attempt)
+                        time.sleep(0.05)
+                with lock:
+                    answers.append((answer.status_code, answer.json()))
+            finally:
+                connection.close()
 
     threads = [threading.Thread(target=phone) for _ in range(PHONES)]
     for thread in threads:
