@@ -43,19 +43,24 @@ def history_table(table: str) -> str:
     return f"{app}_historical{name}"
 
 
-def fill(apps, schema_editor):
-    """Give every row, and every history row, the club of its parent."""
+#: (history table, parent column, parent table, parent's history table).
+FILL_HISTORY = [(history_table(t), c, p, history_table(p)) for t, c, p in FILL]
+
+
+def fill_club(schema_editor, fill_rows, fill_history) -> None:
+    """Give every row of `fill_rows` ((table, parent column, parent table)), and every row
+    of `fill_history` ((history table, parent column, parent table, parent's history
+    table)), the club of its parent (league migration 0026 fills its tables with it)."""
     if schema_editor.connection.vendor == "postgresql":
         # The foreign keys are checked at once, so the NOT NULL that follows in this
         # transaction finds no pending trigger events.
         schema_editor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-    for table, column, parent in FILL:
+    for table, column, parent in fill_rows:
         schema_editor.execute(
             f"UPDATE {table} SET club_id = (SELECT p.club_id FROM {parent} p"
             f" WHERE p.id = {table}.{column}) WHERE club_id IS NULL"
         )
-    for table, column, parent in FILL:
-        history, parent_history = history_table(table), history_table(parent)
+    for history, column, parent, parent_history in fill_history:
         schema_editor.execute(
             f"UPDATE {history} SET club_id = COALESCE("
             f"(SELECT p.club_id FROM {parent} p WHERE p.id = {history}.{column}),"
@@ -64,24 +69,44 @@ def fill(apps, schema_editor):
         )
 
 
-def composite_fks(apps, schema_editor):
-    """PostgreSQL: (parent_id, club_id) of each row references its parent's (id, club_id)."""
+def _fk_name(table: str, column: str) -> str:
+    return f"{table}_{column.removesuffix('_id')}_club_fk"
+
+
+def composite_fks_add(schema_editor, fks) -> None:
+    """PostgreSQL: (parent_id, club_id) of each row of `fks` ((table, parent column,
+    parent table)) references its parent's (id, club_id); deferred like Django's own."""
     if schema_editor.connection.vendor != "postgresql":
         return
-    for table, column, parent in COMPOSITE_FKS:
-        name = f"{table}_{column.removesuffix('_id')}_club_fk"
+    for table, column, parent in fks:
         schema_editor.execute(
-            f"ALTER TABLE {table} ADD CONSTRAINT {name} FOREIGN KEY ({column}, club_id)"
+            f"ALTER TABLE {table} ADD CONSTRAINT {_fk_name(table, column)}"
+            f" FOREIGN KEY ({column}, club_id)"
             f" REFERENCES {parent} (id, club_id) DEFERRABLE INITIALLY DEFERRED"
         )
 
 
-def composite_fks_drop(apps, schema_editor):
+def composite_fks_remove(schema_editor, fks) -> None:
+    """PostgreSQL: drop what composite_fks_add made for `fks`."""
     if schema_editor.connection.vendor != "postgresql":
         return
-    for table, column, _parent in COMPOSITE_FKS:
-        name = f"{table}_{column.removesuffix('_id')}_club_fk"
-        schema_editor.execute(f"ALTER TABLE {table} DROP CONSTRAINT IF EXISTS {name}")
+    for table, column, _parent in fks:
+        schema_editor.execute(
+            f"ALTER TABLE {table} DROP CONSTRAINT IF EXISTS {_fk_name(table, column)}"
+        )
+
+
+def fill(apps, schema_editor):
+    """Give every row, and every history row, the club of its parent."""
+    fill_club(schema_editor, FILL, FILL_HISTORY)
+
+
+def composite_fks(apps, schema_editor):
+    composite_fks_add(schema_editor, COMPOSITE_FKS)
+
+
+def composite_fks_drop(apps, schema_editor):
+    composite_fks_remove(schema_editor, COMPOSITE_FKS)
 
 
 def sqlite_triggers_drop(apps, schema_editor):

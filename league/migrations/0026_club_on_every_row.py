@@ -43,44 +43,22 @@ FILL_HISTORY = [
 ]
 
 
+def _play():
+    """games migration 0013, whose helpers fill the club and make the composite keys."""
+    return importlib.import_module("games.migrations.0013_club_on_every_row")
+
+
 def fill(apps, schema_editor):
     """Give every row, and every history row, the club of its parent."""
-    if schema_editor.connection.vendor == "postgresql":
-        # The foreign keys are checked at once, so the NOT NULL that follows in this
-        # transaction finds no pending trigger events.
-        schema_editor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-    for table, column, parent in FILL:
-        schema_editor.execute(
-            f"UPDATE {table} SET club_id = (SELECT p.club_id FROM {parent} p"
-            f" WHERE p.id = {table}.{column}) WHERE club_id IS NULL"
-        )
-    for history, column, parent, parent_history in FILL_HISTORY:
-        schema_editor.execute(
-            f"UPDATE {history} SET club_id = COALESCE("
-            f"(SELECT p.club_id FROM {parent} p WHERE p.id = {history}.{column}),"
-            f" (SELECT MAX(p.club_id) FROM {parent_history} p WHERE p.id = {history}.{column}))"
-            " WHERE club_id IS NULL"
-        )
+    _play().fill_club(schema_editor, FILL, FILL_HISTORY)
 
 
 def composite_fks(apps, schema_editor):
-    """PostgreSQL: (parent_id, club_id) of each row references its parent's (id, club_id)."""
-    if schema_editor.connection.vendor != "postgresql":
-        return
-    for table, column, parent in FILL:
-        name = f"{table}_{column.removesuffix('_id')}_club_fk"
-        schema_editor.execute(
-            f"ALTER TABLE {table} ADD CONSTRAINT {name} FOREIGN KEY ({column}, club_id)"
-            f" REFERENCES {parent} (id, club_id) DEFERRABLE INITIALLY DEFERRED"
-        )
+    _play().composite_fks_add(schema_editor, FILL)
 
 
 def composite_fks_drop(apps, schema_editor):
-    if schema_editor.connection.vendor != "postgresql":
-        return
-    for table, column, _parent in FILL:
-        name = f"{table}_{column.removesuffix('_id')}_club_fk"
-        schema_editor.execute(f"ALTER TABLE {table} DROP CONSTRAINT IF EXISTS {name}")
+    _play().composite_fks_remove(schema_editor, FILL)
 
 
 def sqlite_triggers_drop(apps, schema_editor):
@@ -88,9 +66,8 @@ def sqlite_triggers_drop(apps, schema_editor):
     rebuilt (a trigger naming it breaks its rename; the rebuild drops its own)."""
     if schema_editor.connection.vendor != "sqlite":
         return
-    play = importlib.import_module("games.migrations.0013_club_on_every_row")
     close = importlib.import_module("league.migrations.0010_season_close")
-    play.sqlite_triggers_drop(apps, schema_editor)
+    _play().sqlite_triggers_drop(apps, schema_editor)
     schema_editor.execute(close.SQLITE_REVERSE)
 
 
@@ -98,9 +75,8 @@ def sqlite_triggers_again(apps, schema_editor):
     """SQLite: make the triggers of games 0002 and league 0010 again."""
     if schema_editor.connection.vendor != "sqlite":
         return
-    play = importlib.import_module("games.migrations.0013_club_on_every_row")
     close = importlib.import_module("league.migrations.0010_season_close")
-    play.sqlite_triggers_again(apps, schema_editor)
+    _play().sqlite_triggers_again(apps, schema_editor)
     schema_editor.execute(close.SQLITE_REVERSE)
     schema_editor.execute(close.SQLITE)
 
