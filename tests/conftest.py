@@ -57,23 +57,35 @@ GAME_TABLES = (
 )
 
 
+def _games_first(tables) -> list[str]:
+    """`tables` with the game tables first (children before parents)."""
+    return [t for t in GAME_TABLES if t in tables] + [t for t in tables if t not in GAME_TABLES]
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _flush_by_delete():
-    """After a `transaction=True` test, PostgreSQL's tables are emptied with DELETE.
+    """After a `transaction=True` test the game tables are emptied first, and PostgreSQL's
+    tables with DELETE.
 
-    Django empties them with one TRUNCATE of every table, which gives each of the ~60
-    tables new files: 0.8 s after every such test, measured, against 0.1 s for DELETE of
-    the few rows a test leaves. The foreign keys are checked at the end of the flush's
-    transaction (Django declares them DEFERRABLE INITIALLY DEFERRED), so the order matters
-    only for the triggers that refuse to delete an attendance a game still uses: the game
-    tables go first. The content types and permissions, which no test changes, stay, so
-    the flush need not create them again (post_migrate: another 0.2 s). A flush that
-    resets sequences keeps Django's TRUNCATE and post_migrate.
+    The database refuses to delete an attendance a game still uses (the triggers of
+    games/migrations/0002_integrity_triggers.py), and the flush takes the tables in an
+    order that changes from run to run: it failed now and then until the game tables went
+    first. The foreign keys are checked at the end of the flush's transaction (Django
+    declares them DEFERRABLE INITIALLY DEFERRED), so the order matters for those triggers
+    only. On PostgreSQL Django empties the tables with one TRUNCATE of every table, which
+    gives each of the ~60 tables new files: 0.8 s after every such test, measured, against
+    0.1 s for DELETE of the few rows a test leaves. The content types and permissions,
+    which no test changes, stay, so the flush need not create them again (post_migrate:
+    another 0.2 s). A flush that resets sequences keeps Django's TRUNCATE and post_migrate.
     """
     from django.core.management.commands import flush
     from django.db.backends.postgresql.operations import DatabaseOperations
 
+    # Through the backend's base module: its operations module imports the base (a cycle).
+    from django.db.backends.sqlite3.base import DatabaseOperations as SQLiteOperations
+
     truncate = DatabaseOperations.sql_flush
+    sqlite_flush = SQLiteOperations.sql_flush
     emit_post_migrate = flush.emit_post_migrate_signal
     kept = {"django_content_type", "auth_permission"}
     by_delete = [False]  # whether the flush running now deletes (and keeps the kept)
@@ -84,13 +96,20 @@ def _flush_by_delete():
             return truncate(
                 self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade
             )
-        ordered = [t for t in GAME_TABLES if t in tables] + [
-            t for t in tables if t not in GAME_TABLES and t not in kept
-        ]
         return ["SET CONSTRAINTS ALL DEFERRED"] + [
             f"{style.SQL_KEYWORD('DELETE FROM')} {style.SQL_FIELD(self.quote_name(t))}"
-            for t in ordered
+            for t in _games_first(tables)
+            if t not in kept
         ]
+
+    def sqlite_sql_flush(self, style, tables, *, reset_sequences=False, allow_cascade=False):
+        return sqlite_flush(
+            self,
+            style,
+            _games_first(tables),
+            reset_sequences=reset_sequences,
+            allow_cascade=allow_cascade,
+        )
 
     def post_migrate(*args, **kwargs):
         if not by_delete[0]:
@@ -98,6 +117,7 @@ def _flush_by_delete():
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(DatabaseOperations, "sql_flush", sql_flush)
+        patch.setattr(SQLiteOperations, "sql_flush", sqlite_sql_flush)
         patch.setattr(flush, "emit_post_migrate_signal", post_migrate)
         yield
 
@@ -146,32 +166,6 @@ def _no_event_loop_left_running(request):
     if BROWSER_TESTS not in Path(str(request.node.fspath)).parents:
         assert asyncio._get_running_loop() is None, "an event loop was left running"
     yield
-
-
-@pytest.fixture(autouse=True)
-def _games_before_attendance(request):
-    """In a `transaction=True` test, the games go first when it ends.
-
-    The flush after such a test deletes table by table, in an order that changes from run
-    to run, and the database refuses to delete an attendance a game still uses
-    (games/migrations/0002_integrity_triggers.py): the flush then failed now and then. This
-    fixture sets up the transactional database itself, so its cleanup runs before the flush.
-    """
-    if "transactional_db" not in request.fixturenames and not _marked_transaction(request):
-        yield
-        return
-    request.getfixturevalue("transactional_db")
-    yield
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        for table in GAME_TABLES:
-            cursor.execute(f"DELETE FROM {table}")  # fixed table names
-
-
-def _marked_transaction(request) -> bool:
-    marker = request.node.get_closest_marker("django_db")
-    return bool(marker and (marker.kwargs.get("transaction") or marker.args[:1] == (True,)))
 
 
 @pytest.fixture(autouse=True)
