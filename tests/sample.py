@@ -2,6 +2,7 @@
 (the pages, the API and the import have their own tests that go their own way)."""
 
 import datetime
+import functools
 
 from games.evenings.services import evening_create, game_record
 from league.club.models import Club, Member
@@ -111,18 +112,18 @@ def enter_sample_evening_copied(sample: dict):
     return evening, {m.name: m for m in Member.objects.filter(club=club)}
 
 
-_superuser: dict[str, bool] = {}
-
-
 def _copy_possible(connection) -> bool:
     """PostgreSQL, as a superuser (who alone may switch the triggers off for a copy)."""
-    if connection.vendor != "postgresql":
-        return False
-    if "superuser" not in _superuser:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT rolsuper FROM pg_roles WHERE rolname = current_user")
-            _superuser["superuser"] = bool(cursor.fetchone()[0])
-    return _superuser["superuser"]
+    return connection.vendor == "postgresql" and _is_superuser()
+
+
+@functools.cache
+def _is_superuser() -> bool:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT rolsuper FROM pg_roles WHERE rolname = current_user")
+        return bool(cursor.fetchone()[0])
 
 
 def _sample_rows(sample: dict) -> dict[str, bytes]:
