@@ -1,6 +1,7 @@
 """Every club-owned table carries `club_id`, and every unique constraint of it includes the
-club (README "Distributing by club (Citus)"); on PostgreSQL a row can never claim another
-club than its parent's; the migrations fill the column of rows written before them."""
+club but the one of a member's login (README "Distributing by club (Citus)"); on
+PostgreSQL a row can never claim another club than its parent's; the migrations fill the
+column of rows written before them."""
 
 import datetime
 import uuid
@@ -228,6 +229,22 @@ def test_the_database_refuses_a_second_row_with_the_same_link_in_the_same_club(f
         with pytest.raises(IntegrityError, match=refused), transaction.atomic():
             second.save()
         assert model.objects.count() == before, constraint
+
+
+@pytest.mark.django_db
+def test_the_database_refuses_a_login_for_a_second_member_in_any_club():
+    # The one exemption: a login is one member of one club, so UNIQUE (user_id) stays.
+    from django.contrib.auth import get_user_model
+
+    from league.club.models import Member
+
+    login = get_user_model().objects.create_user("ute", password="x-123-geheim")
+    club = neighbours()
+    Member.objects.filter(club=club, name="Ute").update(user=login)
+    for other in (club, Club.objects.create(name="Zweitclub")):
+        with pytest.raises(IntegrityError), transaction.atomic():
+            Member.objects.create(club=other, name="Ute zwei", user=login)
+    assert Member.objects.filter(user=login).count() == 1
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="composite keys: PostgreSQL")
