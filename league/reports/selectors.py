@@ -266,13 +266,15 @@ def season_chronicle(*, season: Season) -> list[ChronicleLine]:
         .order_by("game__evening__date", "game__number", "position")
     )
     by_evening: dict[int, list[SchockAus]] = defaultdict(list)
-    for sa in rows:
-        by_evening[sa.game.evening_id].append(sa)
+    given: dict[int, datetime.date | None] = {}
+    for row in rows:
+        by_evening[row.game.evening_id].append(row)
+        given[row.pk] = row.given_on
     lines = []
     for items in by_evening.values():
         reasons = {r.ordinal: r.reason for r in statutes.runden([sa.thrower_id for sa in items])}
         for ordinal, sa in enumerate(items, start=1):
-            given_on = sa.given_on if ordinal in reasons else None  # type: ignore[attr-defined]
+            given_on = given[sa.pk] if ordinal in reasons else None
             lines.append(
                 ChronicleLine(
                     date=sa.game.evening.date,
