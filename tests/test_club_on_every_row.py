@@ -1,6 +1,7 @@
 """Every club-owned table carries `club_id`, and every unique constraint of it includes the
-club (README "Distributing by club (Citus)"); on PostgreSQL a row can never claim another
-club than its parent's; the migrations fill the column of rows written before them."""
+club but the one of a member's login (README "Distributing by club (Citus)"); on
+PostgreSQL a row can never claim another club than its parent's; the migrations fill the
+column of rows written before them."""
 
 import datetime
 import uuid
@@ -27,14 +28,15 @@ NOT_CLUB_OWNED = {
     "league.IdempotencyKey": "per login, not per club",
 }
 
-#: One-to-one links of club-owned rows (unique by themselves: a OneToOneField) and why they
-#: stay so until the Citus step (README): each points at a row of one club.
+#: Links of club-owned rows unique by themselves, and why (README "Distributing by club
+#: (Citus)"). The links between two rows of one club are unique per club instead
+#: (`ClubOneToOneField`); what is left is the one exception.
 ONE_TO_ONE_LINKS = {
-    ("league.Member", "user"): "a login is one person's; logins are a reference table",
-    ("league.LedgerEntry", "reverses"): "the entry reversed, of the same club",
-    ("league.LedgerEntry", "payment"): "the payment booked, of the same club",
-    ("league.BankStatementLine", "payment"): "the payment booked, of the same club",
-    ("league.RundeGiven", "schock_aus"): "the Schock-Aus whose Runde was given, same club",
+    ("league.Member", "user"): (
+        "a login (auth_user, installation-wide, a reference table) is one member of one"
+        " club: UNIQUE (user_id) keeps it so in the database; no club can be in it, and it"
+        " is the one constraint to replace before league_member is distributed"
+    ),
 }
 
 
@@ -169,6 +171,100 @@ def test_postgresql_refuses_a_row_claiming_another_club_than_its_parents(full_cl
                 cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
             model.objects.filter(pk=row.pk).update(club=other)
         assert model.objects.get(pk=row.pk).club_id == club.pk, label
+
+
+# --- the one-to-one links between rows of one club: unique per club ----------------------------
+
+
+def _linked_rows(club: Club) -> dict[str, tuple[models.Model, str, dict[str, object]]]:
+    """For each link unique per club (by its constraint's name): a row of `club` with the
+    link set, the link's name, and what a second row with the same link must differ in
+    otherwise (the full club has each of them)."""
+    from league.banking.models import BankStatementLine
+    from league.ledger.models import LedgerEntry
+    from league.runden.models import RundeGiven
+
+    entries = LedgerEntry.objects.filter(club=club)
+    return {
+        "ledger_entry_unique_reverses": (
+            entries.filter(reverses__isnull=False).first(),
+            "reverses",
+            {"payment": None},
+        ),
+        "ledger_entry_unique_payment": (
+            entries.filter(payment__isnull=False, reversed_by__isnull=True).first(),
+            "payment",
+            {"reverses": None},
+        ),
+        "bank_line_unique_payment": (
+            BankStatementLine.objects.filter(club=club).first(),
+            "payment",
+            {"part": 1},
+        ),
+        "runde_given_unique_schock_aus": (
+            RundeGiven.objects.filter(club=club).first(),
+            "schock_aus",
+            {},
+        ),
+    }
+
+
+@pytest.mark.django_db
+def test_the_database_refuses_a_second_row_with_the_same_link_in_the_same_club(full_club):
+    club = Club.objects.get(name=full_club)
+    rows = _linked_rows(club)
+    assert all(row for row, _link, _differs in rows.values()), rows
+    for constraint, (row, link, differs) in rows.items():
+        model = type(row)
+        # The link is one-to-one to Python: the linked row's accessor is the row itself.
+        accessor = model._meta.get_field(link).remote_field.get_accessor_name()
+        assert getattr(getattr(row, link), accessor) == row, constraint
+        before = model.objects.count()
+        second = model.objects.get(pk=row.pk)
+        second.pk = None
+        for name, value in differs.items():
+            setattr(second, name, value)
+        # PostgreSQL names the constraint, SQLite its columns.
+        refused = rf"{constraint}|club_id, \w+\.{link}_id"
+        with pytest.raises(IntegrityError, match=refused), transaction.atomic():
+            second.save()
+        assert model.objects.count() == before, constraint
+
+
+@pytest.mark.django_db
+def test_the_database_refuses_a_login_for_a_second_member_in_any_club():
+    # The one exemption: a login is one member of one club, so UNIQUE (user_id) stays.
+    from django.contrib.auth import get_user_model
+
+    from league.club.models import Member
+
+    login = get_user_model().objects.create_user("ute", password="x-123-geheim")
+    club = neighbours()
+    Member.objects.filter(club=club, name="Ute").update(user=login)
+    for other in (club, Club.objects.create(name="Zweitclub")):
+        with pytest.raises(IntegrityError), transaction.atomic():
+            Member.objects.create(club=other, name="Ute zwei", user=login)
+    assert Member.objects.filter(user=login).count() == 1
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="composite keys: PostgreSQL")
+@pytest.mark.django_db
+def test_postgresql_refuses_a_link_to_a_row_of_another_club(full_club):
+    club = Club.objects.get(name=full_club)
+    other = neighbours()
+    keys = {
+        "ledger_entry_unique_reverses": "league_ledgerentry_reverses_club_fk",
+        "ledger_entry_unique_payment": "league_ledgerentry_payment_club_fk",
+        "bank_line_unique_payment": "league_bankstatementline_payment_club_fk",
+        "runde_given_unique_schock_aus": "games_rundegiven_schock_aus_club_fk",
+    }
+    for constraint, (row, _link, _differs) in _linked_rows(club).items():
+        model = type(row)
+        with pytest.raises(IntegrityError, match=keys[constraint]), transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+            model.objects.filter(pk=row.pk).update(club=other)
+        assert model.objects.get(pk=row.pk).club_id == club.pk, constraint
 
 
 # --- the migrations fill the column ---------------------------------------------------------

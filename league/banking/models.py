@@ -9,7 +9,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from league.club.models import Club
+from league.club.models import Club, ClubOneToOneField
 from league.club.scoping import ScopedManager
 
 
@@ -57,7 +57,7 @@ class BankStatementLine(models.Model):
     name = models.CharField(_("name"), max_length=200, blank=True)
     reference = models.CharField(_("reference"), max_length=400, blank=True)
     amount = models.DecimalField(_("amount"), max_digits=10, decimal_places=2)
-    payment = models.OneToOneField(
+    payment = ClubOneToOneField(
         "league.Payment", on_delete=models.PROTECT, related_name="bank_line"
     )
     created_at = models.DateTimeField(auto_now_add=True)
@@ -70,6 +70,9 @@ class BankStatementLine(models.Model):
             models.UniqueConstraint(
                 fields=["club", "line_hash", "part"], name="bank_line_unique_part_per_club"
             ),
+            # A payment comes from one bank line (part), per club: the composite foreign key
+            # of league migration 0027 keeps the payment one of the line's club.
+            models.UniqueConstraint(fields=["club", "payment"], name="bank_line_unique_payment"),
         ]
 
     def __str__(self) -> str:

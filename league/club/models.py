@@ -4,7 +4,7 @@ Sources: docs/rules.md section 5 (the club's books) and section 6 (rule sets per
 """
 
 from decimal import Decimal
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from django.conf import settings
 from django.db import models
@@ -26,6 +26,33 @@ RULE_PRESET_CHOICES = [
     ("meisterschaft", _("Meisterschaft")),
     ("app", _("App")),
 ]
+
+
+class ClubOneToOneField(models.OneToOneField):
+    """A one-to-one link between two rows of one club, unique per club in the database.
+
+    Python sees a one-to-one link (the forward and the reverse accessors are single
+    objects, e.g. ``entry.reversed_by``, ``schock_aus.runde_given``), but the column is not
+    unique by itself: the model declares ``UniqueConstraint(fields=["club", <link>])``
+    instead, so that every unique constraint of a club-owned table includes the club
+    (README "Distributing by club (Citus)"). On PostgreSQL a composite foreign key
+    ``(<link>_id, club_id) -> (id, club_id)`` makes the linked row one of the row's own
+    club, so unique per club means unique: the meaning is the OneToOneField's.
+
+    Why a subclass and not a ForeignKey with the constraint: a ForeignKey's reverse
+    accessor is a manager (``payment.ledger_entry`` would become a queryset, at every
+    reader); this keeps the API and changes only the schema. Django reads ``unique`` of the
+    field for the ORM too, so what a plain OneToOneField allows beyond this is lost: a
+    reverse ``select_related`` (use an annotation or ``prefetch_related``), the reverse
+    cache filled by a forward ``select_related``, and the single-column check of
+    ``validate_unique`` (the UniqueConstraint is checked instead when the club is in the
+    form). The writers check a second link themselves (e.g. ``runde_already_given``);
+    the database refuses one (IntegrityError).
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._unique = False  # OneToOneField sets unique=True; the constraint carries club
 
 
 class Currency(models.TextChoices):

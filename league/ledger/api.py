@@ -20,6 +20,7 @@ and answer a GET with the ETag they gave with 304 (league/club/caching.py).
 
 import django_filters
 from django.core.paginator import EmptyPage, Paginator
+from django.db.models import F
 from django.http import Http404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
@@ -94,8 +95,12 @@ class PaymentViewSet(ClubScopedMixin, mixins.CreateModelMixin, viewsets.ReadOnly
     ordering = ["-paid_on", "-id"]
 
     def get_queryset(self):
+        # Whether the payment was cancelled: the id of its entry's reversal, in the same
+        # query (a reverse select_related of the ClubOneToOneField links is not possible).
         queryset = self.scope(
-            Payment.objects.select_related("member", "season", "ledger_entry__reversed_by")
+            Payment.objects.select_related("member", "season").annotate(
+                reversal_id=F("ledger_entry__reversed_by__id")
+            )
         )
         if not is_secretary(self.request):
             me = request_member(self.request)

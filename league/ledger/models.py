@@ -12,7 +12,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from league.club.models import Club, Currency, Member, Season
+from league.club.models import Club, ClubOneToOneField, Currency, Member, Season
 from league.club.scoping import ScopedManager
 
 PAYMENT_MIN = Decimal("0.01")
@@ -61,10 +61,10 @@ class LedgerEntry(models.Model):
         "'absence:3:7' (evening, member).",
     )
     description = models.CharField(max_length=200, blank=True)
-    reverses = models.OneToOneField(
+    reverses = ClubOneToOneField(
         "self", on_delete=models.PROTECT, null=True, blank=True, related_name="reversed_by"
     )
-    payment = models.OneToOneField(
+    payment = ClubOneToOneField(
         "Payment", on_delete=models.PROTECT, null=True, blank=True, related_name="ledger_entry"
     )
     booked_on = models.DateField()
@@ -81,6 +81,16 @@ class LedgerEntry(models.Model):
             models.Index(fields=["source_key"]),
             # ledger_sync_evening reads an evening's entries after every change.
             models.Index(fields=["evening_id_ref"], name="ledger_entry_evening_ref"),
+        ]
+        constraints = [
+            # An entry is reversed once, a payment booked once: per club (the composite
+            # foreign keys of league migration 0027 keep both rows of one club).
+            models.UniqueConstraint(
+                fields=["club", "reverses"], name="ledger_entry_unique_reverses"
+            ),
+            models.UniqueConstraint(fields=["club", "payment"], name="ledger_entry_unique_payment"),
+            # Lets the composite foreign key of a reversal refer to (entry, club) together.
+            models.UniqueConstraint(fields=["id", "club"], name="ledger_entry_id_club"),
         ]
 
     def __str__(self) -> str:
@@ -119,6 +129,9 @@ class Payment(models.Model):
             models.CheckConstraint(
                 condition=Q(amount__gt=Decimal("0")), name="payment_amount_positive"
             ),
+            # Lets the composite foreign keys of its ledger entry and bank line refer to
+            # (payment, club) together (league migration 0027).
+            models.UniqueConstraint(fields=["id", "club"], name="payment_id_club"),
         ]
 
     def __str__(self) -> str:

@@ -50,6 +50,8 @@ class PaymentSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(OpenApiTypes.BOOL)
     def get_cancelled(self, payment: Payment) -> bool:
+        if hasattr(payment, "reversal_id"):  # annotated by the API's queryset
+            return payment.reversal_id is not None
         entry = getattr(payment, "ledger_entry", None)
         return bool(entry and hasattr(entry, "reversed_by"))
 

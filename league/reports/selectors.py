@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Count, QuerySet
+from django.db.models import Count, F, QuerySet
 from django.utils import timezone
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
@@ -259,17 +259,22 @@ def season_chronicle(*, season: Season) -> list[ChronicleLine]:
     statutes = season_statutes(season)
     rows = list(
         SchockAus.objects.filter(game__evening__season=season)
-        .select_related("thrower", "game__evening", "runde_given")
+        .select_related("thrower", "game__evening")
+        # The day its Runde was given, in the same query (a reverse select_related of a
+        # ClubOneToOneField link is not possible).
+        .annotate(given_on=F("runde_given__given_on"))
         .order_by("game__evening__date", "game__number", "position")
     )
     by_evening: dict[int, list[SchockAus]] = defaultdict(list)
-    for sa in rows:
-        by_evening[sa.game.evening_id].append(sa)
+    given: dict[int, datetime.date | None] = {}
+    for row in rows:
+        by_evening[row.game.evening_id].append(row)
+        given[row.pk] = row.given_on
     lines = []
     for items in by_evening.values():
         reasons = {r.ordinal: r.reason for r in statutes.runden([sa.thrower_id for sa in items])}
         for ordinal, sa in enumerate(items, start=1):
-            given = getattr(sa, "runde_given", None) if ordinal in reasons else None
+            given_on = given[sa.pk] if ordinal in reasons else None
             lines.append(
                 ChronicleLine(
                     date=sa.game.evening.date,
@@ -277,7 +282,7 @@ def season_chronicle(*, season: Season) -> list[ChronicleLine]:
                     thrower=sa.thrower,
                     ordinal=ordinal,
                     runde=reasons.get(ordinal),
-                    runde_given_on=given.given_on if given else None,
+                    runde_given_on=given_on,
                     evening_total=len(items),
                 )
             )

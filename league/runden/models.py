@@ -11,7 +11,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from league.club.models import Club
+from league.club.models import Club, ClubOneToOneField
 from league.club.scoping import ScopedManager
 
 
@@ -21,7 +21,7 @@ class RundeGiven(models.Model):
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+")
     objects: ClassVar[models.Manager["RundeGiven"]] = ScopedManager(club="club")
 
-    schock_aus = models.OneToOneField(
+    schock_aus = ClubOneToOneField(
         "games.SchockAus", on_delete=models.PROTECT, related_name="runde_given"
     )
     given_on = models.DateField(_("given on"))
@@ -35,6 +35,13 @@ class RundeGiven(models.Model):
         verbose_name = _("Runde given")
         verbose_name_plural = _("Runden given")
         db_table = "games_rundegiven"
+        constraints = [
+            # One Runde given per Schock-Aus, per club (the composite foreign key of league
+            # migration 0026 keeps the Schock-Aus one of the row's club).
+            models.UniqueConstraint(
+                fields=["club", "schock_aus"], name="runde_given_unique_schock_aus"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.schock_aus} {self.given_on}"

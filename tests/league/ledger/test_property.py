@@ -149,7 +149,7 @@ def _apply(op: tuple, club: Club, people: list[Member]) -> bool:
 
 def _paid(season: Season) -> dict[int, Decimal]:
     paid: dict[int, Decimal] = {}
-    for p in Payment.objects.filter(season=season).select_related("ledger_entry"):
+    for p in Payment.objects.filter(season=season).prefetch_related("ledger_entry"):
         if not LedgerEntry.objects.filter(reverses=p.ledger_entry).exists():
             paid[p.member_id] = paid.get(p.member_id, Decimal("0")) + p.amount
     return paid
