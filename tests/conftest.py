@@ -41,6 +41,18 @@ def pytest_runtest_call(item):
 
 
 @pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix) -> None:
+    """pytest-django's hook for the test databases' settings (after its per-worker name
+    suffix): on PostgreSQL each test database is a copy of a template migrated once per
+    schema (tests/template_database.py) instead of being migrated again."""
+    from django.conf import settings
+
+    from tests.template_database import use_templates
+
+    use_templates(settings.DATABASES)
+
+
+@pytest.fixture(scope="session")
 def sample_evening() -> dict:
     """The sample evening of 2026-10-09 with its `expected` figures."""
     return json.loads((SAMPLES / "evening-2026-10-09.json").read_text(encoding="utf-8"))
