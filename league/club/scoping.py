@@ -77,37 +77,39 @@ def _club_id(club: Any) -> int:
 
 
 @contextmanager
-def club_scope(club: Any) -> Iterator[None]:
-    """Runs the block in the scope of `club` (a Club or its id): the club-owned models'
-    queries return this club's rows only. Replaces whatever scope was active (also a
-    disabled one) until the block ends. Raises TypeError for anything but a club or id."""
-    token = state.set({"_enabled": True, "club": _club_id(club)})
+def _scope_replaced(scope: dict[str, Any]) -> Iterator[None]:
+    """Runs the block with django-scopes' state replaced by `scope` (not merged into the
+    active one, as django_scopes.scope does), the state before put back at its end."""
+    token = state.set(scope)
     try:
         yield
     finally:
         state.reset(token)
+
+
+@contextmanager
+def club_scope(club: Any) -> Iterator[None]:
+    """Runs the block in the scope of `club` (a Club or its id): the club-owned models'
+    queries return this club's rows only. Replaces whatever scope was active (also a
+    disabled one) until the block ends. Raises TypeError for anything but a club or id."""
+    with _scope_replaced({"_enabled": True, "club": _club_id(club)}):
+        yield
 
 
 @contextmanager
 def no_club_scope() -> Iterator[None]:
     """Runs the block in an enforced scope without a club: a query of a club-owned model
     raises ScopeError (an anonymous request)."""
-    token = state.set({"_enabled": True})
-    try:
+    with _scope_replaced({"_enabled": True}):
         yield
-    finally:
-        state.reset(token)
 
 
 @contextmanager
 def clubless_scope() -> Iterator[None]:
     """Runs the block in the scope of no club (a login without a club): every query of a
     club-owned model answers no rows, as the views' club filters did for such a login."""
-    token = state.set({"_enabled": True, "club": NO_CLUB})
-    try:
+    with _scope_replaced({"_enabled": True, "club": NO_CLUB}):
         yield
-    finally:
-        state.reset(token)
 
 
 @contextmanager
