@@ -73,6 +73,14 @@ def _member_read_with(user) -> Any:
     return member
 
 
+def login_member_read(user) -> Member | None:
+    """The person of the logged-in `user` with its club loaded, or None for a login
+    without one: one query, across clubs (which club is the login's is what opens its
+    scope). No suspension check (member_for_user makes it)."""
+    with across_clubs():
+        return Member.objects.select_related("club").filter(user=user).first()
+
+
 def member_for_user(user) -> Member | None:
     """The user's Member (with its club loaded), or None for anonymous or club-less users.
 
@@ -82,9 +90,7 @@ def member_for_user(user) -> Member | None:
         return None
     member = _member_read_with(user)
     if member is _NOT_READ:
-        # Which club is the login's is what opens its scope: read across clubs.
-        with across_clubs():
-            member = Member.objects.select_related("club").filter(user=user).first()
+        member = login_member_read(user)
     if member is not None and member.club.suspended_at is not None:
         raise ClubSuspended()
     return member

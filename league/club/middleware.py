@@ -19,8 +19,8 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from rest_framework import exceptions
 
+from league.club.access import login_member_read
 from league.club.api_common import error_body
-from league.club.models import Member
 from league.club.scoping import across_clubs, club_scope, clubless_scope, no_club_scope
 
 API_PREFIX = "/api/"
@@ -102,8 +102,7 @@ def _club_id_of_login(user: Any) -> int | None:
     """The club id of a logged-in user's person, read with its club and kept on the user
     for this request (`league.club.access.member_for_user` trusts it); None for a login
     without a club. A suspended club is still its scope: the views refuse it."""
-    with across_clubs():
-        member = Member.objects.select_related("club").filter(user=user).first()
+    member = login_member_read(user)
     user._state.fields_cache["member"] = member
     user.club_read_with_login = True
     return member.club_id if member is not None else None
