@@ -37,20 +37,23 @@ POSTGRESQL = "django.db.backends.postgresql"
 LOCK_ID = 0x5C0C_7E57  # pg_advisory_lock's key for making a template
 
 
-def schema_digest(root: Path = ROOT) -> str:
-    """The sha256 (hex, first 12 digits) of what builds the test schema: every migration
-    of the project's apps, the models modules (a migration may name a field class of one,
-    e.g. league.club.models.ClubOneToOneField), the settings module and the lock, by path
-    and content."""
+def schema_inputs(root: Path = ROOT) -> list[Path]:
+    """The files that build the test schema under `root`: every migration of the
+    project's apps, the models modules (a migration may name a field class of one, e.g.
+    league.club.models.ClubOneToOneField), the settings module and the lock."""
     apps = ("games", "league", "schockclub")
-    files = [
+    return [
         *sorted(root.glob("*/migrations/*.py")),
         *sorted(p for app in apps for p in (root / app).rglob("models.py")),
         root / "schockclub" / "settings.py",
         root / "requirements" / "development.txt",
     ]
+
+
+def schema_digest(root: Path = ROOT) -> str:
+    """The sha256 (hex, first 12 digits) of `schema_inputs(root)`, by path and content."""
     digest = hashlib.sha256()
-    for path in files:
+    for path in schema_inputs(root):
         digest.update(str(path.relative_to(root)).encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:12]

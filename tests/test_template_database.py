@@ -9,18 +9,19 @@ import pytest
 from django.db import connection
 
 from tests import template_database
-from tests.template_database import ROOT, schema_digest, template_name, use_templates
+from tests.template_database import (
+    ROOT,
+    schema_digest,
+    schema_inputs,
+    template_name,
+    use_templates,
+)
 
 
 @pytest.fixture
 def tree(tmp_path: Path) -> Path:
     """A copy of the files the digest reads."""
-    for path in [
-        *ROOT.glob("*/migrations/*.py"),
-        *(p for app in ("games", "league", "schockclub") for p in (ROOT / app).rglob("models.py")),
-        ROOT / "schockclub" / "settings.py",
-        ROOT / "requirements" / "development.txt",
-    ]:
+    for path in schema_inputs():
         target = tmp_path / path.relative_to(ROOT)
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, target)
