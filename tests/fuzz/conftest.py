@@ -1,12 +1,11 @@
 """The fuzzers' data: the demo club (league/management/commands/demo.py: its members,
-guests, logins, payments and simulated evenings of two seasons), built once for the whole
-tests/fuzz package inside a transaction that is rolled back at its end, so every other
-test still starts from an empty database.
+guests, logins, payments and simulated evenings of two seasons, and the second club),
+entered once for the whole tests/fuzz package inside a transaction that is rolled back at
+its end, so every other test still starts from an empty database.
 
-The demo is trimmed to its first EVENINGS_PER_SEASON evenings of each season: the full
-demo (about 48 evenings) takes minutes on a busy machine, and the fuzzers need the shapes
-(seasons in both states, paid and open dues, Schock-Aus with Runden, guests, logins), not
-the volume."""
+It is the demo of tests/pages/demo, for the same day (tests/pages/demo/demo_rows.py): the
+packages share the xdist group "demo", so on one worker the demo is built once and copied
+into the other package's transaction by COPY (a second build took half a minute)."""
 
 import copy
 from collections.abc import Callable, Iterator
@@ -14,7 +13,6 @@ from dataclasses import dataclass
 
 import pytest
 from django.core.cache import caches
-from django.core.management import call_command
 from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections, connection, transaction
@@ -23,8 +21,7 @@ from rest_framework.test import APIClient
 from league.club.accounts.services import api_token_create
 from league.club.models import Club, Member
 from league.management.commands import demo
-
-EVENINGS_PER_SEASON = 4
+from tests.pages.demo.demo_rows import DEMO_TODAY, demo_entered
 
 
 @dataclass(frozen=True)
@@ -39,19 +36,12 @@ class Demo:
 
 @pytest.fixture(scope="package")
 def demo_club(django_db_setup, django_db_blocker) -> Iterator[Demo]:
-    """The trimmed demo club, rolled back after the last test of tests/fuzz."""
-    fridays = demo.club_fridays
+    """The demo club, rolled back after the last test of tests/fuzz."""
     with django_db_blocker.unblock():
         atomic = transaction.atomic()
         atomic.__enter__()
         try:
-            with pytest.MonkeyPatch.context() as patch:
-                patch.setattr(
-                    demo,
-                    "club_fridays",
-                    lambda year, until: fridays(year, until)[:EVENINGS_PER_SEASON],
-                )
-                call_command("demo", stdout=open("/dev/null", "w"))
+            demo_entered(DEMO_TODAY)
             # The demo's foreign keys are checked here, once (PostgreSQL defers the checks
             # to the commit): left pending, every test's teardown (SET CONSTRAINTS ALL
             # IMMEDIATE in a savepoint rolled back after it) checked them all again.

@@ -21,9 +21,10 @@ from schemathesis.specs.openapi.checks import response_schema_conformance
 from games.evenings.models import Evening, Game
 from league.club.models import Season
 
-# One xdist worker runs tests/fuzz (`make test`: --dist loadgroup), so the package's demo
-# club (conftest.py) is built once, and first, as the largest group.
-pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("fuzz")]
+# One xdist worker runs the group "demo" (`make test`: --dist loadgroup): tests/fuzz,
+# tests/pages/demo and the backup's round trip of the demo, so the demo is built once
+# there (tests/pages/demo/demo_rows.py), and first, as the largest group.
+pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("demo")]
 
 # CI runs a fixed, derandomised set (reproducible); explore more with e.g.
 #   FUZZ_MAX_EXAMPLES=200 FUZZ_RANDOM=1 .venv/bin/python -m pytest tests/fuzz

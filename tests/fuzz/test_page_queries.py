@@ -20,9 +20,10 @@ from games.evenings.models import Evening, Game, SchockAus
 from league.club.models import Season
 from league.ledger.models import Payment
 
-# One xdist worker runs tests/fuzz (`make test`: --dist loadgroup), so the package's demo
-# club (conftest.py) is built once, and first, as the largest group.
-pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("fuzz")]
+# One xdist worker runs the group "demo" (`make test`: --dist loadgroup): tests/fuzz,
+# tests/pages/demo and the backup's round trip of the demo, so the demo is built once
+# there (tests/pages/demo/demo_rows.py), and first, as the largest group.
+pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("demo")]
 
 MAX_EXAMPLES = int(os.environ.get("FUZZ_PAGE_EXAMPLES", "60"))
 DERANDOMIZE = not os.environ.get("FUZZ_RANDOM")
