@@ -63,11 +63,13 @@ def enter_sample_evening(sample: dict, *, date: datetime.date | None = None):
     return evening, people
 
 
-def enter_sample_evening_copied(sample: dict):
+def enter_sample_evening_copied(sample: dict, *, date: datetime.date | None = None):
     """The sample evening as enter_sample_evening leaves it, for tests that start from it.
 
     Entered through the services the first time in a process, then its rows are written
     again by COPY (tests/copied.py): 25 games through the services are 660 queries, half a
     second; the copy is one statement per table. Returns (evening, name -> Member).
     """
-    return copied("sample evening", lambda: enter_sample_evening(sample), repr(sample))
+    return copied(
+        "sample evening", lambda: enter_sample_evening(sample, date=date), repr(sample), date
+    )
