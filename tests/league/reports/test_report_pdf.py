@@ -13,6 +13,7 @@ from league.reports.pdf import (
     build_season_report_pdf,
 )
 from league.standings.selectors import season_standings
+from tests.copied import copied
 from tests.league.reports.conftest import pdf_pages, pdf_text
 from tests.sample import enter_sample_evening
 
@@ -35,9 +36,14 @@ def flat(text: str) -> str:
 
 @pytest.fixture
 def two_evenings(sample_evening):
-    enter_sample_evening(sample_evening)
-    evening, _ = enter_sample_evening(sample_evening, date=datetime.date(2026, 10, 16))
-    return evening.season
+    """The sample evening entered twice, a week apart (once per process, then copied)."""
+
+    def enter_twice():
+        enter_sample_evening(sample_evening)
+        evening, _ = enter_sample_evening(sample_evening, date=datetime.date(2026, 10, 16))
+        return evening.season
+
+    return copied("report two evenings", enter_twice, repr(sample_evening))
 
 
 @pytest.fixture
