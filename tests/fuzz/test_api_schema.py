@@ -92,23 +92,28 @@ idempotent_schema = schemathesis.pytest.from_fixture("idempotent_api_schema")
 
 
 def _real_id(demo, path: str) -> int | None:
-    """The id of a real object of the demo club behind a detail path, if it has one."""
+    """The id of a real object of the demo club behind a detail path, if it has one (one
+    query, for the path's kind of object only)."""
     club = demo.club
-    for prefix, pk in [
-        ("/api/v1/clubs/", club.pk),
-        ("/api/v1/seasons/", Season.objects.filter(club=club).values_list("pk", flat=True).last()),
-        ("/api/v1/members/", demo.member.pk),
+    objects = [
+        ("/api/v1/clubs/", lambda: club.pk),
+        (
+            "/api/v1/seasons/",
+            lambda: Season.objects.filter(club=club).values_list("pk", flat=True).last(),
+        ),
+        ("/api/v1/members/", lambda: demo.member.pk),
         (
             "/api/v1/evenings/",
-            Evening.objects.filter(club=club).values_list("pk", flat=True).last(),
+            lambda: Evening.objects.filter(club=club).values_list("pk", flat=True).last(),
         ),
         (
             "/api/v1/games/",
-            Game.objects.filter(evening__club=club).values_list("pk", flat=True).last(),
+            lambda: Game.objects.filter(evening__club=club).values_list("pk", flat=True).last(),
         ),
-    ]:
+    ]
+    for prefix, pk in objects:
         if path.startswith(prefix):
-            return pk
+            return pk()
     return None
 
 
@@ -136,9 +141,9 @@ def _call_and_check(case, headers: dict[str, str]):
     deadline=None,
     suppress_health_check=list(HealthCheck),
 )
-def test_api_reads_conform_to_its_schema_and_never_fail(case, demo_club, secretary_headers):
+def test_api_reads_conform_to_its_schema_and_never_fail(case, demo_club, secretary_read_headers):
     _with_real_id(case, demo_club)
-    _call_and_check(case, secretary_headers())
+    _call_and_check(case, dict(secretary_read_headers))
 
 
 @schema.exclude(method="GET").parametrize()
