@@ -13,7 +13,7 @@ from league.reports.pdf import (
     build_season_report_pdf,
 )
 from league.standings.selectors import season_standings
-from tests.copied import copied
+from tests.copied import copied, database_fingerprint
 from tests.league.reports.conftest import pdf_pages, pdf_text
 from tests.sample import enter_sample_evening
 
@@ -46,9 +46,20 @@ def two_evenings(sample_evening):
     return copied("report two evenings", enter_twice, repr(sample_evening))
 
 
+# The report's pages per content of the database (and language): a report is what its
+# books hold on its day, so the same rows give the same pages; WeasyPrint takes a second.
+_pages: dict[tuple[str, str | None], list[str]] = {}
+
+
 @pytest.fixture
 def report_pages(two_evenings):
-    return pdf_pages(build_season_report_pdf(season=two_evenings, today=REPORT_DAY))
+    content = database_fingerprint()
+    if content is None:  # not PostgreSQL: drawn each time
+        return pdf_pages(build_season_report_pdf(season=two_evenings, today=REPORT_DAY))
+    key = (content, translation.get_language())
+    if key not in _pages:
+        _pages[key] = pdf_pages(build_season_report_pdf(season=two_evenings, today=REPORT_DAY))
+    return list(_pages[key])
 
 
 def _page(pages: list[str], heading: str) -> str:
