@@ -45,11 +45,14 @@ def pytest_collection_modifyitems(config, items):
 # Playwright is started. pytest-playwright starts it once per session, so on an xdist
 # worker every later test ran "inside" that loop, and Django's test client could no longer
 # call an async view (the health view: "You cannot use AsyncToSync in the same thread as
-# an async event loop"). Here Playwright and the browser live for one module and are
-# stopped before a test of another module runs.
+# an async event loop"). Here Playwright and the browser live for this package
+# (tests/browser) and are stopped before a test of another package runs: pytest tears a
+# package's fixtures down as soon as the next test is outside it, so they are started once
+# for a run of the package's modules one after another, and again whenever another
+# package's tests came in between.
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def playwright(_pw_api_request_contexts):
     pw = sync_playwright().start()
     if _pw_api_request_contexts:
@@ -58,12 +61,12 @@ def playwright(_pw_api_request_contexts):
     pw.stop()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def browser_type(playwright, browser_name):
     return getattr(playwright, browser_name)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def launch_browser(browser_type_launch_args, browser_type):
     def launch(**kwargs):
         return browser_type.launch(**{**browser_type_launch_args, **kwargs})
@@ -71,7 +74,7 @@ def launch_browser(browser_type_launch_args, browser_type):
     return launch
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def browser(launch_browser):
     browser = launch_browser()
     yield browser

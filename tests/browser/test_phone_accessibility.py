@@ -3,14 +3,12 @@
 and for the secretary (with the entry form), light and dark."""
 
 import datetime
-from pathlib import Path
-
 import pytest
 
 from games.evenings.models import Evening
+from tests.browser.axe_scan import serious_violations
 from tests.sample import enter_sample_evening
 
-AXE = (Path(__file__).parent / "vendor" / "axe.min.js").read_text(encoding="utf-8")
 MEMBER_PAGES = ["/", "/saison/2026/", "/kasse/", "/marken/"]
 
 
@@ -20,16 +18,10 @@ def sample_books(club_cast, sample_evening):
     return club_cast
 
 
-def _serious(page) -> list[str]:
-    """The serious and critical violations of the page: 'rule: first target' lines."""
-    if not page.evaluate("typeof axe !== 'undefined'"):
-        page.evaluate(AXE)
-    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
-    return [
-        f"{v['id']}: {v['nodes'][0]['target']} ({v['help']})"
-        for v in result["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
+def _serious(page, scheme: str = "light") -> list[str]:
+    """The serious and critical violations of the page in `scheme`: 'rule: first target
+    (help)' lines (tests/browser/axe_scan.py: call it for "light" before "dark")."""
+    return [f"{v['id']}: {v['target']} ({v['help']})" for v in serious_violations(page, scheme)]
 
 
 def _evening_pages() -> list[str]:
@@ -43,8 +35,7 @@ def _scan(page, live_server, paths: list[str]) -> dict[str, list[str]]:
     for path in paths:
         page.goto(live_server.url + path)
         for scheme in ("light", "dark"):
-            page.emulate_media(color_scheme=scheme)
-            if problems := _serious(page):
+            if problems := _serious(page, scheme):
                 found[f"{path} ({scheme})"] = problems
     return found
 

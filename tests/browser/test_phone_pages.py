@@ -18,10 +18,10 @@ from games.evenings.models import Evening, Game
 from league.club.models import Club, Member, Season
 from league.management.commands import demo
 from league.sharing.services import wall_screen_create
+from tests.browser.axe_scan import serious_violations
 
 HERE = Path(__file__).parent
 CHECKS = (HERE / "page_checks.js").read_text(encoding="utf-8")
-AXE = (HERE / "vendor" / "axe.min.js").read_text(encoding="utf-8")
 EVENINGS_PER_SEASON = 2
 
 
@@ -104,17 +104,6 @@ def _pages(club: Club, *, secretary: bool) -> list[str]:
     return pages
 
 
-def _serious(page) -> list[str]:
-    if not page.evaluate("typeof axe !== 'undefined'"):
-        page.evaluate(AXE)
-    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
-    return [
-        f"{v['id']} x{len(v['nodes'])}: {v['nodes'][0]['target']}"
-        for v in result["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
-
-
 def _survey(page, live_server, paths: list[str]) -> dict[str, dict]:
     """Each page's problems: broken words, cut tables, axe in light and dark mode."""
     found: dict[str, dict] = {}
@@ -124,9 +113,10 @@ def _survey(page, live_server, paths: list[str]) -> dict[str, dict]:
         assert response is not None and response.status == 200, path
         problems = {k: v for k, v in page.evaluate(CHECKS).items() if v}
         for scheme in ("light", "dark"):
-            page.emulate_media(color_scheme=scheme)
-            if serious := _serious(page):
-                problems[f"axe {scheme}"] = serious
+            if serious := serious_violations(page, scheme):
+                problems[f"axe {scheme}"] = [
+                    f"{v['id']} x{v['nodes']}: {v['target']}" for v in serious
+                ]
         if problems:
             found[path] = problems
     return found
