@@ -12,7 +12,10 @@ Two things make a scan cheaper without changing what it finds:
   rule finds in dark mode exactly what it found in light mode.
 
 The result crosses from the page as the few fields the tests print (axe's full result
-carries every node's HTML).
+carries every node's HTML). A test that scans many pages gives its page axe as an init
+script (`axe_in_every_document`): the browser then runs it as each document starts, from
+the script it compiled once, instead of receiving and compiling 650 kB again for every
+page (measured: 0.45 s against 0.3 s per page for loading it and axe together).
 """
 
 from pathlib import Path
@@ -39,13 +42,19 @@ _RUN = """async ([scheme, colourRules]) => {
 }"""
 
 
+def axe_in_every_document(page) -> None:
+    """Give every document `page` loads from now on axe-core (window.axe), before the
+    page's own scripts run; the scans then find it there."""
+    page.add_init_script(script=AXE)
+
+
 def serious_violations(page, scheme: str) -> list[dict]:
     """The page's serious and critical axe violations with `scheme` ("light" or "dark")
     emulated: [{id, help, nodes (how many), target (the first node's selector list)}].
 
-    Sets the page's colour scheme (page.emulate_media) and injects axe into the page once
-    per document. Call it with "light" first for a page: the dark scan runs only the
-    colour rules (see the module's docstring)."""
+    Sets the page's colour scheme (page.emulate_media) and injects axe into the document
+    unless it has it already (axe_in_every_document). Call it with "light" first for a
+    page: the dark scan runs only the colour rules (see the module's docstring)."""
     if scheme not in ("light", "dark"):
         raise ValueError(f"scheme is 'light' or 'dark', not {scheme!r}")
     page.emulate_media(color_scheme=scheme)

@@ -8,7 +8,10 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = [*sorted((ROOT / "static" / "css").glob("*.css")), *sorted((ROOT / "templates").rglob("*.html"))]
+SOURCES = [
+    *sorted((ROOT / "static" / "css").glob("*.css")),
+    *sorted((ROOT / "templates").rglob("*.html")),
+]
 DARK = re.compile(r"@media[^{]*prefers-color-scheme\s*:\s*dark[^{]*\{")
 COLOUR_PROPERTIES = {
     "color",
@@ -71,6 +74,4 @@ def test_dark_mode_changes_only_colours():
 
 def test_the_check_finds_a_change_of_layout():
     css = "@media (prefers-color-scheme: dark) { .a { color: #fff; display: none } }"
-    assert [d for d in _declarations(_blocks(css)[0]) if _not_a_colour(*d)] == [
-        ("display", "none")
-    ]
+    assert [d for d in _declarations(_blocks(css)[0]) if _not_a_colour(*d)] == [("display", "none")]

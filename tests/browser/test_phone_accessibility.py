@@ -3,19 +3,34 @@
 and for the secretary (with the entry form), light and dark."""
 
 import datetime
+
 import pytest
 
 from games.evenings.models import Evening
-from tests.browser.axe_scan import serious_violations
+from tests.browser.axe_scan import axe_in_every_document, serious_violations
+from tests.browser.conftest import kept_for_the_module, make_club_cast
 from tests.sample import enter_sample_evening
 
 MEMBER_PAGES = ["/", "/saison/2026/", "/kasse/", "/marken/"]
 
 
+@pytest.fixture(scope="module")
+def sample_books(django_db_setup, django_db_blocker, sample_evening):
+    """`club_cast` with the sample evening entered, built once for this module's tests,
+    which only read it (they log in and scan pages), and emptied after the last of them
+    (kept_for_the_module)."""
+    with kept_for_the_module(django_db_blocker):
+        cast = make_club_cast(sample_evening)
+        enter_sample_evening(sample_evening, date=datetime.date(2026, 10, 9))
+        yield cast
+
+
 @pytest.fixture
-def sample_books(club_cast, sample_evening):
-    enter_sample_evening(sample_evening, date=datetime.date(2026, 10, 9))
-    return club_cast
+def transactional_db(sample_books):
+    """pytest-django's live_server asks for `transactional_db` (a database emptied after
+    each test); here it is the module's books instead, kept from test to test and emptied
+    after the module (sample_books). The tests still count as live-server tests when
+    pytest-django orders them (it goes by the fixtures' names)."""
 
 
 def _serious(page, scheme: str = "light") -> list[str]:
@@ -32,6 +47,7 @@ def _evening_pages() -> list[str]:
 def _scan(page, live_server, paths: list[str]) -> dict[str, list[str]]:
     """Each page in light and in dark mode: its serious and critical violations."""
     found = {}
+    axe_in_every_document(page)
     for path in paths:
         page.goto(live_server.url + path)
         for scheme in ("light", "dark"):
