@@ -13,6 +13,7 @@ from games.evenings.services import evening_create, game_record
 from league.club.accounts.services import api_token_create
 from league.club.models import Club, Member, Season
 from league.club.services import member_create, season_create
+from tests.copied import copied
 from tests.factories import UserFactory
 
 DATE = datetime.date(2026, 10, 9)
@@ -55,6 +56,11 @@ def _fast_passwords(settings):
 
 @pytest.fixture
 def cast(db) -> Cast:
+    """The cast, built through the services once per process (tests/copied.py)."""
+    return copied("api cast", _build_cast)
+
+
+def _build_cast() -> Cast:
     club = Club.objects.create(name="Heimclub")
     season = season_create(club=club, year=2026)
     secretary = member_create(club=club, name="Bernd Krause", is_secretary=True)

@@ -32,7 +32,7 @@ from tests.league.test_books_changed import (
     make_report_ready,
     report_figures,
 )
-from tests.sample import enter_sample_evening
+from tests.sample import enter_sample_evening_copied
 
 pytestmark = pytest.mark.django_db
 
@@ -55,7 +55,7 @@ def cheap_reports(monkeypatch, settings, tmp_path):
 
 @pytest.fixture
 def books(sample_evening) -> Books:
-    evening, people = enter_sample_evening(sample_evening)
+    evening, people = enter_sample_evening_copied(sample_evening)
     return Books(sample_evening, evening, people)
 
 

@@ -21,7 +21,7 @@ from games.evenings.models import Attendance
 from games.evenings.services import game_record, game_update
 from league.club.models import Member
 from tests.factories import UserFactory
-from tests.games.rounds.test_services import _evening
+from tests.games.rounds.test_services import _evening_copied
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -36,7 +36,7 @@ def _empty_cache():
 @pytest.fixture
 def evening(sample_evening):
     """The sample evening of 25 games, all entered short; Bernd (the secretary) has a login."""
-    evening, people = _evening(sample_evening, rounds_games=())
+    evening, people = _evening_copied(sample_evening, rounds_games=())
     people["Bernd Krause"].user = UserFactory(username="bernd")
     people["Bernd Krause"].save()
     return evening, people

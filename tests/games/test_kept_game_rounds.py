@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games.evenings.services import game_update
 from tests.factories import ClubFactory, MemberFactory, UserFactory
-from tests.games.rounds.test_services import _evening
+from tests.games.rounds.test_services import _evening_copied
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -30,7 +30,7 @@ def _empty_cache():
 @pytest.fixture
 def evening(sample_evening):
     """The sample evening, game 20 entered round by round; Bernd has a login."""
-    evening, people = _evening(sample_evening, rounds_games=(20,))
+    evening, people = _evening_copied(sample_evening, rounds_games=(20,))
     people["Bernd Krause"].user = UserFactory(username="bernd")
     people["Bernd Krause"].save()
     return evening, people

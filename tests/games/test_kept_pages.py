@@ -22,7 +22,7 @@ from games.evenings.services import game_delete, game_record
 from games.rounds.services import game_record_rounds
 from tests.factories import ClubFactory, MemberFactory, UserFactory
 from tests.games.rounds.sample import game_20_rounds
-from tests.games.rounds.test_services import _evening
+from tests.games.rounds.test_services import _evening_copied
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -38,7 +38,7 @@ def _empty_cache():
 def evening(sample_evening):
     """The sample evening of 25 games, all entered short; Bernd (the secretary) and Anna
     (a member) have logins."""
-    evening, people = _evening(sample_evening, rounds_games=())
+    evening, people = _evening_copied(sample_evening, rounds_games=())
     for name, username in (("Bernd Krause", "bernd"), ("Anna Becker", "anna")):
         people[name].user = UserFactory(username=username)
         people[name].save()

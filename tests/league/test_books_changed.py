@@ -48,7 +48,7 @@ from league.runden.services import runde_mark_given, runde_unmark
 from schockclub.celery import app
 from tests.factories import SeasonFactory
 from tests.games.rounds.sample import game_20_rounds
-from tests.sample import enter_sample_evening
+from tests.sample import enter_sample_evening, enter_sample_evening_copied
 
 pytestmark = pytest.mark.django_db
 
@@ -136,7 +136,7 @@ class Books:
 
 @pytest.fixture
 def books(sample_evening) -> Books:
-    evening, people = enter_sample_evening(sample_evening)
+    evening, people = enter_sample_evening_copied(sample_evening)
     return Books(sample_evening, evening, people)
 
 

@@ -19,7 +19,7 @@ from league.ledger.services import (
 from league.runden.selectors import (
     runden_overview,
 )
-from tests.sample import enter_sample_evening
+from tests.sample import enter_sample_evening_copied
 
 pytestmark = pytest.mark.django_db
 
@@ -46,7 +46,9 @@ def books(sample_evening):
         }
 
     def add_evening(day: int):
-        evening, people = enter_sample_evening(sample_evening, date=datetime.date(2026, 10, day))
+        evening, people = enter_sample_evening_copied(
+            sample_evening, date=datetime.date(2026, 10, day)
+        )
         game_delete(game=evening.games.get(number=1))
         payment_record(member=people["Dieter Hahn"], amount=Decimal("1.00"), paid_on=evening.date)
         return evening, people

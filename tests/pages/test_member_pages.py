@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from tests.pages.html import page_text
-from tests.sample import enter_sample_evening
+from tests.sample import enter_sample_evening_copied
 
 pytestmark = pytest.mark.django_db
 
@@ -14,7 +14,7 @@ def sample_member_client(client, sample_evening):
     """The sample evening (through the services) and Erik Lange logged in."""
     from tests.factories import UserFactory
 
-    evening, people = enter_sample_evening(sample_evening)
+    evening, people = enter_sample_evening_copied(sample_evening)
     erik = people["Erik Lange"]
     erik.user = UserFactory(username="erik")
     erik.save()
@@ -40,7 +40,7 @@ def test_my_marks_list_the_runden_owed_with_reason(sample_member_client):
 def test_absent_member_sees_six_marks(client, sample_evening):
     from tests.factories import UserFactory
 
-    evening, people = enter_sample_evening(sample_evening)
+    evening, people = enter_sample_evening_copied(sample_evening)
     frank = people["Frank Roth"]
     frank.user = UserFactory(username="frank")
     frank.save()

@@ -15,7 +15,7 @@ from games.rounds.services import game_record_rounds
 from league.club.errors import BooksError
 from league.club.services import season_statutes_update
 from tests.factories import UserFactory
-from tests.games.rounds.test_services import _evening
+from tests.games.rounds.test_services import _evening_copied
 from tests.games.rounds.test_views import _post_data
 
 pytestmark = pytest.mark.django_db
@@ -79,7 +79,7 @@ def _games_per_member(evening, count: int) -> None:
 def full_evening(sample_evening):
     """The sample evening with games 1..19 entered short, its target count 15 games;
     Bernd (secretary) can log in."""
-    evening, people = _evening(sample_evening, rounds_games=())
+    evening, people = _evening_copied(sample_evening, rounds_games=())
     evening.games.filter(number__gte=NEXT).delete()
     _games_per_member(evening, 3)
     evening.refresh_from_db()

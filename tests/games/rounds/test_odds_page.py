@@ -20,7 +20,7 @@ from games.rules.odds import attempt_odds, turn_schock_aus_probability
 from games.rules.simulator import simulate_statistics
 from league.club.services import season_create
 from tests.factories import ClubFactory, MemberFactory, UserFactory
-from tests.games.rounds.test_services import _evening
+from tests.games.rounds.test_services import _evening_copied
 
 pytestmark = pytest.mark.django_db
 
@@ -95,7 +95,7 @@ def _turn_probability(cap, muss):
 
 
 def test_eriks_expected_schock_aus_add_up_his_turns_of_game_20(sample_evening):
-    evening, people = _evening(sample_evening)
+    evening, people = _evening_copied(sample_evening)
     stats = season_schock_aus_stats(season=evening.season)
     erik = next(r for r in stats.rows if r.member.name == "Erik Lange")
     # Erik opens rounds 1 and 4 (3 attempts allowed) and throws after Vorleger who used
@@ -105,7 +105,7 @@ def test_eriks_expected_schock_aus_add_up_his_turns_of_game_20(sample_evening):
 
 
 def test_annas_turn_under_the_muss_regel_uses_its_odds(sample_evening):
-    evening, people = _evening(sample_evening)
+    evening, people = _evening_copied(sample_evening)
     stats = season_schock_aus_stats(season=evening.season)
     anna = next(r for r in stats.rows if r.member.name == "Anna Becker")
     expected = (
@@ -118,7 +118,7 @@ def test_annas_turn_under_the_muss_regel_uses_its_odds(sample_evening):
 
 
 def test_games_entered_short_count_only_in_all_schock_aus(sample_evening):
-    evening, _ = _evening(sample_evening)
+    evening, _ = _evening_copied(sample_evening)
     stats = season_schock_aus_stats(season=evening.season)
     carla = next(r for r in stats.rows if r.member.name == "Carla Vogt")
     assert (carla.turns, carla.schock_aus_in_turns, carla.schock_aus_total) == (3, 0, 1)
@@ -126,7 +126,7 @@ def test_games_entered_short_count_only_in_all_schock_aus(sample_evening):
 
 
 def test_the_statistics_page_shows_a_members_numbers(client, sample_evening):
-    evening, people = _evening(sample_evening)
+    evening, people = _evening_copied(sample_evening)
     people["Anna Becker"].user = UserFactory(username="anna")
     people["Anna Becker"].save()
     client.force_login(people["Anna Becker"].user)
@@ -138,13 +138,13 @@ def test_the_statistics_page_shows_a_members_numbers(client, sample_evening):
 
 
 def test_the_statistics_page_is_for_members_only(client, sample_evening):
-    _evening(sample_evening)
+    _evening_copied(sample_evening)
     client.force_login(UserFactory())
     assert client.get(reverse("schock_aus_stats")).status_code == 404
 
 
 def test_a_game_20_with_no_rounds_elsewhere_leaves_other_seasons_empty(sample_evening):
-    short, _ = _evening(sample_evening, rounds_games=())
+    short, _ = _evening_copied(sample_evening, rounds_games=())
     stats = season_schock_aus_stats(season=short.season)
     assert all(r.turns == 0 for r in stats.rows)
     assert {r.member.name for r in stats.rows} == {
@@ -153,7 +153,7 @@ def test_a_game_20_with_no_rounds_elsewhere_leaves_other_seasons_empty(sample_ev
 
 
 def test_bernds_schock_aus_under_the_muss_regel_counts_against_his_turns(sample_evening):
-    evening, _ = _evening(sample_evening)
+    evening, _ = _evening_copied(sample_evening)
     stats = season_schock_aus_stats(season=evening.season)
     bernd = next(r for r in stats.rows if r.member.name == "Bernd Krause")
     expected = (
@@ -168,7 +168,7 @@ def test_bernds_schock_aus_under_the_muss_regel_counts_against_his_turns(sample_
 def test_the_statistics_take_a_fixed_number_of_queries(
     sample_evening, django_assert_max_num_queries
 ):
-    evening, _ = _evening(sample_evening)
+    evening, _ = _evening_copied(sample_evening)
     with django_assert_max_num_queries(4):
         season_schock_aus_stats(season=evening.season)
 

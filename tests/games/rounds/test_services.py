@@ -21,6 +21,7 @@ from league.club.errors import BooksError
 from league.club.models import Member
 from league.club.services import season_get_or_create, season_update
 from league.standings.selectors import season_standings
+from tests.copied import copied
 from tests.games.rounds.sample import EARLIER_ROUNDS, game_20_rounds
 from tests.sample import sample_club
 
@@ -55,6 +56,18 @@ def _evening(sample, *, date=None, rounds_games=(20,)):
                 schock_aus_throwers=[people[n] for n in game["schock_aus"]],
             )
     return evening, people
+
+
+def _evening_copied(sample, *, date=None, rounds_games=(20,)):
+    """`_evening`, entered through the services once per process and copied after
+    (tests/copied.py): for tests that start from it rather than test its entering."""
+    return copied(
+        "rounds evening",
+        lambda: _evening(sample, date=date, rounds_games=rounds_games),
+        repr(sample),
+        date,
+        tuple(rounds_games),
+    )
 
 
 def _last_round(evening):

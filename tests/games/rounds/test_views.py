@@ -11,7 +11,7 @@ from games.rounds.feedback import turn_text
 from games.rounds.models import RoundThrow
 from tests.factories import ClubFactory, MemberFactory, SeasonFactory, UserFactory
 from tests.games.rounds.sample import game_20_rounds
-from tests.games.rounds.test_services import _evening
+from tests.games.rounds.test_services import _evening_copied
 
 pytestmark = pytest.mark.django_db
 
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 def table(sample_evening):
     """Games 1..19 of the sample evening entered short; Bernd (secretary) and Anna
     (member) can log in."""
-    evening, people = _evening(sample_evening, rounds_games=())
+    evening, people = _evening_copied(sample_evening, rounds_games=())
     evening.games.filter(number__gte=20).delete()
     evening.refresh_from_db()
     for name in ("Bernd Krause", "Anna Becker"):
@@ -279,5 +279,5 @@ def test_a_game_entered_in_the_browser_gives_the_books_of_the_short_entry(
     secretary_client.post(_url(evening), _post_data(game_20_rounds(sample_evening, people)))
     for game in sample_evening["evening"]["games"][20:]:
         game_record(evening=evening, number=game["number"], loser=people[game["loser"]])
-    short, _ = _evening(sample_evening, rounds_games=(), date=datetime.date(2027, 10, 8))
+    short, _ = _evening_copied(sample_evening, rounds_games=(), date=datetime.date(2027, 10, 8))
     assert _books_figures(evening) == _books_figures(short)

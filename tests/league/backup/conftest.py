@@ -32,13 +32,21 @@ from league.runden.selectors import (
 from league.runden.services import (
     runde_mark_given,
 )
+from tests.copied import copied
 from tests.games.rounds.sample import game_20_rounds
 from tests.sample import sample_club
 
 
 @pytest.fixture
 def full_club(sample_evening, db):
-    """The sample club's name, after writing every kind of row it can hold."""
+    """The sample club's name, after writing every kind of row it can hold (through the
+    services once per process, then copied: tests/copied.py)."""
+    return copied(
+        "backup full club", lambda: _write_full_club(sample_evening), repr(sample_evening)
+    )
+
+
+def _write_full_club(sample_evening) -> str:
     club, people = sample_club(sample_evening)
     ev = sample_evening["evening"]
     date = datetime.date.fromisoformat(ev["date"])

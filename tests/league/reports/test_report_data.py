@@ -15,7 +15,7 @@ from league.reports.selectors import (
 )
 from league.standings.selectors import season_standings
 from tests.factories import ClubFactory
-from tests.sample import enter_sample_evening
+from tests.sample import enter_sample_evening_copied
 
 pytestmark = pytest.mark.django_db
 
@@ -57,16 +57,16 @@ def records_by_key(club, year):
 
 
 def test_points_series_ends_at_each_members_season_points(sample_evening):
-    enter_sample_evening(sample_evening)
-    evening, _ = enter_sample_evening(sample_evening, date=datetime.date(2026, 10, 16))
+    enter_sample_evening_copied(sample_evening)
+    evening, _ = enter_sample_evening_copied(sample_evening, date=datetime.date(2026, 10, 16))
     report = season_report_data(season=evening.season)
     points = {r.member.name: r.points for r in season_standings(season=evening.season).rows}
     assert {s.member.name: s.points[-1] for s in report.series} == points
 
 
 def test_points_series_has_one_value_per_evening(sample_evening):
-    enter_sample_evening(sample_evening)
-    evening, _ = enter_sample_evening(sample_evening, date=datetime.date(2026, 10, 16))
+    enter_sample_evening_copied(sample_evening)
+    evening, _ = enter_sample_evening_copied(sample_evening, date=datetime.date(2026, 10, 16))
     report = season_report_data(season=evening.season)
     assert all(len(s.points) == len(report.evening_dates) == 2 for s in report.series)
     anna = next(s for s in report.series if s.member.name == "Anna Becker")
@@ -74,7 +74,7 @@ def test_points_series_has_one_value_per_evening(sample_evening):
 
 
 def test_paid_and_open_come_from_the_payments(sample_evening):
-    evening, people = enter_sample_evening(sample_evening)
+    evening, people = enter_sample_evening_copied(sample_evening)
     payment_record(member=people["Dieter Hahn"], amount=Decimal("2.00"), paid_on=evening.date)
     report = season_report_data(season=evening.season)
     dieter = next(d for d in report.dues if d.member.name == "Dieter Hahn")
@@ -88,7 +88,7 @@ def test_paid_and_open_come_from_the_payments(sample_evening):
 
 
 def test_chronicle_marks_the_runden_owed(sample_evening):
-    evening, _ = enter_sample_evening(sample_evening)
+    evening, _ = enter_sample_evening_copied(sample_evening)
     report = season_report_data(season=evening.season)
     owed = [(c.ordinal, c.thrower.name, c.runde) for c in report.chronicle if c.runde]
     expected = [
@@ -144,7 +144,7 @@ def test_roll_of_honour_names_each_seasons_champion(duo):
 
 
 def test_champion_of_the_roll_of_honour_matches_the_standings(sample_evening):
-    evening, _ = enter_sample_evening(sample_evening)
+    evening, _ = enter_sample_evening_copied(sample_evening)
     _, champions, _ = records_by_key(evening.club, 2026)
     leaders = [r.member.name for r in season_standings(season=evening.season).rows if r.place == 1]
     assert champions[0].names == leaders
@@ -154,18 +154,18 @@ def test_report_data_takes_as_many_queries_for_three_evenings_as_for_one(sample_
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    evening, _ = enter_sample_evening(sample_evening)
+    evening, _ = enter_sample_evening_copied(sample_evening)
     with CaptureQueriesContext(connection) as one:
         season_report_data(season=evening.season)
-    enter_sample_evening(sample_evening, date=datetime.date(2026, 10, 16))
-    enter_sample_evening(sample_evening, date=datetime.date(2025, 10, 17))
+    enter_sample_evening_copied(sample_evening, date=datetime.date(2026, 10, 16))
+    enter_sample_evening_copied(sample_evening, date=datetime.date(2025, 10, 17))
     with CaptureQueriesContext(connection) as three:
         season_report_data(season=evening.season)
     assert len(three) == len(one)
 
 
 def test_a_cancelled_payment_is_not_counted_as_paid(sample_evening):
-    evening, people = enter_sample_evening(sample_evening)
+    evening, people = enter_sample_evening_copied(sample_evening)
     payment = payment_record(
         member=people["Anna Becker"], amount=Decimal("2.00"), paid_on=evening.date
     )

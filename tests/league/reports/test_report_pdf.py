@@ -13,6 +13,7 @@ from league.reports.pdf import (
     build_season_report_pdf,
 )
 from league.standings.selectors import season_standings
+from tests.copied import copied, database_fingerprint
 from tests.league.reports.conftest import pdf_pages, pdf_text
 from tests.sample import enter_sample_evening
 
@@ -35,14 +36,30 @@ def flat(text: str) -> str:
 
 @pytest.fixture
 def two_evenings(sample_evening):
-    enter_sample_evening(sample_evening)
-    evening, _ = enter_sample_evening(sample_evening, date=datetime.date(2026, 10, 16))
-    return evening.season
+    """The sample evening entered twice, a week apart (once per process, then copied)."""
+
+    def enter_twice():
+        enter_sample_evening(sample_evening)
+        evening, _ = enter_sample_evening(sample_evening, date=datetime.date(2026, 10, 16))
+        return evening.season
+
+    return copied("report two evenings", enter_twice, repr(sample_evening))
+
+
+# The report's pages per content of the database (and language): a report is what its
+# books hold on its day, so the same rows give the same pages; WeasyPrint takes a second.
+_pages: dict[tuple[str, str | None], list[str]] = {}
 
 
 @pytest.fixture
 def report_pages(two_evenings):
-    return pdf_pages(build_season_report_pdf(season=two_evenings, today=REPORT_DAY))
+    content = database_fingerprint()
+    if content is None:  # not PostgreSQL: drawn each time
+        return pdf_pages(build_season_report_pdf(season=two_evenings, today=REPORT_DAY))
+    key = (content, translation.get_language())
+    if key not in _pages:
+        _pages[key] = pdf_pages(build_season_report_pdf(season=two_evenings, today=REPORT_DAY))
+    return list(_pages[key])
 
 
 def _page(pages: list[str], heading: str) -> str:

@@ -18,7 +18,7 @@ from league.reports.selectors import (
     club_records,
 )
 from tests.factories import MemberFactory
-from tests.sample import enter_sample_evening
+from tests.sample import enter_sample_evening_copied
 
 
 def line(name: str) -> ChronicleLine:
@@ -80,11 +80,11 @@ def test_garbage_collection_stays_off_after_a_build_when_it_was_off(sample_seaso
 
 @pytest.mark.django_db
 def test_all_time_records_take_as_many_queries_for_three_seasons_as_for_one(sample_evening):
-    evening, _ = enter_sample_evening(sample_evening)
+    evening, _ = enter_sample_evening_copied(sample_evening)
     with CaptureQueriesContext(connection) as one:
         club_records(club=evening.club, up_to_year=2026)
-    enter_sample_evening(sample_evening, date=datetime.date(2025, 10, 17))
-    enter_sample_evening(sample_evening, date=datetime.date(2024, 10, 18))
+    enter_sample_evening_copied(sample_evening, date=datetime.date(2025, 10, 17))
+    enter_sample_evening_copied(sample_evening, date=datetime.date(2024, 10, 18))
     with CaptureQueriesContext(connection) as three:
         records, champions, first = club_records(club=evening.club, up_to_year=2026)
     assert len(three) == len(one) <= 6  # seasons, people, evenings, Schock-Aus, games, attendance

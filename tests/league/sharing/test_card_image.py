@@ -7,7 +7,7 @@ import pytest
 from PIL import Image
 
 from league.sharing.cards import PAPER, RED, WIDTH, build_evening_card_png
-from tests.sample import enter_sample_evening
+from tests.sample import enter_sample_evening_copied
 
 pytestmark = pytest.mark.django_db
 
@@ -17,7 +17,7 @@ def _rgb(colour: str) -> tuple[int, int, int]:
 
 
 def test_the_card_keeps_its_flat_colours_exactly_in_a_palette_png(sample_evening):
-    evening, _people = enter_sample_evening(sample_evening)
+    evening, _people = enter_sample_evening_copied(sample_evening)
     png = build_evening_card_png(evening=evening)
     image = Image.open(io.BytesIO(png))
     assert image.format == "PNG" and image.mode == "P"

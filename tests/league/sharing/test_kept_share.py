@@ -18,7 +18,7 @@ from django.test.utils import CaptureQueriesContext
 from games.evenings.services import game_record
 from league.club.services import member_update
 from tests.factories import ClubFactory, MemberFactory, SeasonFactory, UserFactory
-from tests.sample import enter_sample_evening
+from tests.sample import enter_sample_evening_copied
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -33,7 +33,7 @@ def _empty_cache():
 @pytest.fixture
 def evening(sample_evening):
     """The sample evening of 25 games (2026-10-09); Anna Becker has a login."""
-    evening, people = enter_sample_evening(sample_evening)
+    evening, people = enter_sample_evening_copied(sample_evening)
     people["Anna Becker"].user = UserFactory(username="anna")
     people["Anna Becker"].save(update_fields=["user"])
     return evening, people

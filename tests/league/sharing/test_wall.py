@@ -23,7 +23,7 @@ from league.sharing import views as sharing_views
 from league.sharing.models import WallScreen
 from league.sharing.services import MAX_SCREENS, wall_screen_create, wall_screen_revoke
 from tests.factories import ClubFactory, MemberFactory, UserFactory
-from tests.sample import enter_sample_evening
+from tests.sample import enter_sample_evening_copied
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -38,7 +38,7 @@ def _empty_cache():
 @pytest.fixture
 def tonight(sample_evening):
     """The sample evening of 25 games played today; its club, people and a wall link."""
-    evening, people = enter_sample_evening(sample_evening, date=timezone.localdate())
+    evening, people = enter_sample_evening_copied(sample_evening, date=timezone.localdate())
     screen, token = wall_screen_create(club=evening.club, name="Fernseher")
     return evening, people, screen, token
 

@@ -20,11 +20,17 @@ from games.evenings.services import evening_create, game_record
 from games.rounds.models import Round, RoundThrow
 from league.club.services import season_get_or_create
 from league.runden.services import runde_mark_given
+from tests.copied import copied
 from tests.factories import ClubFactory, MemberFactory
 
 
 @pytest.fixture
 def books(db):
+    """Two seasons of a small club, entered once per process and copied (tests/copied.py)."""
+    return copied("statistics books", _build_books)
+
+
+def _build_books() -> dict:
     club = ClubFactory(name="Statistikclub")
     anna = MemberFactory(club=club, name="Anna", is_secretary=True)
     bernd = MemberFactory(club=club, name="Bernd")
