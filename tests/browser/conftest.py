@@ -12,10 +12,15 @@ secretary Bernd Krause (login "bernd") and the member Anna Becker (login "anna")
 import datetime
 import os
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from django.core.cache import caches
+from django.core.management import call_command
 from django.db.utils import OperationalError
+from django.test import override_settings
 from playwright.sync_api import sync_playwright
 
 from games.evenings.services import evening_create
@@ -26,6 +31,7 @@ from tests.sample import sample_club
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 PASSWORD = "Würfel-Becher-2026"
 HERE = Path(__file__).parent
+FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 # Playwright's sync API runs an event loop in the test's thread; Django then refuses ORM
 # calls there unless told that this thread is a plain synchronous one (it is).
@@ -45,11 +51,14 @@ def pytest_collection_modifyitems(config, items):
 # Playwright is started. pytest-playwright starts it once per session, so on an xdist
 # worker every later test ran "inside" that loop, and Django's test client could no longer
 # call an async view (the health view: "You cannot use AsyncToSync in the same thread as
-# an async event loop"). Here Playwright and the browser live for one module and are
-# stopped before a test of another module runs.
+# an async event loop"). Here Playwright and the browser live for this package
+# (tests/browser) and are stopped before a test of another package runs: pytest tears a
+# package's fixtures down as soon as the next test is outside it, so they are started once
+# for a run of the package's modules one after another, and again whenever another
+# package's tests came in between.
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def playwright(_pw_api_request_contexts):
     pw = sync_playwright().start()
     if _pw_api_request_contexts:
@@ -58,12 +67,12 @@ def playwright(_pw_api_request_contexts):
     pw.stop()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def browser_type(playwright, browser_name):
     return getattr(playwright, browser_name)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def launch_browser(browser_type_launch_args, browser_type):
     def launch(**kwargs):
         return browser_type.launch(**{**browser_type_launch_args, **kwargs})
@@ -71,7 +80,7 @@ def launch_browser(browser_type_launch_args, browser_type):
     return launch
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def browser(launch_browser):
     browser = launch_browser()
     yield browser
@@ -101,9 +110,9 @@ def browser_context_args():
     }
 
 
-@pytest.fixture
-def club_cast(transactional_db, sample_evening):
-    """The sample's club, members and guest, its 2026 season, and two logins."""
+def make_club_cast(sample_evening: dict) -> tuple:
+    """The sample's club, members and guest, its 2026 season, and two logins: (club,
+    {name: Member})."""
     club, people = sample_club(sample_evening)
     season_get_or_create(club=club, year=2026)
     for name, username in (("Bernd Krause", "bernd"), ("Anna Becker", "anna")):
@@ -111,6 +120,30 @@ def club_cast(transactional_db, sample_evening):
         person.user = UserFactory(username=username, password=PASSWORD)
         person.save()
     return club, people
+
+
+@pytest.fixture
+def club_cast(transactional_db, sample_evening):
+    """The sample's club, members and guest, its 2026 season, and two logins."""
+    return make_club_cast(sample_evening)
+
+
+@contextmanager
+def kept_for_the_module(django_db_blocker) -> Iterator[None]:
+    """For a module-scoped fixture whose books its tests only read: the database open
+    for the module (writes commit, as in a live-server test), and emptied at the end as
+    pytest-django empties it after a live-server test. The module then overrides
+    `transactional_db` (which live_server asks for by name) with a fixture that needs
+    its books and empties nothing, so they are built once for the module instead of
+    once per test. Passwords are hashed as the tests log in (tests/conftest.py)."""
+    with django_db_blocker.unblock():
+        try:
+            with override_settings(PASSWORD_HASHERS=FAST_HASHERS):
+                yield
+        finally:
+            call_command("flush", verbosity=0, interactive=False, reset_sequences=False)
+            for cache in caches.all():
+                cache.clear()
 
 
 @pytest.fixture

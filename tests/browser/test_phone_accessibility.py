@@ -3,33 +3,40 @@
 and for the secretary (with the entry form), light and dark."""
 
 import datetime
-from pathlib import Path
 
 import pytest
 
 from games.evenings.models import Evening
+from tests.browser.axe_scan import axe_in_every_document, serious_violations
+from tests.browser.conftest import kept_for_the_module, make_club_cast
 from tests.sample import enter_sample_evening
 
-AXE = (Path(__file__).parent / "vendor" / "axe.min.js").read_text(encoding="utf-8")
 MEMBER_PAGES = ["/", "/saison/2026/", "/kasse/", "/marken/"]
 
 
+@pytest.fixture(scope="module")
+def sample_books(django_db_setup, django_db_blocker, sample_evening):
+    """`club_cast` with the sample evening entered, built once for this module's tests,
+    which only read it (they log in and scan pages), and emptied after the last of them
+    (kept_for_the_module)."""
+    with kept_for_the_module(django_db_blocker):
+        cast = make_club_cast(sample_evening)
+        enter_sample_evening(sample_evening, date=datetime.date(2026, 10, 9))
+        yield cast
+
+
 @pytest.fixture
-def sample_books(club_cast, sample_evening):
-    enter_sample_evening(sample_evening, date=datetime.date(2026, 10, 9))
-    return club_cast
+def transactional_db(sample_books):
+    """pytest-django's live_server asks for `transactional_db` (a database emptied after
+    each test); here it is the module's books instead, kept from test to test and emptied
+    after the module (sample_books). The tests still count as live-server tests when
+    pytest-django orders them (it goes by the fixtures' names)."""
 
 
-def _serious(page) -> list[str]:
-    """The serious and critical violations of the page: 'rule: first target' lines."""
-    if not page.evaluate("typeof axe !== 'undefined'"):
-        page.evaluate(AXE)
-    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
-    return [
-        f"{v['id']}: {v['nodes'][0]['target']} ({v['help']})"
-        for v in result["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
+def _serious(page, scheme: str = "light") -> list[str]:
+    """The serious and critical violations of the page in `scheme`: 'rule: first target
+    (help)' lines (tests/browser/axe_scan.py: call it for "light" before "dark")."""
+    return [f"{v['id']}: {v['target']} ({v['help']})" for v in serious_violations(page, scheme)]
 
 
 def _evening_pages() -> list[str]:
@@ -40,11 +47,11 @@ def _evening_pages() -> list[str]:
 def _scan(page, live_server, paths: list[str]) -> dict[str, list[str]]:
     """Each page in light and in dark mode: its serious and critical violations."""
     found = {}
+    axe_in_every_document(page)
     for path in paths:
         page.goto(live_server.url + path)
         for scheme in ("light", "dark"):
-            page.emulate_media(color_scheme=scheme)
-            if problems := _serious(page):
+            if problems := _serious(page, scheme):
                 found[f"{path} ({scheme})"] = problems
     return found
 

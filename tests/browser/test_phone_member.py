@@ -6,14 +6,27 @@ import datetime
 
 import pytest
 
-from tests.browser.conftest import fits_the_phone
+from tests.browser.conftest import fits_the_phone, kept_for_the_module, make_club_cast
 from tests.sample import enter_sample_evening
 
 
+@pytest.fixture(scope="module")
+def sample_books(django_db_setup, django_db_blocker, sample_evening):
+    """`club_cast` with the sample evening entered, built once for this module's tests,
+    which only read it (they log in and open pages), and emptied after the last of them
+    (kept_for_the_module)."""
+    with kept_for_the_module(django_db_blocker):
+        cast = make_club_cast(sample_evening)
+        enter_sample_evening(sample_evening, date=datetime.date(2026, 10, 9))
+        yield cast
+
+
 @pytest.fixture
-def sample_books(club_cast, sample_evening):
-    enter_sample_evening(sample_evening, date=datetime.date(2026, 10, 9))
-    return club_cast
+def transactional_db(sample_books):
+    """pytest-django's live_server asks for `transactional_db` (a database emptied after
+    each test); here it is the module's books instead, kept from test to test and emptied
+    after the module (sample_books). The tests still count as live-server tests when
+    pytest-django orders them (it goes by the fixtures' names)."""
 
 
 def _places(page) -> list[str]:

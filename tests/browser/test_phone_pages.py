@@ -6,9 +6,12 @@ a hint above and its first column fixed), and no serious or critical axe-core vi
 
 The data is the demo club's (league/management/commands/demo.py), trimmed to its first
 evenings per season, as tests/fuzz does: both seasons (one closed), payments, Runden,
-guests, the second club.
+guests, the second club. It is built once for the module; the module's tests run on one
+xdist worker (`make test`: --dist loadgroup), so it is built once there too.
 """
 
+import io
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,22 +21,38 @@ from games.evenings.models import Evening, Game
 from league.club.models import Club, Member, Season
 from league.management.commands import demo
 from league.sharing.services import wall_screen_create
+from tests.browser.axe_scan import axe_in_every_document, serious_violations
+from tests.browser.conftest import kept_for_the_module
 
 HERE = Path(__file__).parent
 CHECKS = (HERE / "page_checks.js").read_text(encoding="utf-8")
-AXE = (HERE / "vendor" / "axe.min.js").read_text(encoding="utf-8")
 EVENINGS_PER_SEASON = 2
+
+pytestmark = pytest.mark.xdist_group("phone_pages")
+
+
+@pytest.fixture(scope="module")
+def demo_books(django_db_setup, django_db_blocker) -> Iterator[Club]:
+    """The trimmed demo club (logins "sekretaer" and "anna", password "schocken"), built
+    once for this module's tests, which only read it (they log in and open pages), and
+    emptied after the last of them (kept_for_the_module). Building it takes seconds: once
+    instead of once per test."""
+    fridays = demo.club_fridays
+    with kept_for_the_module(django_db_blocker), pytest.MonkeyPatch.context() as patch:
+        patch.setattr(
+            demo, "club_fridays", lambda year, until: fridays(year, until)[:EVENINGS_PER_SEASON]
+        )
+        call_command("demo", stdout=io.StringIO())
+        patch.undo()
+        yield Club.objects.get(name=demo.CLUB)
 
 
 @pytest.fixture
-def demo_books(transactional_db, monkeypatch):
-    """The trimmed demo club (logins "sekretaer" and "anna", password "schocken")."""
-    fridays = demo.club_fridays
-    monkeypatch.setattr(
-        demo, "club_fridays", lambda year, until: fridays(year, until)[:EVENINGS_PER_SEASON]
-    )
-    call_command("demo", stdout=open("/dev/null", "w"))
-    return Club.objects.get(name=demo.CLUB)
+def transactional_db(demo_books):
+    """pytest-django's live_server asks for `transactional_db` (a database emptied after
+    each test); here it is the module's demo instead, kept from test to test and emptied
+    after the module (demo_books). The tests still count as live-server tests when
+    pytest-django orders them (it goes by the fixtures' names)."""
 
 
 def _log_in(page, live_server, username: str) -> None:
@@ -104,29 +123,20 @@ def _pages(club: Club, *, secretary: bool) -> list[str]:
     return pages
 
 
-def _serious(page) -> list[str]:
-    if not page.evaluate("typeof axe !== 'undefined'"):
-        page.evaluate(AXE)
-    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
-    return [
-        f"{v['id']} x{len(v['nodes'])}: {v['nodes'][0]['target']}"
-        for v in result["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
-
-
 def _survey(page, live_server, paths: list[str]) -> dict[str, dict]:
     """Each page's problems: broken words, cut tables, axe in light and dark mode."""
     found: dict[str, dict] = {}
+    axe_in_every_document(page)
     for path in paths:
         page.emulate_media(color_scheme="light")
         response = page.goto(live_server.url + path)
         assert response is not None and response.status == 200, path
         problems = {k: v for k, v in page.evaluate(CHECKS).items() if v}
         for scheme in ("light", "dark"):
-            page.emulate_media(color_scheme=scheme)
-            if serious := _serious(page):
-                problems[f"axe {scheme}"] = serious
+            if serious := serious_violations(page, scheme):
+                problems[f"axe {scheme}"] = [
+                    f"{v['id']} x{v['nodes']}: {v['target']}" for v in serious
+                ]
         if problems:
             found[path] = problems
     return found
