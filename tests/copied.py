@@ -92,8 +92,11 @@ def _first_build(build: Callable[[], Any], before: str) -> _Copy | None:
     """Build in a savepoint: the rows it added and its pickled result, or None."""
     from django.db import transaction
 
+    from league.club.caching import _superseded
+
     columns = _columns()
     start = _rows(columns)
+    pending = set(_superseded.pending)
     with transaction.atomic():
         result = build()
         end = _rows(columns)
@@ -102,6 +105,10 @@ def _first_build(build: Callable[[], Any], before: str) -> _Copy | None:
         except Exception:  # noqa: BLE001 - what cannot be pickled is built each time
             pickled = None
         transaction.set_rollback(True)
+    # The kept reads the rolled-back build's writes would drop at the next commit
+    # (league.club.caching `kept_reads_superseded`) wait for this thread's next commit; a
+    # build that is not kept drops nothing, so they are forgotten with it.
+    _superseded.pending = pending
     changed = any(start[table] - end.get(table, set()) for table in start)
     if pickled is None or changed:
         return None
