@@ -26,7 +26,7 @@ from playwright.sync_api import sync_playwright
 from games.evenings.services import evening_create
 from league.club.services import season_get_or_create
 from tests.factories import UserFactory
-from tests.sample import sample_club
+from tests.sample import enter_sample_evening, sample_club
 
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 PASSWORD = "Würfel-Becher-2026"
@@ -144,6 +144,18 @@ def kept_for_the_module(django_db_blocker) -> Iterator[None]:
             call_command("flush", verbosity=0, interactive=False, reset_sequences=False)
             for cache in caches.all():
                 cache.clear()
+
+
+@pytest.fixture(scope="module")
+def sample_books(django_db_setup, django_db_blocker, sample_evening):
+    """`club_cast` with the sample evening of 2026-10-09 entered, built once for the
+    module that asks for it, whose tests only read it (they log in and open pages), and
+    emptied after the last of them (kept_for_the_module). Such a module overrides
+    `transactional_db` with a fixture that needs it."""
+    with kept_for_the_module(django_db_blocker):
+        cast = make_club_cast(sample_evening)
+        enter_sample_evening(sample_evening, date=datetime.date(2026, 10, 9))
+        yield cast
 
 
 @pytest.fixture

@@ -2,27 +2,12 @@
 (vendored, tests/browser/vendor/) finds no serious or critical violation, for the member
 and for the secretary (with the entry form), light and dark."""
 
-import datetime
-
 import pytest
 
 from games.evenings.models import Evening
 from tests.browser.axe_scan import axe_in_every_document, serious_violations
-from tests.browser.conftest import kept_for_the_module, make_club_cast
-from tests.sample import enter_sample_evening
 
 MEMBER_PAGES = ["/", "/saison/2026/", "/kasse/", "/marken/"]
-
-
-@pytest.fixture(scope="module")
-def sample_books(django_db_setup, django_db_blocker, sample_evening):
-    """`club_cast` with the sample evening entered, built once for this module's tests,
-    which only read it (they log in and scan pages), and emptied after the last of them
-    (kept_for_the_module)."""
-    with kept_for_the_module(django_db_blocker):
-        cast = make_club_cast(sample_evening)
-        enter_sample_evening(sample_evening, date=datetime.date(2026, 10, 9))
-        yield cast
 
 
 @pytest.fixture

@@ -2,23 +2,9 @@
 standings, and reaches every place of the navigation (bottom bar and "Mehr") without any
 page scrolling sideways; the same places fit a desktop window with a top navigation."""
 
-import datetime
-
 import pytest
 
-from tests.browser.conftest import fits_the_phone, kept_for_the_module, make_club_cast
-from tests.sample import enter_sample_evening
-
-
-@pytest.fixture(scope="module")
-def sample_books(django_db_setup, django_db_blocker, sample_evening):
-    """`club_cast` with the sample evening entered, built once for this module's tests,
-    which only read it (they log in and open pages), and emptied after the last of them
-    (kept_for_the_module)."""
-    with kept_for_the_module(django_db_blocker):
-        cast = make_club_cast(sample_evening)
-        enter_sample_evening(sample_evening, date=datetime.date(2026, 10, 9))
-        yield cast
+from tests.browser.conftest import fits_the_phone
 
 
 @pytest.fixture
