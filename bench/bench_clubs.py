@@ -124,6 +124,7 @@ def club_target(club_name: str, username: str, entry_date: datetime.date) -> dic
 
     from games.evenings.models import Evening
     from games.evenings.services import evening_create
+    from league.club.accounts.backends import LOGIN_BACKEND
     from league.club.accounts.services import api_token_create
     from league.club.models import Club, Member, Season
 
@@ -146,7 +147,7 @@ def club_target(club_name: str, username: str, entry_date: datetime.date) -> dic
             club=club, date=entry_date, secretary=secretary, present_members=people
         )
     client = Client()
-    client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
+    client.force_login(user, backend=LOGIN_BACKEND)
     cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
     csrf = f"{settings.CSRF_COOKIE_NAME}={_get_new_csrf_string()}"
     return {
@@ -273,6 +274,8 @@ def redis_per_club(sample: list[str]) -> None:
     from django.contrib.auth import get_user_model
     from django.test import Client
 
+    from league.club.accounts.backends import LOGIN_BACKEND
+
     if not settings.REDIS_URL:
         print("Redis memory per club: skipped (no REDIS_URL)")
         return
@@ -291,7 +294,7 @@ def redis_per_club(sample: list[str]) -> None:
     before = cache_redis.info("memory")["used_memory"]
     for user in users:
         client = Client()
-        client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
+        client.force_login(user, backend=LOGIN_BACKEND)
         for path in ("/", "/saison/2026/", "/abende/", "/kasse/", "/statistik/"):
             # secure: the session cookie is Secure with DEBUG off, as behind the TLS proxy
             status = client.get(path, secure=True).status_code

@@ -236,6 +236,7 @@ def login_and_urls() -> tuple[dict[str, str], dict[str, tuple[str, str]]]:
     from django.db.models import Count, Q
     from django.test import Client
 
+    from league.club.accounts.backends import LOGIN_BACKEND
     from league.club.models import Club, Member, Season
 
     club = Club.objects.get(name=CLUB)
@@ -255,7 +256,7 @@ def login_and_urls() -> tuple[dict[str, str], dict[str, tuple[str, str]]]:
     Member.objects.filter(pk=member.pk).update(user=user, is_secretary=True)
     client = Client()
     # A session in the configured session store, as the login page makes one.
-    client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
+    client.force_login(user, backend=LOGIN_BACKEND)
     cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
     # And a CSRF cookie, as a browser has after its first page: pages send their ETag only
     # to a client that has one (league/club/caching.py, the logout form's token).

@@ -191,7 +191,8 @@ AUTH_PASSWORD_VALIDATORS = [
 # django-axes first: it refuses a locked-out login before any password is checked.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    # ModelBackend, reading a session's login with its person and club in one query.
+    "league.club.accounts.backends.LoginBackend",
 ]
 
 # Lockout after repeated failed logins on the login page, the admin and the API's token

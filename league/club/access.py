@@ -54,22 +54,23 @@ class ClubSuspended(PermissionDenied):
         )
 
 
-_NOT_READ: Any = object()
+NOT_READ: Any = object()  # member_read_with_login: the login's read did not read the person
 
 
-def _member_read_with(user) -> Any:
+def member_read_with_login(user) -> Any:
     """The user's Member (or None: no person) when the query that read the user for this
-    request read it and its club too (the API token's `select_related`, which marks the
-    user `club_read_with_login`), else _NOT_READ. A user object without the mark (kept
-    across requests, as a test client's forced login) may carry a stale person or club."""
+    request read it and its club too (the session's login backend and the API token read
+    both `select_related` them and mark the user `club_read_with_login`), else NOT_READ.
+    A user object without the mark (kept across requests, as a test client's forced login)
+    may carry a stale person or club."""
     if not getattr(user, "club_read_with_login", False):
-        return _NOT_READ
+        return NOT_READ
     cache = getattr(getattr(user, "_state", None), "fields_cache", {})
     if "member" not in cache:
-        return _NOT_READ
+        return NOT_READ
     member = cache["member"]
     if member is not None and "club" not in member._state.fields_cache:
-        return _NOT_READ
+        return NOT_READ
     return member
 
 
@@ -88,8 +89,8 @@ def member_for_user(user) -> Member | None:
     call of a club's people reads the member here first."""
     if not user or not user.is_authenticated:
         return None
-    member = _member_read_with(user)
-    if member is _NOT_READ:
+    member = member_read_with_login(user)
+    if member is NOT_READ:
         member = login_member_read(user)
     if member is not None and member.club.suspended_at is not None:
         raise ClubSuspended()

@@ -19,7 +19,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from rest_framework import exceptions
 
-from league.club.access import login_member_read
+from league.club.access import NOT_READ, login_member_read, member_read_with_login
 from league.club.api_common import error_body
 from league.club.scoping import across_clubs, club_scope, clubless_scope, no_club_scope
 
@@ -99,10 +99,13 @@ class ClubScopeMiddleware:
 
 
 def _club_id_of_login(user: Any) -> int | None:
-    """The club id of a logged-in user's person, read with its club and kept on the user
+    """The club id of a logged-in user's person: the one read with the login
+    (league/club/accounts/backends.py), else read here with its club and kept on the user
     for this request (`league.club.access.member_for_user` trusts it); None for a login
     without a club. A suspended club is still its scope: the views refuse it."""
-    member = login_member_read(user)
-    user._state.fields_cache["member"] = member
-    user.club_read_with_login = True
+    member = member_read_with_login(user)
+    if member is NOT_READ:
+        member = login_member_read(user)
+        user._state.fields_cache["member"] = member
+        user.club_read_with_login = True
     return member.club_id if member is not None else None

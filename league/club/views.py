@@ -7,7 +7,6 @@ render and redirect.
 """
 
 import segno
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.forms import SetPasswordForm
@@ -26,6 +25,7 @@ from drf_spectacular.views import SpectacularSwaggerSplitView
 
 from games.rules import PRESET_SOURCES, PRESETS
 from league.club.access import ClubRequest, member_required, secretary_required
+from league.club.accounts.backends import LOGIN_BACKEND
 from league.club.accounts.lockout import (
     lockout_response,
     password_link_failed,
@@ -435,17 +435,10 @@ def login_invitation_accept(request: HttpRequest, uidb64: str, token: str) -> Ht
     form = SetPasswordForm(user, request.POST or None)
     if request.method == "POST" and form.is_valid():
         password_set(user=user, password=form.cleaned_data["new_password1"], by_holder=True)
-        login(request, user, backend=_password_backend())
+        login(request, user, backend=LOGIN_BACKEND)
         messages.success(request, _("Welcome! Your password is set."))
         return redirect("home")
     return render(request, "league/club_admin/invitation.html", {"form": form, "login_user": user})
-
-
-def _password_backend() -> str:
-    """The backend that checks passwords (Django's), for logging in after the invitation."""
-    model_backend = "django.contrib.auth.backends.ModelBackend"
-    backends = settings.AUTHENTICATION_BACKENDS
-    return model_backend if model_backend in backends else backends[-1]
 
 
 def _invited_user(uidb64: str, token: str) -> User | None:

@@ -9,12 +9,8 @@ stable codes for the two refusals:
 from __future__ import annotations
 
 import binascii
-from dataclasses import dataclass
 from hmac import compare_digest
-from typing import Any
 
-from django.db import connections, router
-from django.db.models.query import get_related_populators
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
@@ -24,6 +20,8 @@ from knox.crypto import hash_token
 from knox.models import AuthToken
 from knox.settings import CONSTANTS
 from rest_framework import exceptions
+
+from league.club.compiled_read import CompiledRead
 
 
 class ExpiringTokenAuthentication(TokenAuthentication):
@@ -55,43 +53,15 @@ class ExpiringTokenAuthentication(TokenAuthentication):
         raise invalid
 
 
-@dataclass(frozen=True)
-class _CompiledTokenRead:
-    """The token query's SQL and what turns its rows into objects, as Django's ORM built
-    them for one database connection."""
-
-    sql: str
-    converters: dict[int, Any]
-    apply_converters: Any
-    init_list: list[str]
-    token_columns: slice
-    populators: list[Any]
-
-
-_compiled_reads: dict[str, _CompiledTokenRead] = {}
-
-
-def _compile_token_read(alias: str) -> _CompiledTokenRead:
-    queryset = (
+_token_read = CompiledRead(
+    AuthToken,
+    lambda alias: (
         AuthToken.objects.using(alias)
         .filter(token_key="")
         .select_related("user", "user__member", "user__member__club")
-    )
-    compiler = queryset.query.get_compiler(using=alias)
-    sql, params = compiler.as_sql()  # also lays out compiler.select and klass_info
-    if list(params) != [""]:
-        raise RuntimeError(f"the token query has other parameters: {params!r}")
-    select, klass_info = compiler.select, compiler.klass_info
-    columns = klass_info["select_fields"]
-    return _CompiledTokenRead(
-        sql=sql,
-        converters=compiler.get_converters([s[0] for s in select[: compiler.col_count]]),
-        apply_converters=compiler.apply_converters,
-        init_list=[f[0].target.attname for f in select[columns[0] : columns[-1] + 1]],
-        token_columns=slice(columns[0], columns[-1] + 1),
-        # Django 5.2's signature (the type stubs describe a later one)
-        populators=get_related_populators(klass_info, select, alias),  # type: ignore[call-arg]
-    )
+    ),
+    placeholder="",
+)
 
 
 def tokens_by_key(token_key: str) -> list[AuthToken]:
@@ -100,28 +70,9 @@ def tokens_by_key(token_key: str) -> list[AuthToken]:
     club read along: one query, as
     `AuthToken.objects.filter(token_key=...).select_related("user", "user__member",
     "user__member__club")` reads them (league.club.access.member_for_user reads the person
-    and club from the user then).
-
-    The ORM builds that query's SQL anew for each request, which cost more CPU than the
-    whole bare request (bench/bench_api_profile.py); here Django builds it once per
-    database, and each request runs the same SQL with its key and makes the objects with
-    Django's own row converters and related-object populators."""
-    alias = router.db_for_read(AuthToken)
-    read = _compiled_reads.get(alias)
-    if read is None:
-        read = _compiled_reads.setdefault(alias, _compile_token_read(alias))
-    with connections[alias].cursor() as cursor:
-        cursor.execute(read.sql, [token_key])
-        rows: Any = cursor.fetchall()
-    if read.converters:
-        rows = read.apply_converters(rows, read.converters)
-    tokens = []
-    for row in rows:
-        token = AuthToken.from_db(alias, read.init_list, row[read.token_columns])
-        for populator in read.populators:
-            populator.populate(row, token)
-        tokens.append(token)
-    return tokens
+    and club from the user then), its SQL built once per database
+    (league/club/compiled_read.py)."""
+    return _token_read.read(token_key)
 
 
 class ExpiringTokenScheme(OpenApiAuthenticationExtension):

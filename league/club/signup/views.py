@@ -14,11 +14,10 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
+from league.club.accounts.backends import LOGIN_BACKEND
 from league.club.errors import BooksError
 from league.club.signup.forms import SignupConfirmForm, SignupForm
 from league.club.signup.services import signup_link_read, signup_link_send
-
-PASSWORD_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
 
 def signup_open(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -60,7 +59,7 @@ def club_signup_confirm(request: HttpRequest, token: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         person = form.confirm(token=token)
         if person is not None and person.user is not None:
-            login(request, person.user, backend=PASSWORD_BACKEND)
+            login(request, person.user, backend=LOGIN_BACKEND)
             messages.success(request, _("Welcome! Your club is ready; enter its first evening."))
             return redirect("home")
     return render(request, "league/signup/confirm.html", {"form": form, "link": link})
