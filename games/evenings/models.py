@@ -11,7 +11,7 @@ from typing import ClassVar
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
-from simple_history.models import HistoricalRecords
+from league.club.history import ClubHistoricalRecords
 
 from league.club.models import Club, Member, Season
 from league.club.scoping import ScopedManager
@@ -40,7 +40,7 @@ class Evening(models.Model):
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
-    history = HistoricalRecords()
+    history = ClubHistoricalRecords()
 
     class Meta:
         verbose_name = _("evening")
@@ -71,7 +71,7 @@ class Attendance(models.Model):
     evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="attendances")
     member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="attendances")
     role = models.CharField(_("role"), max_length=10, choices=Role.choices)
-    history = HistoricalRecords()
+    history = ClubHistoricalRecords()
 
     class Meta:
         verbose_name = _("attendance")
@@ -126,7 +126,7 @@ class Game(models.Model):
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
-    history = HistoricalRecords()
+    history = ClubHistoricalRecords()
 
     class Meta:
         verbose_name = _("game")
@@ -158,7 +158,7 @@ class SchockAus(models.Model):
         Member, on_delete=models.PROTECT, related_name="schock_aus", verbose_name=_("thrower")
     )
     position = models.PositiveIntegerField(_("position"))
-    history = HistoricalRecords()
+    history = ClubHistoricalRecords()
 
     class Meta:
         verbose_name = _("Schock-Aus")
@@ -220,7 +220,7 @@ class Objection(models.Model):
     )
     answered_at = models.DateTimeField(_("answered at"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
-    history = HistoricalRecords()
+    history = ClubHistoricalRecords()
 
     class Meta:
         verbose_name = _("objection")
@@ -253,7 +253,7 @@ class PlannedEvening(models.Model):
     date = models.DateField(_("date"))
     starts_at = models.TimeField(_("begins at"), null=True, blank=True)
     cancelled = models.BooleanField(_("cancelled"), default=False)
-    history = HistoricalRecords()
+    history = ClubHistoricalRecords()
 
     class Meta:
         verbose_name = _("planned evening")

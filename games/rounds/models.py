@@ -11,7 +11,7 @@ from typing import ClassVar
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
-from simple_history.models import HistoricalRecords
+from league.club.history import ClubHistoricalRecords
 
 from league.club.models import Club, Member
 from league.club.scoping import ScopedManager
@@ -79,7 +79,7 @@ class Round(models.Model):
     covered = models.JSONField(
         null=True, blank=True, help_text="Deckel nehmen: the covered throw's dice, if entered."
     )
-    history = HistoricalRecords()
+    history = ClubHistoricalRecords()
 
     class Meta:
         ordering = ["game", "number"]
@@ -111,7 +111,7 @@ class RoundThrow(models.Model):
     muss_regel = models.BooleanField(
         default=False, help_text="The Muss-Regel applied to this turn (docs/rules.md 3)."
     )
-    history = HistoricalRecords()
+    history = ClubHistoricalRecords()
 
     class Meta:
         ordering = ["round", "position"]

@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
-from simple_history.models import HistoricalRecords
+from league.club.history import ClubHistoricalRecords
 
 from league.club.models import Club, ClubOneToOneField
 from league.club.scoping import ScopedManager
@@ -25,7 +25,7 @@ class ClubBankAccount(models.Model):
     iban = models.CharField(_("IBAN"), max_length=34)
     bic = models.CharField(_("BIC"), max_length=11, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
-    history = HistoricalRecords()
+    history = ClubHistoricalRecords()
 
     class Meta:
         verbose_name = _("club bank account")
@@ -61,7 +61,7 @@ class BankStatementLine(models.Model):
         "league.Payment", on_delete=models.PROTECT, related_name="bank_line"
     )
     created_at = models.DateTimeField(auto_now_add=True)
-    history = HistoricalRecords()
+    history = ClubHistoricalRecords()
 
     class Meta:
         verbose_name = _("bank statement line")
@@ -129,7 +129,7 @@ class NotificationChoice(models.Model):
     kind = models.CharField(_("kind"), max_length=20, choices=NotificationKind.choices)
     email = models.BooleanField(_("by e-mail"), default=True)
     push = models.BooleanField(_("by push message"), default=True)
-    history = HistoricalRecords()
+    history = ClubHistoricalRecords()
 
     class Meta:
         verbose_name = _("notification choice")

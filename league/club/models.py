@@ -13,6 +13,7 @@ from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from league.club.history import ClubHistoricalRecords
 from league.club.names import validate_name
 from league.club.scoping import ScopedManager
 
@@ -157,7 +158,7 @@ class Season(models.Model):
         verbose_name=_("closed by"),
     )
     # The data version is a cache key moved by `books_changed`, not a record of the books.
-    history = HistoricalRecords(excluded_fields=["data_version"])
+    history = ClubHistoricalRecords(excluded_fields=["data_version"])
 
     class Meta:
         verbose_name = _("season")
@@ -212,7 +213,7 @@ class Member(models.Model):
         related_name="member",
         verbose_name=_("login"),
     )
-    history = HistoricalRecords()
+    history = ClubHistoricalRecords()
 
     class Meta:
         verbose_name = _("member")

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
-from simple_history.models import HistoricalRecords
+from league.club.history import ClubHistoricalRecords
 
 from league.club.models import Club, ClubOneToOneField, Currency, Member, Season
 from league.club.scoping import ScopedManager
@@ -70,7 +70,7 @@ class LedgerEntry(models.Model):
     booked_on = models.DateField()
     created_at = models.DateTimeField(auto_now_add=True)
     # Who wrote each line and when (entries are never changed, so one record each).
-    history = HistoricalRecords()
+    history = ClubHistoricalRecords()
 
     class Meta:
         verbose_name = _("ledger entry")
@@ -119,7 +119,7 @@ class Payment(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
     )
     created_at = models.DateTimeField(auto_now_add=True)
-    history = HistoricalRecords()
+    history = ClubHistoricalRecords()
 
     class Meta:
         verbose_name = _("payment")

@@ -9,7 +9,7 @@ from typing import ClassVar
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
-from simple_history.models import HistoricalRecords
+from league.club.history import ClubHistoricalRecords
 
 from league.club.models import Club, ClubOneToOneField
 from league.club.scoping import ScopedManager
@@ -29,7 +29,7 @@ class RundeGiven(models.Model):
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
     )
-    history = HistoricalRecords(table_name="games_historicalrundegiven")
+    history = ClubHistoricalRecords(table_name="games_historicalrundegiven")
 
     class Meta:
         verbose_name = _("Runde given")

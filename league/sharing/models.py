@@ -12,7 +12,7 @@ from typing import ClassVar
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
-from simple_history.models import HistoricalRecords
+from league.club.history import ClubHistoricalRecords
 
 from league.club.models import Club
 from league.club.scoping import ScopedManager
@@ -34,7 +34,7 @@ class WallScreen(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     revoked_at = models.DateTimeField(null=True, blank=True)
-    history = HistoricalRecords()
+    history = ClubHistoricalRecords()
 
     class Meta:
         verbose_name = _("wall screen")
