@@ -10,6 +10,12 @@ book import", or nobody (a management command: shown as "system").
 These selectors turn the records into German lines per evening, per person and for the
 club; a change is the difference to the object's previous record. Each reads a fixed
 number of queries, whatever the number of records (tests/league/audit/test_history.py).
+
+The records of the club-owned models are read in the active club's scope (their history
+managers are scoped, league/club/history.py): a selector filters by the evening or person
+asked for, never by the club, and a read outside a club scope raises ScopeError. The Club's
+own records (not a row of a club) are picked by its id; `audit_state` is SQL, which no scope
+reaches, and names the club itself.
 """
 
 import datetime
@@ -30,6 +36,7 @@ from games.rounds.models import Round, RoundThrow
 from league.club.books import CLUB_BOOK_IMPORT as IMPORT_REASON
 from league.club.models import Club, Member, Season
 from league.club.money import format_money
+from league.club.scoping import club_scope
 from league.ledger.models import LedgerEntry, Payment
 from league.ledger.selectors import (
     reversal_reason_label as ledger_reason_label,
@@ -651,30 +658,37 @@ class MemberAuditLines:
 
 
 def _club_scopes(club: Club) -> dict[type[models.Model], Q]:
-    """Which records of each model belong to the club (rounds and throws are left out of
-    the club's list: a game entered round by round writes dozens; they show per evening and
-    per person)."""
-    evenings = _ids_of(Evening, Q(club_id=club.pk))
-    games = _ids_of(Game, Q(evening_id__in=evenings))
+    """Which records of each model the club's list shows: the club's own records, and of
+    the club-owned models every record in the active club's scope but the ledger's other
+    lines (rounds and throws are left out of the club's list: a game entered round by
+    round writes dozens; they show per evening and per person)."""
     return {
         Club: Q(id=club.pk),
-        Season: Q(club_id=club.pk),
-        Member: Q(club_id=club.pk),
-        Evening: Q(club_id=club.pk),
-        Attendance: Q(evening_id__in=evenings),
-        Game: Q(evening_id__in=evenings),
-        SchockAus: Q(game_id__in=games),
-        Payment: Q(club_id=club.pk),
-        LedgerEntry: Q(club_id=club.pk, kind=REVERSAL),
-        RundeGiven: Q(schock_aus_id__in=_ids_of(SchockAus, Q(game_id__in=games))),
-        Objection: Q(evening_id__in=evenings),
+        Season: Q(),
+        Member: Q(),
+        Evening: Q(),
+        Attendance: Q(),
+        Game: Q(),
+        SchockAus: Q(),
+        Payment: Q(),
+        LedgerEntry: Q(kind=REVERSAL),
+        RundeGiven: Q(),
+        Objection: Q(),
     }
 
 
 def club_audit_recent(*, club: Club, limit: int = 50) -> list[AuditLine]:
     """The club's latest changes to the club, its seasons and people, evenings,
     attendance, games, Schock-Aus, payments, reversal lines and Runden given (not the
-    records of the club-book import), newest first. Two queries a model and seven more."""
+    records of the club-book import), newest first. Read in the scope of `club` (a page's
+    or an API call's own club; the history of the club-owned models is filtered by the
+    scope, not here). Two queries a model and seven more."""
+    with club_scope(club):
+        return _club_audit_recent(club, limit)
+
+
+def _club_audit_recent(club: Club, limit: int) -> list[AuditLine]:
+    """`club_audit_recent` in the active club scope."""
     records = {}
     for model, scope in _club_scopes(club).items():
         latest = list(
