@@ -11,8 +11,8 @@ from typing import ClassVar
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
-from league.club.history import ClubHistoricalRecords
 
+from league.club.history import ClubHistoricalRecords
 from league.club.models import Club, Member, Season
 from league.club.scoping import ScopedManager
 

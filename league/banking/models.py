@@ -7,8 +7,8 @@ from typing import ClassVar
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
-from league.club.history import ClubHistoricalRecords
 
+from league.club.history import ClubHistoricalRecords
 from league.club.models import Club, ClubOneToOneField
 from league.club.scoping import ScopedManager
 

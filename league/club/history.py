@@ -49,7 +49,7 @@ class ClubHistory(models.Model):
     answers that club's records only)."""
 
     objects = ScopedManager(
-        models.Manager.from_queryset(HistoricalQuerySet),  # type: ignore[misc]
+        models.Manager.from_queryset(HistoricalQuerySet),
         club=CLUB_PATH,
     )
 

@@ -10,8 +10,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
-from league.club.history import ClubHistoricalRecords
 
+from league.club.history import ClubHistoricalRecords
 from league.club.models import Club, ClubOneToOneField, Currency, Member, Season
 from league.club.scoping import ScopedManager
 

@@ -9,8 +9,8 @@ from typing import ClassVar
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
-from league.club.history import ClubHistoricalRecords
 
+from league.club.history import ClubHistoricalRecords
 from league.club.models import Club, ClubOneToOneField
 from league.club.scoping import ScopedManager
 

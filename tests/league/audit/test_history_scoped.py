@@ -14,6 +14,7 @@ from django.db.migrations.executor import MigrationExecutor
 from django_scopes import ScopeError
 
 from games.evenings.models import Attendance, Evening, Game
+from league.audit.selectors import club_audit_recent
 from league.club.history import ClubHistory
 from league.club.models import Club, Member, Season
 from league.club.scoping import across_clubs, club_scope
@@ -79,9 +80,9 @@ def test_inside_a_clubs_scope_no_record_of_another_club(full_club):
         ours = Club.objects.get(name=full_club)
         # Both clubs have records in the tables of play: what the scope leaves out is there.
         for model in (Member, Season, Evening, Attendance, Game):
-            clubs = set(model.history.values_list("club_id", flat=True))  # type: ignore[attr-defined]
+            clubs = set(model.history.values_list("club_id", flat=True))
             assert {ours.pk, other.pk} <= clubs, model
-    for club, elsewhere in ((ours, other), (other, ours)):
+    for club in (ours, other):
         with club_scope(club):
             for model in club_owned_history_models():
                 clubs = set(model.objects.values_list("club_id", flat=True))
@@ -126,3 +127,18 @@ def test_the_migrations_read_history_rows_unscoped():
     for model in club_owned_history_models():
         migrated = state.apps.get_model(model._meta.label)
         assert type(migrated._default_manager) is models.Manager, model._meta.label
+
+
+def test_the_clubs_audit_list_shows_its_own_records_only(full_club):
+    """club_audit_recent reads in its club's scope (no club filter of its own): called
+    from code that sees every club, it still lists one club's records."""
+    other = neighbours()
+    ours = Club.objects.get(name=full_club)
+    evenings = {
+        club.pk: set(Evening.history.filter(club=club).values_list("id", flat=True))
+        for club in (ours, other)
+    }
+    for club, elsewhere in ((ours, other), (other, ours)):
+        shown = {line.evening_id for line in club_audit_recent(club=club, limit=500)}
+        assert shown & evenings[club.pk]
+        assert not shown & evenings[elsewhere.pk], club.name
