@@ -14,6 +14,7 @@ from django.db.migrations.executor import MigrationExecutor
 
 from games.evenings.models import Game, Objection
 from league.apps import CLUB_PARENTS
+from league.club.history import ClubHistory
 from league.club.models import Club
 from tests.league.backup.conftest import full_club, neighbours
 
@@ -109,6 +110,21 @@ def test_the_history_tables_carry_the_club_too():
         history = apps.get_model(label).__dict__.get("history")
         if history is not None:
             assert "club" in {f.name for f in history.model._meta.concrete_fields}, label
+
+
+def test_the_history_tables_are_in_their_clubs_scope():
+    """Each historical model of a club-owned model is a ClubHistory, whose default manager
+    is scoped by its own `club_id` (tests/league/audit/test_history_scoped.py queries it)."""
+    checked = 0
+    for model in project_models():
+        tracked = getattr(model, "instance_type", None)  # django-simple-history
+        if tracked is None or tracked is Club:
+            continue
+        assert issubclass(model, ClubHistory), model._meta.label
+        assert model._default_manager.__class__.__module__ == "django_scopes.manager"
+        checked += 1
+    assert checked == 17
+    assert not issubclass(Club.history.model, ClubHistory)
 
 
 @pytest.mark.django_db

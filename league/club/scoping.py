@@ -3,7 +3,9 @@
 A club-owned model (a Season, a Member, an Evening, a Game, ... everything with a path
 to its Club) has `objects = ScopedManager(club="<path to its Club>")`. Its queries are
 filtered to the club of the scope that is active, and raise `ScopeError` when no club
-scope is active: isolation does not rest on every query remembering its filter.
+scope is active: isolation does not rest on every query remembering its filter. Their
+audit trail (django-simple-history's rows, each with its `club_id`) is scoped alike:
+`history = ClubHistoricalRecords()`, league/club/history.py.
 
 Who opens which scope:
 
