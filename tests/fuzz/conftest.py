@@ -96,16 +96,29 @@ def raw_api_schema(served_api_schema, db) -> dict:
     return copy.deepcopy(served_api_schema)
 
 
+class _KeptToken:
+    """The Authorization header of an API token of `user`, the same token while it lasts:
+    the fuzzers revoke tokens (DELETE /api/v1/auth/tokens/{id}/, a logout, a password
+    change), so each call first asks whether the token is still there (one query) and
+    makes a new one only when it is gone (a new token per request was four queries of the
+    six a fuzzed write sent)."""
+
+    def __init__(self, user) -> None:
+        self.user = user
+        self.token: AuthToken | None = None
+        self.key = ""
+
+    def __call__(self) -> dict[str, str]:
+        if self.token is None or not AuthToken.objects.filter(pk=self.token.pk).exists():
+            self.token, self.key = api_token_create(user=self.user)
+        return {"Authorization": f"Token {self.key}"}
+
+
 @pytest.fixture
 def secretary_headers(demo_club, db) -> Callable[[], dict[str, str]]:
-    """A function giving the Authorization header of a fresh API token of the demo
-    secretary: one per request, since the fuzzers also revoke tokens (DELETE
-    /api/v1/auth/tokens/{id}/) and log out."""
-
-    def headers() -> dict[str, str]:
-        return {"Authorization": f"Token {api_token_create(user=demo_club.secretary.user)[1]}"}
-
-    return headers
+    """A function giving the Authorization header of an API token of the demo secretary
+    that is valid when asked (`_KeptToken`)."""
+    return _KeptToken(demo_club.secretary.user)
 
 
 @pytest.fixture
@@ -121,11 +134,14 @@ def secretary_read_headers(demo_club, db) -> Iterator[dict[str, str]]:
 
 @pytest.fixture
 def role_headers(demo_club, db) -> Callable[[str], dict[str, str]]:
-    """role_headers("member") -> the Authorization header of a fresh API token of the demo
-    club's member ("secretary", "member" or "guest"), one per request as above."""
+    """role_headers("member") -> the Authorization header of an API token of the demo
+    club's member ("secretary", "member" or "guest") that is valid when asked
+    (`_KeptToken`)."""
+    tokens: dict[str, _KeptToken] = {}
 
     def headers(role: str) -> dict[str, str]:
-        user = getattr(demo_club, role).user
-        return {"Authorization": f"Token {api_token_create(user=user)[1]}"}
+        if role not in tokens:
+            tokens[role] = _KeptToken(getattr(demo_club, role).user)
+        return tokens[role]()
 
     return headers
