@@ -30,6 +30,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import models
+from django_scopes.manager import DisabledQuerySet
 from simple_history.manager import HistoricalQuerySet, HistoryManager
 from simple_history.models import HistoricalRecords
 
@@ -64,9 +65,13 @@ class ClubHistoryManager(HistoryManager):
     `next_record`) is in the active club's scope. Raises ScopeError as ScopedManager."""
 
     def get_super_queryset(self) -> Any:
-        """The historical model's records in the active scope (a django-scopes queryset
-        that raises ScopeError on use when no club scope is active)."""
-        return self.model._default_manager.db_manager(self._db).get_queryset()
+        """The historical model's records in the active scope, a HistoricalQuerySet.
+        Raises ScopeError when no club scope is active (at once: django-scopes' stand-in
+        queryset lacks simple-history's own methods such as `latest_of_each`)."""
+        queryset = self.model._default_manager.db_manager(self._db).get_queryset()
+        if isinstance(queryset, DisabledQuerySet):
+            queryset.error()
+        return queryset
 
 
 class ClubHistoricalRecords(HistoricalRecords):

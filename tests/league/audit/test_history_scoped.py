@@ -61,6 +61,8 @@ def test_a_query_of_history_rows_outside_a_scope_raises(model):
         tracked.history.filter(id=1).exists()
     with pytest.raises(ScopeError):
         list(tracked.history.as_of(datetime.datetime.now(datetime.UTC)))
+    with pytest.raises(ScopeError):
+        list(tracked.history.latest_of_each())
 
 
 @pytest.mark.scopes_enforced
