@@ -137,7 +137,9 @@ def _flush_by_delete():
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     """Tests log in hundreds of times; PBKDF2's deliberate slowness only costs time here."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    from tests.passwords import FAST_HASHERS
+
+    settings.PASSWORD_HASHERS = FAST_HASHERS
 
 
 @pytest.fixture(autouse=True)

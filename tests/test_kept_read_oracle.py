@@ -160,6 +160,7 @@ from league.runden.services import runde_mark_given, runde_unmark, runden_mark_e
 from league.sharing.models import WallScreen
 from league.sharing.services import wall_screen_create, wall_screen_revoke
 from tests.factories import ClubFactory
+from tests.passwords import FAST_HASHERS
 
 # The writer x kept-read matrix carries the `oracle` marker (minutes of CPU: `make oracle`);
 # the completeness tests below it are cheap and run in `make test`, so a writer or kept read
@@ -172,7 +173,6 @@ BERLIN = zoneinfo.ZoneInfo("Europe/Berlin")
 TODAY = datetime.datetime(2025, 12, 31, 21, 0, tzinfo=BERLIN)
 NEW_YEAR = datetime.datetime(2026, 1, 1, 10, 0, tzinfo=BERLIN)
 PASSWORD = "schocken-123"
-FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -48,12 +48,6 @@ def _login(member: Member | None, username: str):
     return user
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    # The cast logs in four users per test; PBKDF2 would make the matrix take minutes.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def cast(db) -> Cast:
     """The cast, built through the services once per process (tests/copied.py)."""

@@ -26,12 +26,12 @@ from playwright.sync_api import sync_playwright
 from games.evenings.services import evening_create
 from league.club.services import season_get_or_create
 from tests.factories import UserFactory
+from tests.passwords import FAST_HASHERS
 from tests.sample import enter_sample_evening, sample_club
 
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 PASSWORD = "Würfel-Becher-2026"
 HERE = Path(__file__).parent
-FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 # Playwright's sync API runs an event loop in the test's thread; Django then refuses ORM
 # calls there unless told that this thread is a plain synchronous one (it is).

@@ -23,15 +23,13 @@ from django.core.management import call_command
 from django.test import override_settings
 
 from tests.copied import copied
+from tests.passwords import FAST_HASHERS
 
 # The demo's day in the tests: its last season (2025) closed, the current one (2026) with
 # its first evenings.
 DEMO_TODAY = datetime.date(2026, 3, 20)
 # The instant the demo is entered at: the evening of its day.
 DEMO_ENTERED_AT = datetime.datetime(2026, 3, 20, 23, 0, tzinfo=zoneinfo.ZoneInfo("Europe/Berlin"))
-# The hasher every test logs in with (tests/conftest.py): the demo's logins are made with
-# it, so a test logs in with "schocken" as quickly as with any other login.
-FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 def demo_entered(today: datetime.date = DEMO_TODAY) -> str:
@@ -47,6 +45,8 @@ def demo_entered(today: datetime.date = DEMO_TODAY) -> str:
         call_command("demo", today=today, stdout=out)
         return out.getvalue()
 
+    # The demo's logins are made with the tests' hasher, so a test logs in with "schocken"
+    # as quickly as with any other login.
     with (
         override_settings(PASSWORD_HASHERS=FAST_HASHERS),
         time_machine.travel(DEMO_ENTERED_AT, tick=True),
