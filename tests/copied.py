@@ -74,7 +74,7 @@ def copied(name: str, build: Callable[[], T], *inputs: Hashable) -> T:
             with cursor.copy(f'COPY "{table}" ({columns}) FROM STDIN') as pipe:
                 pipe.write(data)
         cursor.execute("SET LOCAL session_replication_role = origin")
-    result: T = pickle.loads(copy.result)  # noqa: S301 - our own pickle of this process
+    result: T = pickle.loads(copy.result)  # our own pickle of this process
     return result
 
 
@@ -102,7 +102,7 @@ def _first_build(build: Callable[[], Any], before: str) -> _Copy | None:
         end = _rows(columns)
         try:
             pickled = pickle.dumps(result)
-        except Exception:  # noqa: BLE001 - what cannot be pickled is built each time
+        except Exception:  # what cannot be pickled is built each time
             pickled = None
         transaction.set_rollback(True)
     # The kept reads the rolled-back build's writes would drop at the next commit

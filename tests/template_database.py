@@ -133,7 +133,7 @@ def _make(cursor: Any, name: str, url: str) -> None:
     for (old,) in cursor.fetchall():
         try:
             cursor.execute(f"DROP DATABASE {_quote(old)}")
-        except Exception:  # noqa: BLE001 - a template another run is copying stays
+        except Exception:  # a template another run is copying stays
             pass
 
 

@@ -1213,7 +1213,7 @@ def _once_per_input(fn: Callable[..., Any], key: Callable[..., Any] | None = Non
         try:
             extra = key(*args, **kwargs) if key else None
             found = pickle.dumps((args, sorted(kwargs.items()), extra))
-        except Exception:  # noqa: BLE001 - what cannot be pickled is drawn each time
+        except Exception:  # what cannot be pickled is drawn each time
             return fn(*args, **kwargs)
         if found not in memory:
             memory[found] = fn(*args, **kwargs)
@@ -1381,7 +1381,7 @@ def _same_value(a: Any, b: Any) -> bool:
     kind: two model instances with one primary key are equal whatever their fields)."""
     try:
         return pickle.dumps(a) == pickle.dumps(b)
-    except Exception:  # noqa: BLE001 - a value that cannot be compared counts as changed
+    except Exception:  # a value that cannot be compared counts as changed
         return False
 
 

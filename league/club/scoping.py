@@ -45,7 +45,7 @@ from django_scopes.state import state
 if TYPE_CHECKING:
     from django.db import models
 
-    def ScopedManager(  # noqa: N802 - django-scopes' name
+    def ScopedManager(  # django-scopes' name
         _manager_class: type[models.Manager[Any]] = ..., **scopes: str
     ) -> Any:
         """django_scopes.ScopedManager, typed for the models' `objects` (see there)."""
