@@ -141,8 +141,8 @@ def _provisional_key(request: ClubRequest, pk: int) -> tuple:
     query."""
     if not hasattr(request, "provisional_key"):
         state = club_evening_provisional_state(club=request.club, evening_id=pk)
-        request.provisional_key = state.key if state else ()  # type: ignore[attr-defined]
-    return request.provisional_key  # type: ignore[attr-defined]
+        request.provisional_key = state.key if state else ()
+    return request.provisional_key
 
 
 #: An evening's date (the call adds the evening's id): another club's is a 404, never kept.

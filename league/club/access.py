@@ -37,6 +37,10 @@ class ClubRequest(HttpRequest):
     # here, so that this module, which the caching module uses, never imports it back.
     books_version: str
     season: Season
+    # Read once a request by the pages whose ETag names them (set where first read):
+    # the club's provisional evenings (ledger pages) and an evening's provisional state.
+    provisional_evenings: tuple[int, ...]
+    provisional_key: tuple[Any, ...]
 
 
 class ClubSuspended(PermissionDenied):

@@ -126,8 +126,8 @@ def _provisional_evenings(request: ClubRequest, *args, **kwargs) -> tuple[int, .
     fragment name them."""
     if not hasattr(request, "provisional_evenings"):
         ids = club_provisional_evening_ids(club=request.club)
-        request.provisional_evenings = tuple(sorted(ids))  # type: ignore[attr-defined]
-    return request.provisional_evenings  # type: ignore[attr-defined]
+        request.provisional_evenings = tuple(sorted(ids))
+    return request.provisional_evenings
 
 
 @member_required
