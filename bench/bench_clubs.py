@@ -329,6 +329,106 @@ def server_env(url: str) -> dict[str, str]:
     return env
 
 
+class _Collected:
+    """The rows that the club book import's bulk writers (league/clubbook/services.py:
+    `_insert_rows`, `_insert_schock_aus`, `_insert_game_charges`, `_record_history`) are
+    handed while `patches` are started, kept to be written once per table for a batch of
+    clubs. `writers` holds the real writers."""
+
+    def __init__(self, book) -> None:
+        from types import SimpleNamespace
+        from unittest import mock
+
+        self.writers = SimpleNamespace(
+            rows=book._insert_rows,
+            schock_aus=book._insert_schock_aus,
+            game_charges=book._insert_game_charges,
+            history=book._record_history,
+        )
+        self.rows: dict[type, list] = {}
+        self.throws: list[tuple[int, int, int, int]] = []
+        self.charges = SimpleNamespace(season_of={}, evening_ids={}, statutes={}, money={})
+        self.patches = [
+            mock.patch.object(book, "_insert_rows", self.collect_rows),
+            mock.patch.object(
+                book, "_insert_schock_aus", lambda _clubs, some: self.throws.extend(some)
+            ),
+            mock.patch.object(book, "_insert_game_charges", self.collect_game_charges),
+            mock.patch.object(book, "_record_history", lambda queryset, history: None),
+        ]
+
+    def collect_rows(self, model, model_rows) -> None:
+        self.rows.setdefault(model, []).extend(model_rows)
+
+    def collect_game_charges(self, batch, statutes_of, money) -> int:
+        for season in batch.season_of.values():
+            self.charges.season_of[season.pk] = season
+        self.charges.evening_ids.update({pk: pk for pk in batch.evening_ids.values()})
+        self.charges.statutes.update(statutes_of)
+        self.charges.money.update(money)
+        return 0
+
+
+def _collect_books(book, batches: list, collected: _Collected) -> None:
+    """Run the import's steps for each club of `batches` with the writers collecting; the
+    evenings alone are written at once (the later rows need their keys)."""
+    from games.evenings.models import Evening
+
+    club_ids = [b.club.pk for b in batches]
+    for collector in collected.patches:
+        collector.start()
+    try:
+        for b in batches:
+            book._create_members(b)
+            errors: list = []
+            book._seasons_of(b, "club-book-attendance.csv", errors)
+            assert not errors, errors[:3]
+            book._write_evenings(b)  # rows collected; their keys are read below
+        collected.writers.rows(Evening, collected.rows.pop(Evening))
+        evening_ids: dict[int, dict] = {pk: {} for pk in club_ids}
+        for club_id, date, pk in Evening.objects.filter(club_id__in=club_ids).values_list(
+            "club_id", "date", "pk"
+        ):
+            evening_ids[club_id][date] = pk
+        for b in batches:
+            b.evening_ids = evening_ids[b.club.pk]
+            book._write_attendance(b)
+            book._write_games(b)
+            book._write_charges(b, [])
+    finally:
+        for collector in collected.patches:
+            collector.stop()
+
+
+def _write_collected(book, club_ids: list[int], collected: _Collected, history: dict) -> None:
+    """Write the collected rows once per table, then their audit-trail records, and
+    ANALYZE the tables written."""
+    from games.evenings.models import Attendance, Evening, Game, SchockAus
+    from league.club.database import tables_analyze
+    from league.club.models import Member
+    from league.ledger.models import LedgerEntry
+
+    rows, writers = collected.rows, collected.writers
+    writers.rows(Attendance, rows.pop(Attendance))
+    writers.rows(Game, rows.pop(Game))
+    writers.schock_aus(club_ids, collected.throws)
+    writers.rows(LedgerEntry, rows.pop(LedgerEntry, []))
+    writers.game_charges(collected.charges, collected.charges.statutes, collected.charges.money)
+    assert not rows, f"rows of {list(rows)} not written"
+    in_clubs = {"club_id__in": club_ids}
+    of_evenings = {"evening__club_id__in": club_ids}
+    for queryset in (
+        Member.objects.filter(**in_clubs),
+        Evening.objects.filter(**in_clubs),
+        Attendance.objects.filter(**of_evenings),
+        Game.objects.filter(**of_evenings),
+        SchockAus.objects.filter(game__evening__club_id__in=club_ids),
+        LedgerEntry.objects.filter(**in_clubs),
+    ):
+        writers.history(queryset, history)
+    tables_analyze(tables=book._written_tables())
+
+
 def import_club_batch(books: list[tuple[str, bytes, bytes]]) -> None:
     """Import the club books `books` (club name, attendance CSV, games CSV; new clubs) in
     one transaction, writing the rows `club_book_import` writes for each of them (clubs,
@@ -338,23 +438,15 @@ def import_club_batch(books: list[tuple[str, bytes, bytes]]) -> None:
 
     The rows are built by the import's own steps (league/clubbook/services.py: its
     parsing, `_create_members`, `_seasons_of`, `_write_evenings`, `_write_attendance`,
-    `_write_games`, `_write_charges`), club by club, with its bulk writers
-    (`_insert_rows`, `_insert_schock_aus`, `_insert_game_charges`, `_record_history`)
-    replaced for the while by collectors; the collected rows are then written by those
+    `_write_games`, `_write_charges`), club by club, with its bulk writers replaced for
+    the while by collectors (`_Collected`); the collected rows are then written by those
     same writers once per table. What is left out is only the import's result (its
     recomputed totals, a read). A club per call took 6.7 s on a loaded machine (its
     statements and the ANALYZE of every table it wrote, for a few thousand rows)."""
-    from types import SimpleNamespace
-    from unittest import mock
-
     from django.db import transaction
 
-    from games.evenings.models import Attendance, Evening, Game, SchockAus
     from league.club.books import books_changed
-    from league.club.database import tables_analyze
-    from league.club.models import Member
     from league.clubbook import services as book
-    from league.ledger.models import LedgerEntry
 
     parsed = []
     for name, attendance, games in books:
@@ -362,77 +454,15 @@ def import_club_batch(books: list[tuple[str, bytes, bytes]]) -> None:
         assert not errors, (name, errors[:3])
         parsed.append((name, evenings))
     history = {"default_user": None, "default_change_reason": book.IMPORT_REASON}
-    insert_rows, insert_schock_aus = book._insert_rows, book._insert_schock_aus
-    insert_game_charges, record_history = book._insert_game_charges, book._record_history
-    rows: dict[type, list] = {}
-    throws: list[tuple[int, int, int, int]] = []
-    charges = SimpleNamespace(season_of={}, evening_ids={}, statutes={}, money={})
-
-    def collect_rows(model, model_rows) -> None:
-        rows.setdefault(model, []).extend(model_rows)
-
-    def collect_game_charges(batch, statutes_of, money) -> int:
-        for season in batch.season_of.values():
-            charges.season_of[season.pk] = season
-        charges.evening_ids.update({pk: pk for pk in batch.evening_ids.values()})
-        charges.statutes.update(statutes_of)
-        charges.money.update(money)
-        return 0
-
-    collectors = [
-        mock.patch.object(book, "_insert_rows", collect_rows),
-        mock.patch.object(book, "_insert_schock_aus", lambda _clubs, some: throws.extend(some)),
-        mock.patch.object(book, "_insert_game_charges", collect_game_charges),
-        mock.patch.object(book, "_record_history", lambda queryset, history: None),
-    ]
+    collected = _Collected(book)
     with transaction.atomic():
         batches = []
         for name, evenings in parsed:
             club, created = book._import_club(name, history)
             assert created, f"{name} exists already"
             batches.append(book._Batch(club, list(evenings.values()), {}, history))
-        club_ids = [b.club.pk for b in batches]
-        for collector in collectors:
-            collector.start()
-        try:
-            for b in batches:
-                book._create_members(b)
-                errors: list = []
-                book._seasons_of(b, "club-book-attendance.csv", errors)
-                assert not errors, errors[:3]
-                book._write_evenings(b)  # rows collected; their keys are read below
-            insert_rows(Evening, rows.pop(Evening))
-            evening_ids: dict[int, dict] = {pk: {} for pk in club_ids}
-            for club_id, date, pk in Evening.objects.filter(club_id__in=club_ids).values_list(
-                "club_id", "date", "pk"
-            ):
-                evening_ids[club_id][date] = pk
-            for b in batches:
-                b.evening_ids = evening_ids[b.club.pk]
-                book._write_attendance(b)
-                book._write_games(b)
-                book._write_charges(b, [])
-        finally:
-            for collector in collectors:
-                collector.stop()
-        insert_rows(Attendance, rows.pop(Attendance))
-        insert_rows(Game, rows.pop(Game))
-        insert_schock_aus(club_ids, throws)
-        insert_rows(LedgerEntry, rows.pop(LedgerEntry, []))
-        insert_game_charges(charges, charges.statutes, charges.money)
-        assert not rows, f"rows of {list(rows)} not written"
-        in_clubs = {"club_id__in": club_ids}
-        of_evenings = {"evening__club_id__in": club_ids}
-        for queryset in (
-            Member.objects.filter(**in_clubs),
-            Evening.objects.filter(**in_clubs),
-            Attendance.objects.filter(**of_evenings),
-            Game.objects.filter(**of_evenings),
-            SchockAus.objects.filter(game__evening__club_id__in=club_ids),
-            LedgerEntry.objects.filter(**in_clubs),
-        ):
-            record_history(queryset, history)
-        tables_analyze(tables=book._written_tables())
+        _collect_books(book, batches, collected)
+        _write_collected(book, [b.club.pk for b in batches], collected, history)
         for b in batches:
             for season_id in {s.pk for s in b.season_of.values()}:
                 books_changed(season_id=season_id, reason="club_book_import")

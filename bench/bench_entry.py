@@ -93,6 +93,64 @@ def _wait(check, seconds: float = 60) -> None:
     raise RuntimeError("timed out")
 
 
+def _log_in(page, base: str) -> None:
+    page.goto(base + "/login/")
+    page.fill("#id_username", "bernd")
+    page.fill("#id_password", PASSWORD)
+    page.click("form button[type=submit]")
+    page.wait_for_url(lambda url: "/login/" not in url)
+
+
+def _enter_online(page, base: str, evening, games: list) -> tuple[list[int], list[float], float]:
+    """The games tapped in on the evening page, each saved before the next: (taps per
+    game, seconds per game, seconds in all)."""
+    page.goto(f"{base}/abende/{evening.pk}/")
+    taps, seconds = [], []
+    started = time.perf_counter()
+    for game in games:
+        begin = time.perf_counter()
+        taps.append(_tap_game(page, game))
+        page.wait_for_selector(".msg-success")
+        seconds.append(time.perf_counter() - begin)
+    total = time.perf_counter() - started
+    assert evening.games.count() == len(games)
+    return taps, seconds, total
+
+
+def _enter_offline(
+    context, page, base: str, evening, games: list
+) -> tuple[list[float], float, float]:
+    """The games tapped in offline (queued), then sent when back online: (seconds to
+    queue each, seconds to queue all, seconds until all are saved and listed)."""
+    page.goto(f"{base}/abende/{evening.pk}/")
+    context.set_offline(True)
+    queued = []
+    started = time.perf_counter()
+    for index, game in enumerate(games, start=1):
+        begin = time.perf_counter()
+        _tap_game(page, game)
+        _wait(lambda n=index: page.locator("[data-queued]").count() == n)
+        queued.append(time.perf_counter() - begin)
+    total = time.perf_counter() - started
+    context.set_offline(False)
+    started = time.perf_counter()
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    _wait(lambda: evening.games.count() == len(games))
+    _wait(lambda: page.locator("table.games tbody tr").count() == len(games))
+    return queued, total, time.perf_counter() - started
+
+
+def _enter_rounds(page, base: str, evening) -> tuple[int, float]:
+    """A game entered round by round: (taps, seconds from opening the page to the save)."""
+    started = time.perf_counter()
+    page.goto(f"{base}/abende/{evening.pk}/runden-eintragen/")
+    taps = _tap_rounds(page)
+    page.wait_for_url(lambda url: "/runden/" in url and "eintragen" not in url)
+    seconds = time.perf_counter() - started
+    assert evening.games.filter(entry_mode="rounds").count() == 1
+    return taps, seconds
+
+
 def run() -> None:
     from django.contrib.staticfiles.handlers import StaticFilesHandler
     from django.test.testcases import LiveServerThread
@@ -100,9 +158,8 @@ def run() -> None:
 
     sample = json.loads((ROOT / "tests/samples/evening-2026-10-09.json").read_text("utf-8"))
     games = sample["evening"]["games"]
-    online_evening = _evening(sample, "2026-10-09")
-    offline_evening = _evening(sample, "2026-10-16")
-    rounds_evening = _evening(sample, "2026-10-23")
+    # The club and its logins are made with the first evening: before the login.
+    online, offline, rounds = (_evening(sample, f"2026-10-{d}") for d in ("09", "16", "23"))
     server = LiveServerThread("localhost", StaticFilesHandler, port=0)
     server.daemon = True
     server.start()
@@ -121,46 +178,10 @@ def run() -> None:
                 service_workers="block",
             )
             page = context.new_page()
-            page.goto(base + "/login/")
-            page.fill("#id_username", "bernd")
-            page.fill("#id_password", PASSWORD)
-            page.click("form button[type=submit]")
-            page.wait_for_url(lambda url: "/login/" not in url)
-
-            page.goto(f"{base}/abende/{online_evening.pk}/")
-            taps, seconds = [], []
-            started = time.perf_counter()
-            for game in games:
-                begin = time.perf_counter()
-                taps.append(_tap_game(page, game))
-                page.wait_for_selector(".msg-success")
-                seconds.append(time.perf_counter() - begin)
-            online_total = time.perf_counter() - started
-            assert online_evening.games.count() == len(games)
-
-            page.goto(f"{base}/abende/{offline_evening.pk}/")
-            context.set_offline(True)
-            queued = []
-            started = time.perf_counter()
-            for index, game in enumerate(games, start=1):
-                begin = time.perf_counter()
-                _tap_game(page, game)
-                _wait(lambda n=index: page.locator("[data-queued]").count() == n)
-                queued.append(time.perf_counter() - begin)
-            offline_total = time.perf_counter() - started
-            context.set_offline(False)
-            started = time.perf_counter()
-            page.evaluate("window.dispatchEvent(new Event('online'))")
-            _wait(lambda: offline_evening.games.count() == len(games))
-            _wait(lambda: page.locator("table.games tbody tr").count() == len(games))
-            sending = time.perf_counter() - started
-
-            started = time.perf_counter()
-            page.goto(f"{base}/abende/{rounds_evening.pk}/runden-eintragen/")
-            rounds_taps = _tap_rounds(page)
-            page.wait_for_url(lambda url: "/runden/" in url and "eintragen" not in url)
-            rounds_seconds = time.perf_counter() - started
-            assert rounds_evening.games.filter(entry_mode="rounds").count() == 1
+            _log_in(page, base)
+            taps, seconds, online_total = _enter_online(page, base, online, games)
+            queued, offline_total, sending = _enter_offline(context, page, base, offline, games)
+            rounds_taps, rounds_seconds = _enter_rounds(page, base, rounds)
             browser.close()
     finally:
         server.terminate()

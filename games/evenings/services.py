@@ -430,6 +430,36 @@ def _game_number(evening: Evening, number: int | None) -> int:
     return number
 
 
+def _refuse_spent_client_key(evening: Evening, client_key: uuid.UUID) -> None:
+    """Raise BooksError `duplicate_client_key` (409) when a game with `client_key` was
+    recorded in the evening's club: a key is spent once the game was recorded, also when
+    the game was undone or deleted since (its history keeps the key), so a late retry of a
+    phone's queue never books it again."""
+    if (
+        Game.objects.filter(club_id=evening.club_id, client_key=client_key).exists()
+        or Game.history.filter(evening_id=evening.pk, client_key=client_key).exists()
+    ):
+        raise BooksError(
+            "duplicate_client_key",
+            _("This game was recorded already: it was sent twice."),
+            status=409,
+        )
+
+
+def _refuse_beyond_target(evening: Evening) -> None:
+    """Raise BooksError `evening_target_reached` (409, `details.target`: the evening's
+    target count of games) when the evening has its target count of games already."""
+    reached, target = evening_target_reached(evening=evening)
+    if reached:
+        raise BooksError(
+            "evening_target_reached",
+            _("The evening's target is reached - save anyway?"),
+            field="number",
+            status=409,
+            details={"target": target},
+        )
+
+
 @transaction.atomic
 def game_record(
     *,
@@ -456,39 +486,21 @@ def game_record(
     A taken number is refused with `duplicate_game_number` (409) whose `details` name the
     game that has it (`games.evenings.selectors.game_number_holder`).
 
-    `client_key` (a UUID the client made for this game: a phone's offline
-    queue) is applied once: a game with the same key, also one undone or deleted since, is
-    refused (`duplicate_client_key`, 409), checked before the version, so a repeated
-    sending never records a second game.
+    `client_key` (a UUID the client made for this game: a phone's offline queue) is
+    applied once: a game with the same key, also one undone or deleted since, is refused
+    (`duplicate_client_key`, 409, checked before the version): a resend records nothing.
 
     Raises BooksError: loser_not_present, thrower_not_present, vorleger_not_present,
     duplicate_game_number (409), duplicate_client_key (409), invalid_number,
     stale_version (412), evening_target_reached (409).
     """
     evening = Evening.objects.select_for_update().get(pk=evening.pk)
-    # A key is spent once the game was recorded, also when the game was undone or deleted
-    # since (its history keeps the key): a late retry of the queue never books it again.
-    if client_key is not None and (
-        Game.objects.filter(club_id=evening.club_id, client_key=client_key).exists()
-        or Game.history.filter(evening_id=evening.pk, client_key=client_key).exists()
-    ):
-        raise BooksError(
-            "duplicate_client_key",
-            _("This game was recorded already: it was sent twice."),
-            status=409,
-        )
+    if client_key is not None:
+        _refuse_spent_client_key(evening, client_key)
     check_version(evening, expected_evening_version)
     number = _game_number(evening, number)
     if not target_confirmed:
-        reached, target = evening_target_reached(evening=evening)
-        if reached:
-            raise BooksError(
-                "evening_target_reached",
-                _("The evening's target is reached - save anyway?"),
-                field="number",
-                status=409,
-                details={"target": target},
-            )
+        _refuse_beyond_target(evening)
     if vorleger is None:
         vorleger = next_vorleger(evening=evening, number=number)
     _check_people(evening, loser, schock_aus_throwers, vorleger)

@@ -175,6 +175,49 @@ def _header(row: list[str]) -> dict[str, int] | None:
     return found if all(k in found for k in REQUIRED) else None
 
 
+def _line(club: Club, row: list[str], columns: dict[str, int], number: int) -> BankLine:
+    """The `BankLine` of the CSV row `row` (file line `number`), its cells found by
+    `columns` (a header's column indexes). Raises BooksError bad_bank_file for an
+    unreadable or hostile cell."""
+    booked_on = _date(row[columns["booked_on"]], number)
+    value_on = (
+        _date(row[columns["value_on"]], number)
+        if "value_on" in columns and row[columns["value_on"]].strip()
+        else None
+    )
+    name = _text(row[columns["name"]], number)
+    reference = _text(row[columns["reference"]], number)
+    amount = _amount(row[columns["amount"]], number)
+    bank_ref = _text(row[columns["bank_ref"]], number) if "bank_ref" in columns else ""
+    currency = _text(row[columns["currency"]], number) if "currency" in columns else ""
+    key = "\x1f".join(
+        [str(club.pk), booked_on.isoformat(), str(value_on), name, reference, str(amount)]
+    )
+    line_hash = (
+        hashlib.sha256(key.encode()).hexdigest()
+        if bank_ref.upper() in NO_REFERENCE
+        else line_key(
+            club=club,
+            booked_on=booked_on,
+            amount=amount,
+            bank_ref=bank_ref[:64],
+            name=name,
+            text=reference,
+        )
+    )
+    return BankLine(
+        line=number,
+        booked_on=booked_on,
+        value_on=value_on,
+        name=name[:200],
+        reference=reference[:400],
+        amount=amount,
+        line_hash=line_hash,
+        currency=(currency or "EUR").upper()[:3],
+        bank_ref="" if bank_ref.upper() in NO_REFERENCE else bank_ref[:64],
+    )
+
+
 def parse_bank_csv(*, club: Club, data: bytes) -> list[BankLine]:
     """The statement's lines (credits and debits), in file order.
 
@@ -196,45 +239,7 @@ def parse_bank_csv(*, club: Club, data: bytes) -> list[BankLine]:
                 continue
             if len(row) <= max(columns.values()):
                 raise _refuse(number, _("too few columns."))
-            booked_on = _date(row[columns["booked_on"]], number)
-            value_on = (
-                _date(row[columns["value_on"]], number)
-                if "value_on" in columns and row[columns["value_on"]].strip()
-                else None
-            )
-            name = _text(row[columns["name"]], number)
-            reference = _text(row[columns["reference"]], number)
-            amount = _amount(row[columns["amount"]], number)
-            bank_ref = _text(row[columns["bank_ref"]], number) if "bank_ref" in columns else ""
-            currency = _text(row[columns["currency"]], number) if "currency" in columns else ""
-            key = "\x1f".join(
-                [str(club.pk), booked_on.isoformat(), str(value_on), name, reference, str(amount)]
-            )
-            line_hash = (
-                hashlib.sha256(key.encode()).hexdigest()
-                if bank_ref.upper() in NO_REFERENCE
-                else line_key(
-                    club=club,
-                    booked_on=booked_on,
-                    amount=amount,
-                    bank_ref=bank_ref[:64],
-                    name=name,
-                    text=reference,
-                )
-            )
-            lines.append(
-                BankLine(
-                    line=number,
-                    booked_on=booked_on,
-                    value_on=value_on,
-                    name=name[:200],
-                    reference=reference[:400],
-                    amount=amount,
-                    line_hash=line_hash,
-                    currency=(currency or "EUR").upper()[:3],
-                    bank_ref="" if bank_ref.upper() in NO_REFERENCE else bank_ref[:64],
-                )
-            )
+            lines.append(_line(club, row, columns, number))
     except csv.Error as exc:
         raise BooksError("bad_bank_file", _("The file is not a readable CSV file.")) from exc
     if columns is None:

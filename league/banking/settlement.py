@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Sum
@@ -206,14 +207,12 @@ def _booked_from_another_file(
     return left
 
 
-def bank_statement_import(
-    *, club: Club, lines: list[BankLine], confirmed: set[str] | None = None, user=None
-) -> StatementResult:
-    """Import a statement's lines (see the module): settle the RF lines, book the
-    confirmed guesses (keys in ``confirmed``), report the rest. Running it again with
-    the same lines books nothing (every line is then a duplicate). Queries: a few per
-    settled line, four for the guesses."""
-    result = StatementResult()
+def _sorted_out(
+    club: Club, lines: list[BankLine], result: StatementResult
+) -> tuple[list[BankLine], list[tuple[BankLine, ParsedReference]]]:
+    """The new credit lines: (those without a structured reference, those with one and
+    the reference found). Adds to `result` the duplicates (booked before, or twice in
+    the file) and the debits and amounts too large to be a club's payment. One query."""
     booked = set(
         BankStatementLine.objects.filter(
             club=club, line_hash__in=[line.line_hash for line in lines]
@@ -238,14 +237,26 @@ def bank_statement_import(
             guesses.append(line)
         else:
             referenced.append((line, found))
-    referenced = _booked_from_another_file(club, lines, referenced, result)
+    return guesses, referenced
+
+
+def _settle_referenced(
+    club: Club,
+    referenced: list[tuple[BankLine, ParsedReference]],
+    result: StatementResult,
+    user: Any,
+) -> list[BankLine]:
+    """Settle each line by its structured reference (`settle_line`), adding it to
+    `result` as settled, duplicate or ignored (the BooksError's code). Returns the lines
+    whose reference names no person of the club: they are guessed like lines without one."""
     people = Member.objects.filter(
         club=club, pk__in={found.member_id for _line, found in referenced}
     ).in_bulk()
+    unknown: list[BankLine] = []
     for line, found in referenced:
         member = people.get(found.member_id)
         if member is None:
-            guesses.append(line)
+            unknown.append(line)
             continue
         try:
             parts = settle_line(
@@ -258,28 +269,55 @@ def bank_statement_import(
             result.ignored.append(Ignored(line, exc.code))
             continue
         result.settled.append(Settled(bank_line=line, member=member, parts=parts))
+    return unknown
+
+
+def _book_confirmed(
+    club: Club,
+    guesses: list[BankLine],
+    proposals: list[Proposal],
+    confirmed: set[str],
+    result: StatementResult,
+    user: Any,
+) -> list[Proposal]:
+    """Book the guessed lines whose keys are `confirmed` (`bank_lines_book`), adding each
+    booked one to `result` as settled. Returns the proposals still to review."""
+    bank_lines_book(club=club, lines=guesses, confirmed=confirmed, user=user)
+    booked_now = set(
+        BankStatementLine.objects.filter(
+            club=club, line_hash__in=[p.bank_line.line_hash for p in proposals]
+        ).values_list("line_hash", flat=True)
+    )
+    for proposal in proposals:
+        if proposal.bank_line.line_hash in booked_now:
+            payment = BankStatementLine.objects.get(
+                club=club, line_hash=proposal.bank_line.line_hash, part=0
+            ).payment
+            result.settled.append(
+                Settled(
+                    bank_line=proposal.bank_line,
+                    member=proposal.member,
+                    parts=[SettledPart(proposal.season, payment.amount, payment)],
+                )
+            )
+    return [p for p in proposals if p.bank_line.line_hash not in booked_now]
+
+
+def bank_statement_import(
+    *, club: Club, lines: list[BankLine], confirmed: set[str] | None = None, user=None
+) -> StatementResult:
+    """Import a statement's lines (see the module): settle the RF lines, book the
+    confirmed guesses (keys in ``confirmed``), report the rest. Running it again with
+    the same lines books nothing (every line is then a duplicate). Queries: a few per
+    settled line, four for the guesses."""
+    result = StatementResult()
+    guesses, referenced = _sorted_out(club, lines, result)
+    referenced = _booked_from_another_file(club, lines, referenced, result)
+    guesses.extend(_settle_referenced(club, referenced, result, user))
     guesses.sort(key=lambda line: line.line)
     proposals = [p for p in bank_lines_match(club=club, lines=guesses) if not p.booked]
     if confirmed:
-        bank_lines_book(club=club, lines=guesses, confirmed=set(confirmed), user=user)
-        booked_now = set(
-            BankStatementLine.objects.filter(
-                club=club, line_hash__in=[p.bank_line.line_hash for p in proposals]
-            ).values_list("line_hash", flat=True)
-        )
-        for proposal in proposals:
-            if proposal.bank_line.line_hash in booked_now:
-                payment = BankStatementLine.objects.get(
-                    club=club, line_hash=proposal.bank_line.line_hash, part=0
-                ).payment
-                result.settled.append(
-                    Settled(
-                        bank_line=proposal.bank_line,
-                        member=proposal.member,
-                        parts=[SettledPart(proposal.season, payment.amount, payment)],
-                    )
-                )
-        proposals = [p for p in proposals if p.bank_line.line_hash not in booked_now]
+        proposals = _book_confirmed(club, guesses, proposals, set(confirmed), result, user)
     proposed = {p.bank_line.line_hash for p in proposals} | {
         s.bank_line.line_hash for s in result.settled
     }

@@ -16,7 +16,7 @@ has kept its books since 1979.
 from __future__ import annotations
 
 import json
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from functools import lru_cache
@@ -429,75 +429,85 @@ def _mark_eras(value: object, path: str) -> tuple[MarkEra, ...]:
     return tuple(eras)
 
 
-def _parse(data: object, basis: Statutes) -> Statutes:
-    top = _object(
-        data,
-        "statutes",
-        (
-            "scoring",
-            "marks_per_game_lost",
-            "absence",
-            "games_per_present_member",
-            "mark_eras",
-            "runden",
-            "provisional_hours",
-            "evening",
-        ),
+def _scoring(value: object) -> dict[str, Any]:
+    p = "statutes.scoring"
+    scoring = _object(
+        value, p, ("mode", "points_per_schock_aus", "points_per_game_lost", "rank_points")
     )
     figures: dict[str, Any] = {}
-    if "scoring" in top:
-        scoring = _object(
-            top["scoring"],
-            "statutes.scoring",
-            ("mode", "points_per_schock_aus", "points_per_game_lost", "rank_points"),
+    if "mode" in scoring:
+        figures["scoring"] = _mode(scoring["mode"], f"{p}.mode", SCORING_MODES)
+    for name in ("points_per_schock_aus", "points_per_game_lost"):
+        if name in scoring:
+            figures[name] = _int(scoring[name], f"{p}.{name}", -POINTS_BOUND, POINTS_BOUND)
+    if "rank_points" in scoring:
+        figures["rank_points"] = _rank_points(scoring["rank_points"], f"{p}.rank_points")
+    return figures
+
+
+def _absence(value: object) -> dict[str, Any]:
+    absence = _object(value, "statutes.absence", ("mode", "marks", "surcharge"))
+    figures: dict[str, Any] = {}
+    if "mode" in absence:
+        figures["absence"] = _mode(absence["mode"], "statutes.absence.mode", ABSENCE_MODES)
+    if "marks" in absence:
+        figures["marks_per_absence"] = _int(
+            absence["marks"], "statutes.absence.marks", 0, MARKS_BOUND
         )
-        p = "statutes.scoring"
-        if "mode" in scoring:
-            figures["scoring"] = _mode(scoring["mode"], f"{p}.mode", SCORING_MODES)
-        for name in ("points_per_schock_aus", "points_per_game_lost"):
-            if name in scoring:
-                figures[name] = _int(scoring[name], f"{p}.{name}", -POINTS_BOUND, POINTS_BOUND)
-        if "rank_points" in scoring:
-            figures["rank_points"] = _rank_points(scoring["rank_points"], f"{p}.rank_points")
-    if "marks_per_game_lost" in top:
-        figures["marks_per_game_lost"] = _int(
-            top["marks_per_game_lost"], "statutes.marks_per_game_lost", 0, MARKS_BOUND
+    if "surcharge" in absence:
+        figures["absence_surcharge"] = _int(
+            absence["surcharge"], "statutes.absence.surcharge", 0, MARKS_BOUND
         )
-    if "absence" in top:
-        absence = _object(top["absence"], "statutes.absence", ("mode", "marks", "surcharge"))
-        if "mode" in absence:
-            figures["absence"] = _mode(absence["mode"], "statutes.absence.mode", ABSENCE_MODES)
-        if "marks" in absence:
-            figures["marks_per_absence"] = _int(
-                absence["marks"], "statutes.absence.marks", 0, MARKS_BOUND
-            )
-        if "surcharge" in absence:
-            figures["absence_surcharge"] = _int(
-                absence["surcharge"], "statutes.absence.surcharge", 0, MARKS_BOUND
-            )
-    if "games_per_present_member" in top:
-        figures["games_per_present_member"] = _int(
-            top["games_per_present_member"], "statutes.games_per_present_member", *GAMES_BOUNDS
-        )
-    if "mark_eras" in top:
-        figures["mark_eras"] = _mark_eras(top["mark_eras"], "statutes.mark_eras")
-    if "runden" in top:
-        runden = _object(top["runden"], "statutes.runden", ("first", "last", "every", "shift"))
-        for name in ("first", "last", "shift"):
-            if name in runden:
-                figures[f"runden_{name}"] = _flag(runden[name], f"statutes.runden.{name}")
-        if "every" in runden:
-            figures["runden_every"] = _int(runden["every"], "statutes.runden.every", 0, EVERY_BOUND)
-    if "provisional_hours" in top:
-        figures["provisional_hours"] = _int(
-            top["provisional_hours"], "statutes.provisional_hours", *PROVISIONAL_HOURS_BOUNDS
-        )
-    if "evening" in top:
-        evening = _object(top["evening"], "statutes.evening", ("weekday", "time"))
-        if "weekday" in evening:
-            figures["evening_weekday"] = _int(evening["weekday"], "statutes.evening.weekday", 0, 6)
-        if "time" in evening:
-            figures["evening_time"] = _clock(evening["time"], "statutes.evening.time")
+    return figures
+
+
+def _runden(value: object) -> dict[str, Any]:
+    runden = _object(value, "statutes.runden", ("first", "last", "every", "shift"))
+    figures: dict[str, Any] = {}
+    for name in ("first", "last", "shift"):
+        if name in runden:
+            figures[f"runden_{name}"] = _flag(runden[name], f"statutes.runden.{name}")
+    if "every" in runden:
+        figures["runden_every"] = _int(runden["every"], "statutes.runden.every", 0, EVERY_BOUND)
+    return figures
+
+
+def _evening(value: object) -> dict[str, Any]:
+    evening = _object(value, "statutes.evening", ("weekday", "time"))
+    figures: dict[str, Any] = {}
+    if "weekday" in evening:
+        figures["evening_weekday"] = _int(evening["weekday"], "statutes.evening.weekday", 0, 6)
+    if "time" in evening:
+        figures["evening_time"] = _clock(evening["time"], "statutes.evening.time")
+    return figures
+
+
+# The statutes' top-level fields, in the order they are checked (the first error found is
+# the one answered), each with the reader of its figures (field of Statutes -> value).
+_FIELDS: dict[str, Callable[[object], dict[str, Any]]] = {
+    "scoring": _scoring,
+    "marks_per_game_lost": lambda v: {
+        "marks_per_game_lost": _int(v, "statutes.marks_per_game_lost", 0, MARKS_BOUND)
+    },
+    "absence": _absence,
+    "games_per_present_member": lambda v: {
+        "games_per_present_member": _int(v, "statutes.games_per_present_member", *GAMES_BOUNDS)
+    },
+    "mark_eras": lambda v: {"mark_eras": _mark_eras(v, "statutes.mark_eras")},
+    "runden": _runden,
+    "provisional_hours": lambda v: {
+        "provisional_hours": _int(v, "statutes.provisional_hours", *PROVISIONAL_HOURS_BOUNDS)
+    },
+    "evening": _evening,
+}
+
+
+def _parse(data: object, basis: Statutes) -> Statutes:
+    top = _object(data, "statutes", tuple(_FIELDS))
+    figures: dict[str, Any] = {}
+    for name, read in _FIELDS.items():
+        if name in top:
+            figures.update(read(top[name]))
     statutes = replace(basis, **figures)
     if statutes.by_rank and not statutes.rank_points:
         raise BooksError(

@@ -55,6 +55,62 @@ class LineReason:
     game_number: int | None = None
 
 
+@dataclass(frozen=True)
+class _MadeOf:
+    """What a line is made of: its source, how many of it, the Marks of each, the
+    arithmetic in words, and for an absence that depends on the evening its average and
+    surcharge (Marks)."""
+
+    source: str
+    count: int
+    marks_each: int
+    arithmetic: str
+    average: int | None = None
+    surcharge: int | None = None
+
+
+def _made_of(
+    *, kind: str, marks: int, value: str, money: str, paid: str, statutes: Statutes
+) -> _MadeOf:
+    """The `_MadeOf` of a ledger line of `kind` booking `marks`; `value`, `money` and
+    `paid` are the Mark's value, the line's amount and its negation, formatted."""
+    if kind == "game_lost":
+        text = ngettext(
+            "1 lost game × %(marks)s Mark × %(value)s = %(amount)s",
+            "1 lost game × %(marks)s Marks × %(value)s = %(amount)s",
+            marks,
+        ) % {"marks": marks, "value": value, "amount": money}
+        return _MadeOf("game", 1, marks, text)
+    if kind == "absence":
+        if statutes.absence_depends_on_evening:
+            surcharge = statutes.absence_surcharge
+            average = marks - surcharge
+            text = _(
+                "1 evening missed × (%(average)s Marks the evening's average + %(surcharge)s "
+                "Marks) × %(value)s = %(amount)s"
+            ) % {"average": average, "surcharge": surcharge, "value": value, "amount": money}
+            return _MadeOf("evening", 1, marks, text, average=average, surcharge=surcharge)
+        text = ngettext(
+            "1 evening missed × %(marks)s Mark × %(value)s = %(amount)s",
+            "1 evening missed × %(marks)s Marks × %(value)s = %(amount)s",
+            marks,
+        ) % {"marks": marks, "value": value, "amount": money}
+        return _MadeOf("evening", 1, marks, text)
+    if kind == "payment":
+        return _MadeOf("payment", 0, 0, _("Paid: %(amount)s off the balance") % {"amount": paid})
+    if kind == "reversal":
+        if marks:
+            text = _("%(marks)s Marks × %(value)s = %(amount)s, taken back") % {
+                "marks": marks,
+                "value": value,
+                "amount": money,
+            }
+        else:
+            text = _("%(amount)s taken back") % {"amount": money}
+        return _MadeOf("reversal", 0, marks, text)
+    return _MadeOf("carry", 0, 0, _("Balance carried: %(amount)s") % {"amount": money})
+
+
 def line_reason(
     *,
     kind: str,
@@ -72,67 +128,26 @@ def line_reason(
     Mark is worth `mark_value` and whose statutes are `statutes`. `reason` is a
     reversal's reason in German. The arithmetic is built from the line's own Marks, so a
     line booked under earlier figures is explained by what it booked."""
-    value = format_money(mark_value, currency)
-    money = format_money(amount, currency)
-
-    def made_of(
-        source: str,
-        count: int,
-        marks_each: int,
-        arithmetic: str,
-        *,
-        average: int | None = None,
-        surcharge: int | None = None,
-    ) -> LineReason:
-        return LineReason(
-            source=source,
-            count=count,
-            marks_each=marks_each,
-            mark_value=mark_value,
-            amount=amount,
-            currency=currency,
-            clause=statute_clause(statutes, kind),
-            arithmetic=arithmetic,
-            reason=reason,
-            average_marks=average,
-            surcharge_marks=surcharge,
-            evening_date=evening_date,
-            game_number=game_number,
-        )
-
-    if kind == "game_lost":
-        text = ngettext(
-            "1 lost game × %(marks)s Mark × %(value)s = %(amount)s",
-            "1 lost game × %(marks)s Marks × %(value)s = %(amount)s",
-            marks,
-        ) % {"marks": marks, "value": value, "amount": money}
-        return made_of("game", 1, marks, text)
-    if kind == "absence":
-        if statutes.absence_depends_on_evening:
-            surcharge = statutes.absence_surcharge
-            average = marks - surcharge
-            text = _(
-                "1 evening missed × (%(average)s Marks the evening's average + %(surcharge)s "
-                "Marks) × %(value)s = %(amount)s"
-            ) % {"average": average, "surcharge": surcharge, "value": value, "amount": money}
-            return made_of("evening", 1, marks, text, average=average, surcharge=surcharge)
-        text = ngettext(
-            "1 evening missed × %(marks)s Mark × %(value)s = %(amount)s",
-            "1 evening missed × %(marks)s Marks × %(value)s = %(amount)s",
-            marks,
-        ) % {"marks": marks, "value": value, "amount": money}
-        return made_of("evening", 1, marks, text)
-    if kind == "payment":
-        text = _("Paid: %(amount)s off the balance") % {"amount": format_money(-amount, currency)}
-        return made_of("payment", 0, 0, text)
-    if kind == "reversal":
-        if marks:
-            text = _("%(marks)s Marks × %(value)s = %(amount)s, taken back") % {
-                "marks": marks,
-                "value": value,
-                "amount": money,
-            }
-        else:
-            text = _("%(amount)s taken back") % {"amount": money}
-        return made_of("reversal", 0, marks, text)
-    return made_of("carry", 0, 0, _("Balance carried: %(amount)s") % {"amount": money})
+    made = _made_of(
+        kind=kind,
+        marks=marks,
+        value=format_money(mark_value, currency),
+        money=format_money(amount, currency),
+        paid=format_money(-amount, currency),
+        statutes=statutes,
+    )
+    return LineReason(
+        source=made.source,
+        count=made.count,
+        marks_each=made.marks_each,
+        mark_value=mark_value,
+        amount=amount,
+        currency=currency,
+        clause=statute_clause(statutes, kind),
+        arithmetic=made.arithmetic,
+        reason=reason,
+        average_marks=made.average,
+        surcharge_marks=made.surcharge,
+        evening_date=evening_date,
+        game_number=game_number,
+    )

@@ -110,6 +110,25 @@ def _open_charges(evening_id: int) -> list[LedgerEntry]:
     )
 
 
+def _reversal_reason(entry: LedgerEntry, charge: Charge | None, *, season_id: int) -> str:
+    """Why a standing charge `entry` of an evening (now in season `season_id`) no longer
+    holds, given the charge the evening implies under its key now (`charge`, None: none):
+    one of the REASON_* texts its reversal carries."""
+    if charge is None:
+        if entry.kind == LedgerEntry.Kind.GAME_LOST:
+            return REASON_GAME_DELETED
+        return REASON_ATTENDANCE_CHANGED
+    if entry.season_id != season_id:
+        return REASON_SEASON_CHANGED
+    if charge.member_id == entry.member_id and charge.marks != entry.marks:
+        return REASON_MARKS_CHANGED
+    if charge.member_id == entry.member_id:
+        return REASON_MARK_VALUE_CHANGED
+    if entry.kind == LedgerEntry.Kind.GAME_LOST:
+        return REASON_LOSER_CHANGED
+    return REASON_ATTENDANCE_CHANGED
+
+
 @transaction.atomic
 def ledger_sync_evening(*, evening_id: int) -> dict[str, int]:
     """Bring the ledger in line with an evening's records (called by `books_changed` after
@@ -140,22 +159,7 @@ def ledger_sync_evening(*, evening_id: int) -> dict[str, int]:
         if same:
             kept.add(entry.source_key)
             continue
-        if charge is None:
-            reason = (
-                REASON_GAME_DELETED
-                if entry.kind == LedgerEntry.Kind.GAME_LOST
-                else REASON_ATTENDANCE_CHANGED
-            )
-        elif entry.season_id != evening.season_id:
-            reason = REASON_SEASON_CHANGED
-        elif charge.member_id == entry.member_id and charge.marks != entry.marks:
-            reason = REASON_MARKS_CHANGED
-        elif charge.member_id == entry.member_id:
-            reason = REASON_MARK_VALUE_CHANGED
-        elif entry.kind == LedgerEntry.Kind.GAME_LOST:
-            reason = REASON_LOSER_CHANGED
-        else:
-            reason = REASON_ATTENDANCE_CHANGED
+        reason = _reversal_reason(entry, charge, season_id=evening.season_id)
         reversals.append(_reversal(entry, reason=reason, booked_on=today))
     new = [
         charge_entry(
