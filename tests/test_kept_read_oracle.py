@@ -1527,6 +1527,53 @@ def test_kept_reads_answer_as_an_empty_cache_after_the_writer(writer, read, warm
     assert not stale, "\n".join(line for lines in stale.values() for line in lines)
 
 
+# Variants of kept reads (beside KEPT_READS' URLs) for the viewers' test below: other
+# queries, and another person's GiroCode. A key that leaves out the query or the person
+# serves one variant's answer to the next.
+URL_VARIANTS = (
+    "/runden/?status=alle",
+    "/runden/?saison=alle",
+    "/verlauf/?seite=2",
+    "/marken/girocode/?jahr={year}",
+    "/api/v1/games/?evening={evening}",
+    "/api/v1/members/{secretary}/girocode.png",
+)
+
+
+@pytest.mark.oracle
+def test_kept_reads_answer_each_viewer_and_url_as_an_empty_cache(warm, db):
+    """Every kept read (and the variants above), asked by the secretary, then the
+    member, then the guest through one cache, answers each what an empty cache answers
+    that viewer for that URL. A key that leaves out what tells viewers or URLs apart (the
+    role, the person, the login, the query) serves the first one's answer to the next;
+    the writers' passes above cannot see it, since their empty-cache pass asks in the
+    same order and shares its values alike. The club has a bank account here, so that
+    each person's GiroCodes are shown."""
+    b = warm.books
+    b.clock.move_to(TODAY)
+    club_bank_account_set(club=b.club, holder="Schockclub Eintracht", iban="DE89370400440532013000")
+    variants = [v.format(**b.ids) for v in URL_VARIANTS]
+    urls = [url for _n, url in warm.urls] + variants
+    backend = caches["default"]
+    shared: list[str] = []
+    try:
+        backend.clear()
+        through = {(r, url): _ask(c, url) for r, c in warm.clients.items() for url in urls}
+        for (role, url), kept in through.items():
+            backend.clear()
+            alone = _ask(warm.clients[role], url)
+            if not kept.same(alone):
+                shared.append(
+                    f"{role} {url}: through one cache {kept.status}, alone {alone.status}"
+                    f"{_first_difference(kept.body, alone.body)}"
+                )
+    finally:
+        _cache_restore(warm.snapshot)
+    assert not shared, "\n".join(shared)
+    # The variants are pages the secretary may read (the others may be refused them).
+    assert {through[("secretary", url)].status for url in variants} == {200}
+
+
 # --------------------------------------------------------------------------- completeness
 
 
