@@ -4,7 +4,7 @@ worker's CPU, which wall-clock figures under load (wrk on a shared machine) cann
 
 Both URLs of bench_gunicorn.py are called N times each (alternating in blocks, after a
 warm-up): the anchor `/bench/bare/` (a bare view behind the app's whole middleware,
-bench/bench_urls.py) and `GET /api/v1/clubs/` with an API token. The production settings
+bench/anchor_urls.py) and `GET /api/v1/clubs/` with an API token. The production settings
 (DEBUG off, CONN_MAX_AGE as in production) on PostgreSQL; Redis as cache when REDIS_URL
 is set. Prints the process CPU time per request (ms, median of the blocks) of each, their
 ratio, and with --profile the top functions of a cProfile run of the trivial endpoint

@@ -2,7 +2,7 @@
 worker (and thread) counts, each driven by `wrk` on two URLs:
 
 - the anchor: `/bench/bare/`, a bare Django view behind the app's whole middleware (no
-  database, no template; bench/bench_urls.py);
+  database, no template; bench/anchor_urls.py);
 - the trivial endpoint: `GET /api/v1/clubs/` with an API token (the token's check, the
   club's row, DRF's rendering): the app's cheapest real answer.
 
@@ -43,6 +43,7 @@ from bench_load import (  # noqa: E402
     setup_django,
     stop,
 )
+from support import NEVER_THROTTLED  # noqa: E402
 
 USERNAME = "bench-secretary"
 PASSWORD = "bench-gunicorn-Schocken-1979"  # a local throwaway database's login
@@ -134,7 +135,7 @@ def server_env(url: str) -> dict[str, str]:
     """The environment of the measured servers: production settings on the bench's
     database, throttles that never refuse; Redis when REDIS_URL is set."""
     env = {
-        "DJANGO_SETTINGS_MODULE": "bench_settings",
+        "DJANGO_SETTINGS_MODULE": "anchor_settings",
         "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "bench")]),
         "DATABASE_URL": url,
         "DEBUG": "false",
@@ -142,11 +143,7 @@ def server_env(url: str) -> dict[str, str]:
         "ALLOWED_HOSTS": "127.0.0.1",
         "SECURE_SSL_REDIRECT": "false",
         "LOG_LEVEL": "ERROR",
-        # Never refused, and counted as in production: a count holds the times of the
-        # last window's requests, so a per-second window holds about as many as the
-        # production rates' minute (300, 1,200); a per-minute one would grow to all of wrk's.
-        "API_THROTTLE_USER": "1000000/s",
-        "API_THROTTLE_ADDRESS": "1000000/s",
+        **NEVER_THROTTLED,
     }
     if os.environ.get("REDIS_URL"):
         env["REDIS_URL"] = os.environ["REDIS_URL"]

@@ -58,6 +58,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from support import NEVER_THROTTLED, operator_scope  # noqa: E402
+
 sys.path.insert(0, str(ROOT / "bench"))
 
 USERNAME = "bench-secretary"
@@ -163,6 +166,7 @@ def setup_django(env: dict[str, str]) -> None:
     import django
 
     django.setup()
+    operator_scope()
 
 
 def fill(reuse: bool) -> None:
@@ -403,7 +407,7 @@ def bench_database_url(suffix: str) -> str:
 
 def server_env(args: argparse.Namespace) -> dict[str, str]:
     """The environment of the measured server (production settings on the bench's
-    database; Redis when given, else none at all)."""
+    database, never throttled; Redis when given, else none at all)."""
     env = {
         "DATABASE_URL": args.database_url,
         "DEBUG": "false",
@@ -411,6 +415,7 @@ def server_env(args: argparse.Namespace) -> dict[str, str]:
         "ALLOWED_HOSTS": "127.0.0.1",
         "SECURE_SSL_REDIRECT": "false",
         "LOG_LEVEL": "ERROR",
+        **NEVER_THROTTLED,
     }
     if args.redis_url:
         env["REDIS_URL"] = args.redis_url

@@ -25,7 +25,7 @@ import os
 import sys
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -34,7 +34,15 @@ for _path in (str(ROOT), str(ROOT / "bench")):
         sys.path.insert(0, _path)
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "schockclub.settings")
 
+#: The API throttles' rates of a bench (in-process, and of a measured server): never
+#: refused, and counted as in production (a count holds the times of the last window's
+#: requests, so a per-second window holds about as many as the production rates' minute,
+#: 300 and 1,200; a per-minute one would grow to all of wrk's, and refuse a bench's
+#: requests once a machine serves 1,200 a minute).
+NEVER_THROTTLED = {"API_THROTTLE_USER": "1000000/s", "API_THROTTLE_ADDRESS": "1000000/s"}
+
 _temporary_sqlite: str | None = None
+_operator_scope: AbstractContextManager[None] | None = None
 
 
 def is_postgresql() -> bool:
@@ -45,7 +53,8 @@ def is_postgresql() -> bool:
 
 def django_setup(*, sqlite_ok: bool = True) -> None:
     """Set Django up once for a bench process, in the test environment (locmem e-mail,
-    ALLOWED_HOSTS for the test client).
+    ALLOWED_HOSTS for the test client), never throttled (`NEVER_THROTTLED`, unless the
+    environment sets the rates) and across clubs (`operator_scope`).
 
     Without ``DATABASE_URL`` and with ``sqlite_ok`` the settings are pointed at a fresh
     temporary SQLite file first (``bench_database`` migrates it). Raises RuntimeError when
@@ -61,12 +70,30 @@ def django_setup(*, sqlite_ok: bool = True) -> None:
         handle, _temporary_sqlite = tempfile.mkstemp(prefix="schock_bench_", suffix=".sqlite3")
         os.close(handle)
         os.environ["DATABASE_URL"] = f"sqlite:///{_temporary_sqlite}"
+    for name, rate in NEVER_THROTTLED.items():
+        os.environ.setdefault(name, rate)
     import django
 
     django.setup()
     from django.test.utils import setup_test_environment
 
     setup_test_environment()
+    operator_scope()
+
+
+def operator_scope() -> None:
+    """Open django-scopes' scope across clubs for the rest of the bench process (its main
+    thread), as the operator's commands that make or load whole clubs do
+    (league/club/scoping.py): a bench builds and checks its clubs from outside any one
+    club. What it measures is unchanged: each request it sends opens its club's scope in
+    the middleware (and puts this one back after), and gunicorn's workers and a live
+    server's thread have scopes of their own."""
+    from league.club.scoping import across_clubs
+
+    global _operator_scope
+    if _operator_scope is None:
+        _operator_scope = across_clubs()  # kept: a collected one would close its scope
+        _operator_scope.__enter__()
 
 
 @contextmanager
