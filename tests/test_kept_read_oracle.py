@@ -179,6 +179,9 @@ ROOT = Path(__file__).resolve().parents[1]
 # --------------------------------------------------------------------------- the club
 
 
+GAMELESS = datetime.date(2025, 11, 14)  # the cast's evening without games
+
+
 @dataclass
 class Books:
     """The small club of the oracle and what its writers and reads need."""
@@ -259,6 +262,15 @@ def _build_books(clock) -> Books:
     )
     game_record(evening=evening2, loser=absent, schock_aus_throwers=[secretary])
     game_record(evening=evening2, loser=member)
+    # An evening without games (its absent member charged): deleting it moves the books by
+    # its own books-changed call, not by its games' deletions.
+    evening_create(
+        club=club,
+        date=GAMELESS,
+        secretary=secretary,
+        present_members=[secretary, member],
+        absent_members=[absent],
+    )
     tonight = evening_create(
         club=club,
         date=TODAY.date(),
@@ -540,6 +552,9 @@ WRITERS: dict[str, Writer] = {
     "games.evenings.services.evening_update": lambda b: _evening_again(b, notes="Kegelbahn"),
     "games.evenings.services.evening_delete": lambda b: evening_delete(
         evening=b.fresh(b.evening2), with_games=True
+    ),
+    "games.evenings.services.evening_delete[no games]": lambda b: evening_delete(
+        evening=Evening.objects.get(club=b.club, date=GAMELESS)
     ),
     "games.evenings.services.game_record": lambda b: game_record(
         evening=b.fresh(b.evening), loser=b.guest, schock_aus_throwers=[b.guest]
