@@ -550,6 +550,10 @@ WRITERS: dict[str, Writer] = {
         guests=[b.guest],
     ),
     "games.evenings.services.evening_update": lambda b: _evening_again(b, notes="Kegelbahn"),
+    # Moved into the next season: the season it left changes its books too.
+    "games.evenings.services.evening_update[other season]": lambda b: _evening_again(
+        b, date=datetime.date(2026, 1, 9)
+    ),
     "games.evenings.services.evening_delete": lambda b: evening_delete(
         evening=b.fresh(b.evening2), with_games=True
     ),
