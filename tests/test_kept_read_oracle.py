@@ -785,6 +785,12 @@ WRITERS: dict[str, Writer] = {
     "admin:league.member:change": lambda b: _admin_save(
         b, f"/admin/league/member/{b.member.pk}/change/", {"name": "Anna Berger"}
     ),
+    # A login handed to the person without one, nothing else changed.
+    "admin:league.member:change[login]": lambda b: _admin_save(
+        b,
+        f"/admin/league/member/{b.absent.pk}/change/",
+        {"user": get_user_model().objects.create_user("frank").pk},
+    ),
     "admin:league.member:add": lambda b: _admin_save(
         b,
         "/admin/league/member/add/",
