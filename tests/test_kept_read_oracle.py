@@ -458,6 +458,8 @@ def _import_club_book(b: Books) -> None:
 
 
 def _bank_account(b: Books) -> None:
+    """The club's bank account: its GiroCodes are shown (a writer, and the setup of the
+    writers that need an account)."""
     club_bank_account_set(club=b.club, holder="Schockclub Eintracht", iban="DE89370400440532013000")
 
 
@@ -701,9 +703,7 @@ WRITERS: dict[str, Writer] = {
     "league.closing.services.season_sign_off": lambda b: season_sign_off(
         season=b.fresh(b.s25), auditor=b.fresh(b.member)
     ),
-    "league.banking.services.club_bank_account_set": lambda b: club_bank_account_set(
-        club=b.club, holder="Schockclub Eintracht", iban="DE89370400440532013000"
-    ),
+    "league.banking.services.club_bank_account_set": _bank_account,
     "league.banking.services.payment_reminders_set": lambda b: payment_reminders_set(
         member=b.fresh(b.member), on=False
     ),
@@ -1623,7 +1623,7 @@ def test_kept_reads_answer_each_viewer_and_url_as_an_empty_cache(warm, db):
     each person's GiroCodes are shown."""
     b = warm.books
     b.clock.move_to(TODAY)
-    club_bank_account_set(club=b.club, holder="Schockclub Eintracht", iban="DE89370400440532013000")
+    _bank_account(b)
     variants = [v.format(**b.ids) for v in URL_VARIANTS]
     urls = [url for _n, url in warm.urls] + variants
     backend = caches["default"]
