@@ -574,6 +574,16 @@ def _provisional_evening_ids(
 ) -> tuple[frozenset[int], datetime.datetime | None]:
     """The provisional evenings' ids at `now` and when that set changes by the clock
     alone (`_ends_by_time` of the first to end; None: only by a change of the books)."""
+    states = _recent_states(club, now)
+    ends = [end for state in states.values() if (end := _ends_by_time(state)) is not None]
+    ids = frozenset(pk for pk, state in states.items() if state.provisional)
+    return ids, min(ends, default=None)
+
+
+def _recent_states(club: Club, now: datetime.datetime) -> dict[int, ProvisionalState]:
+    """The state at `now` of each of the club's evenings not finalised that may be
+    provisional: entered or played within the longest objection time the statutes allow,
+    or with an objection open. One query (the seasons' hours are a kept read)."""
     recent = now - datetime.timedelta(hours=PROVISIONAL_HOURS_BOUNDS[1])
     played = Game.objects.filter(evening__club=club, created_at__gte=recent)
     objected = Objection.objects.filter(evening__club=club, status=Objection.Status.OPEN)
@@ -588,9 +598,9 @@ def _provisional_evening_ids(
         .values_list("pk", "season_id", "created_at", "last_game", "open")
     )
     if not rows:
-        return frozenset(), None
+        return {}
     hours = _season_provisional_hours(club)
-    states = {
+    return {
         pk: _provisional(
             hours=hours.get(season_id, CLUB_STATUTES.provisional_hours),
             reference=last_game or created_at,
@@ -600,9 +610,6 @@ def _provisional_evening_ids(
         )
         for pk, season_id, created_at, last_game, open_count in rows
     }
-    ends = [end for state in states.values() if (end := _ends_by_time(state)) is not None]
-    ids = frozenset(pk for pk, state in states.items() if state.provisional)
-    return ids, min(ends, default=None)
 
 
 def evening_objections(*, evening: Evening) -> list[Objection]:
@@ -621,6 +628,30 @@ def season_open_objections(*, season: Season) -> list[Objection]:
         .select_related("evening")
         .order_by("evening__date", "created_at", "pk")
     )
+
+
+def season_objection_time_evenings(
+    *, season: Season, now: datetime.datetime | None = None
+) -> list[tuple[int, datetime.date, datetime.datetime]]:
+    """The season's evenings whose objection time still runs at `now` (default: the
+    current time) with no objection open (those with one are `season_open_objections`):
+    provisional and not finalised, as (evening id, date, `until`: when the time ends), by
+    date. Closing the season cuts that time short (league.closing.services.season_close).
+    Two queries, however many evenings and seasons (the seasons' hours are a kept read)."""
+    states = _recent_states(season.club, now or timezone.now())
+    running = {
+        pk: state.until
+        for pk, state in states.items()
+        if state.provisional and not state.open_objections
+    }
+    if not running:
+        return []
+    rows = (
+        Evening.objects.filter(season=season, pk__in=running)
+        .order_by("date", "pk")
+        .values_list("pk", "date")
+    )
+    return [(pk, date, running[pk]) for pk, date in rows]
 
 
 # --- planned evenings (the calendar) ----------------------------------------------------

@@ -21,6 +21,7 @@ from rest_framework.views import APIView
 from league.closing import schema
 from league.closing.selectors import (
     VALID,
+    close_state_clock_key,
     may_see_balances,
     season_close_state,
     season_sign_off_state,
@@ -83,6 +84,7 @@ class SeasonCloseView(APIView):
             "season_close",
             season.pk,
             sign_offs,
+            close_state_clock_key(club=club_of(request)),
             club=club_of(request),
             build=lambda: dict(CloseStateSerializer(season_close_state(season=season)).data),
             shape=lambda data: _visible(request, data),

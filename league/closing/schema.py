@@ -22,6 +22,7 @@ STATE_EXAMPLE = {
     "fingerprint": "9f2c" + "0" * 60,
     "open_items": {
         "incomplete_evenings": [],
+        "objection_time": [],
         "runden_open": [
             {
                 "evening_id": 7,
@@ -88,9 +89,11 @@ CLOSE_POST = extend_schema(
     description="Secretary only (season_close). Carries every open balance into the next "
     "season (created when missing; DM to EUR at 1.95583 DM = 1 EUR), then locks the "
     "season's books: every change is refused with 409 `season_closed` until it is "
-    "reopened. With incomplete evenings or Runden not given: 409 `open_items` unless "
-    "`confirm` is true. Already closed: 409 `season_already_closed`; the next season "
-    "closed: 409 `next_season_closed`. " + _STATE,
+    "reopened. With incomplete evenings, Runden not given or an evening whose objection "
+    "time still runs: 409 `open_items` unless `confirm` is true (the closing then declares "
+    "such an evening final: nobody may object to it any more). With an objection open: "
+    "409 `objections_open`, whatever `confirm` says. Already closed: 409 "
+    "`season_already_closed`; the next season closed: 409 `next_season_closed`. " + _STATE,
     request=CloseBodySerializer,
     responses={200: CloseStateSerializer, **error_responses(400, 403, 409)},
     examples=[api_example("Close anyway", {"confirm": True}, request_only=True)],

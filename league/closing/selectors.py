@@ -21,8 +21,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.evenings.models import Attendance, Evening
+from games.evenings.selectors import club_provisional_evening_ids, season_objection_time_evenings
 from league.closing.models import SeasonSignOff
-from league.club.models import Currency, Member, Season
+from league.club.models import Club, Currency, Member, Season
 from league.club.money import round_money
 from league.club.statutes import season_statutes
 from league.ledger.models import LedgerEntry
@@ -242,15 +243,28 @@ def season_incomplete_evenings(*, season: Season) -> list[IncompleteEvening]:
     return result
 
 
+@dataclass(frozen=True)
+class ObjectionTimeEvening:
+    """An evening of the season whose objection time runs until `until` (aware datetime)
+    with no objection open (games.evenings.selectors `season_objection_time_evenings`):
+    its people may still object; closing the season declares it final."""
+
+    evening_id: int
+    date: datetime.date
+    until: datetime.datetime
+
+
 @dataclass
 class OpenItems:
     """What the close wizard shows as still open: `incomplete_evenings`, `runden_open`
-    (Runden owed and not given) and `open_balances` (people whose balance is not zero;
-    carried into the next season on close, so they never block)."""
+    (Runden owed and not given), `objection_time` (evenings whose objection time still
+    runs, `ObjectionTimeEvening`: closing ends it) and `open_balances` (people whose
+    balance is not zero; carried into the next season on close, so they never block)."""
 
     incomplete_evenings: list[IncompleteEvening]
     runden_open: list[RundeStatus]
     open_balances: list[MemberBalance]
+    objection_time: list[ObjectionTimeEvening] = field(default_factory=list)
 
     @property
     def runden_by_evening(self) -> list[tuple[datetime.date, int, list[str]]]:
@@ -264,8 +278,9 @@ class OpenItems:
 
     @property
     def needs_confirmation(self) -> bool:
-        """Incomplete evenings or Runden not given: closing must be confirmed."""
-        return bool(self.incomplete_evenings or self.runden_open)
+        """Incomplete evenings, Runden not given or an objection time still running:
+        closing must be confirmed."""
+        return bool(self.incomplete_evenings or self.runden_open or self.objection_time)
 
     @property
     def open_balance_total(self) -> Decimal:
@@ -283,6 +298,9 @@ def season_open_items(*, season: Season, balances: list[MemberBalance] | None = 
         incomplete_evenings=season_incomplete_evenings(season=season),
         runden_open=runden_overview(club=season.club, season=season, status=STATUS_OPEN),
         open_balances=[b for b in balances if b.balance != 0],
+        objection_time=[
+            ObjectionTimeEvening(*line) for line in season_objection_time_evenings(season=season)
+        ],
     )
 
 
@@ -483,6 +501,15 @@ def season_sign_off_state(*, season: Season) -> tuple[int, ...]:
         return ()
     row = SeasonSignOff.objects.filter(season_id=season.pk).aggregate(n=Count("id"), last=Max("id"))
     return int(row["n"] or 0), int(row["last"] or 0)
+
+
+def close_state_clock_key(*, club: Club) -> tuple[int, ...]:
+    """What the close state (`season_close_state`'s open items) depends on beyond the
+    books that the clock alone changes: the ids of the club's evenings still provisional
+    (`club_provisional_evening_ids`, kept until the first objection time ends), so a kept
+    close page or API answer that lists an evening's objection time is asked again once
+    it has ended. A key part of the page, its ETag and the API's answer."""
+    return tuple(sorted(club_provisional_evening_ids(club=club)))
 
 
 def season_close_state(*, season: Season) -> CloseState:

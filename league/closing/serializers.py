@@ -5,7 +5,8 @@ from rest_framework import serializers
 
 
 class CloseBodySerializer(serializers.Serializer):
-    """POST close: `confirm` closes although evenings are incomplete or Runden not given."""
+    """POST close: `confirm` closes although evenings are incomplete, Runden not given or
+    an evening's objection time still runs (closing declares that evening final)."""
 
     confirm = serializers.BooleanField(required=False, default=False)
 
@@ -21,6 +22,12 @@ class IncompleteEveningSerializer(serializers.Serializer):
     date = serializers.DateField()
     games_entered = serializers.IntegerField()
     games_expected = serializers.IntegerField()
+
+
+class ObjectionTimeEveningSerializer(serializers.Serializer):
+    evening_id = serializers.IntegerField()
+    date = serializers.DateField()
+    until = serializers.DateTimeField(help_text="When the evening's objection time ends.")
 
 
 class OpenRundeSerializer(serializers.Serializer):
@@ -49,6 +56,11 @@ class OpenBalanceSerializer(serializers.Serializer):
 class OpenItemsSerializer(serializers.Serializer):
     incomplete_evenings = IncompleteEveningSerializer(many=True)
     runden_open = OpenRundeSerializer(many=True)
+    objection_time = ObjectionTimeEveningSerializer(
+        many=True,
+        help_text="Evenings whose objection time still runs (no objection open): closing "
+        "the season (with `confirm`) declares them final.",
+    )
     open_balances = OpenBalanceSerializer(
         many=True,
         help_text="Every person's open balance: for the secretary and a Kassenprüfer "

@@ -33,8 +33,9 @@ fingerprint they sign.
   season's first day 00:00 and its last day 24:00 (Europe/Berlin). A role taken after the
   season ended does not count (the current secretary is refused anyway); a person without
   any history record is judged by the flag as it is.
-- **Open items** block nothing by themselves: incomplete evenings and Runden not given
-  must be confirmed (`confirm=True`), open balances are carried.
+- **Open items** block nothing by themselves: incomplete evenings, Runden not given and
+  evenings whose objection time still runs must be confirmed (`confirm=True`; closing
+  declares those evenings final), open balances are carried.
 """
 
 from __future__ import annotations
@@ -46,11 +47,13 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.evenings.models import Evening
 from games.evenings.selectors import season_open_objections
 from league.closing.models import SeasonSignOff
 from league.closing.selectors import (
     MAX_AUDITORS,
     MemberBalance,
+    OpenItems,
     carry_amount,
     may_sign_off,
     season_fingerprint,
@@ -59,7 +62,7 @@ from league.closing.selectors import (
     season_sign_offs,
     was_secretary_during,
 )
-from league.club.books import books_changed
+from league.club.books import books_changed, register_changed
 from league.club.errors import BooksError
 from league.club.models import Member, Season
 from league.club.money import round_money
@@ -177,13 +180,17 @@ def season_close(*, season: Season, by: Member, confirm: bool = False) -> Season
     Args:
         season: the season to close.
         by: the secretary who closes it (the interfaces check the role).
-        confirm: close although evenings are incomplete or Runden not given.
+        confirm: close although evenings are incomplete, Runden not given or an
+            evening's objection time still runs; such an evening is declared final
+            (`finalised_at`, audited in its history with the reason "season_closed"):
+            once the season is closed nobody may object to it any more.
 
     Returns the season, refreshed.
 
     Raises:
         BooksError: `season_already_closed` (409); `open_items` (409) when there are
-            incomplete evenings or Runden not given and `confirm` is false;
+            incomplete evenings, Runden not given or evenings in their objection time
+            and `confirm` is false;
             `next_season_closed` (409) when a balance must be carried into a closed
             season; `objections_open` (409, whatever `confirm` says) while an objection
             to an evening of the season is not answered.
@@ -200,16 +207,18 @@ def season_close(*, season: Season, by: Member, confirm: bool = False) -> Season
             status=409,
         )
     balances = season_member_balances(season=season)
-    if not confirm and season_open_items(season=season, balances=balances).needs_confirmation:
+    items = season_open_items(season=season, balances=balances)
+    if not confirm and items.needs_confirmation:
         raise BooksError(
             "open_items",
             _(
-                "Evenings are incomplete or Runden not given. Close the season anyway only "
-                "if that is right (confirm)."
+                "Evenings are incomplete, Runden not given or an objection time still "
+                "runs. Close the season anyway only if that is right (confirm)."
             ),
             field="confirm",
             status=409,
         )
+    _end_objection_time(items, by)
     following = _book_carry(season, balances)
     books_changed(season_id=season.pk, reason=CLOSED_REASON)
     if following is not None:
@@ -221,6 +230,24 @@ def season_close(*, season: Season, by: Member, confirm: bool = False) -> Season
     season._history_user = by.user  # type: ignore[attr-defined]
     season.save(update_fields=["closed_at", "closed_by"])
     return season
+
+
+def _end_objection_time(items: OpenItems, by: Member) -> None:
+    """Declare final every evening of `items` whose objection time still runs (closing
+    the season ends it; audited in each evening's history, reason "season_closed", author
+    `by`)."""
+    if not items.objection_time:
+        return
+    now = timezone.now()
+    for evening in Evening.objects.select_for_update().filter(
+        pk__in=[e.evening_id for e in items.objection_time], finalised_at__isnull=True
+    ):
+        evening.finalised_at = now
+        evening._change_reason = CLOSED_REASON  # type: ignore[attr-defined]
+        evening._history_user = by.user  # type: ignore[attr-defined]
+        evening.save(update_fields=["finalised_at"])
+    # The audit pages show the finalisation (kept by the register's version).
+    register_changed(club=by.club_id)
 
 
 def _reopen_reason(reason: str | None) -> str:

@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from league.closing.selectors import (
+    close_state_clock_key,
     may_see_balances,
     may_sign_off,
     season_close_state,
@@ -88,15 +89,22 @@ def _sign_offs(request: SignOffsRequest, year: int) -> tuple[int, ...]:
     return state
 
 
-def _page_state(request: SignOffsRequest, year: int) -> tuple[tuple[int, ...], bool]:
-    """What the page shows beyond the books: the signatures and whether the viewer may
+def _page_state(
+    request: SignOffsRequest, year: int
+) -> tuple[tuple[int, ...], bool, tuple[int, ...]]:
+    """What the page shows beyond the books: the signatures, whether the viewer may
     sign (`may_sign_off`: a person made inactive or a guest loses the sign button, which
-    moves no books version)."""
-    return _sign_offs(request, year), may_sign_off(request.member)
+    moves no books version) and the evenings still provisional (`close_state_clock_key`:
+    an objection time ends by the clock)."""
+    return (
+        _sign_offs(request, year),
+        may_sign_off(request.member),
+        close_state_clock_key(club=request.club),
+    )
 
 
 #: The season close wizard's body: the books and the role; the call adds the season's id,
-#: the signatures (`_sign_offs`) and who may sign.
+#: the signatures (`_sign_offs`), who may sign and the evenings still provisional.
 SEASON_CLOSE_BODY = KeptRead("season_close_body", depends=("books", "role"))
 
 
@@ -111,6 +119,7 @@ def season_close_page(request: SignOffsRequest, year: int) -> HttpResponse:
         season.pk,
         _sign_offs(request, year),
         signer,
+        close_state_clock_key(club=request.club),
         request=request,
         template=BODY,
         context=lambda: _context(season, member),

@@ -215,3 +215,66 @@ def test_objections_and_answers_are_in_the_evenings_audit_page(api, cast):
         format="json",
     )
     assert "Zettel stimmt" in client.get(url).content.decode()
+
+
+def _close_url(cast) -> str:
+    return f"/api/v1/seasons/{cast.season.pk}/close/"
+
+
+def test_the_close_state_lists_an_evening_in_its_objection_time_until_it_ends(api, cast):
+    client = api("member")
+    items = client.get(_close_url(cast)).json()["open_items"]
+    until = timezone.localtime(cast.games[-1].created_at + datetime.timedelta(hours=48))
+    assert items["objection_time"] == [
+        {
+            "evening_id": cast.evening.pk,
+            "date": cast.evening.date.isoformat(),
+            "until": until.isoformat(),
+        }
+    ]
+    assert items["needs_confirmation"] is True
+    etag = client.get(_close_url(cast))["ETag"]
+    # The kept answer and its ETag follow the clock: the time ends with no write.
+    with later(49):
+        again = client.get(_close_url(cast), HTTP_IF_NONE_MATCH=etag)
+        assert again.status_code == 200
+        assert again.json()["open_items"]["objection_time"] == []
+
+
+def test_closing_in_the_objection_time_needs_confirmation_and_declares_the_evening_final(
+    api, cast
+):
+    from games.evenings.models import Evening
+
+    refused = api("secretary").post(_close_url(cast), {}, format="json")
+    assert refused.status_code == 409
+    assert refused.json()["code"] == "open_items"
+    closed = api("secretary").post(_close_url(cast), {"confirm": True}, format="json")
+    assert closed.status_code == 200, closed.json()
+    assert closed.json()["open_items"]["objection_time"] == []
+    evening = Evening.objects.get(pk=cast.evening.pk)
+    assert evening.finalised_at is not None
+    record = evening.history.order_by("-history_id").first()
+    assert record.history_change_reason == "season_closed"
+    assert record.history_user == cast.secretary.user
+    assert api("member").get(objections_url(cast.evening)).json()["provisional"] is False
+    late = raise_one(api, cast)
+    assert late.status_code == 409
+    assert late.json()["code"] == "season_closed"
+
+
+def test_closing_after_the_objection_time_leaves_the_evening_as_it_was(cast):
+    from games.evenings.models import Evening
+
+    with later(49):
+        season_close(season=cast.season, by=cast.secretary, confirm=True)
+    assert Evening.objects.get(pk=cast.evening.pk).finalised_at is None
+
+
+def test_an_objection_time_alone_asks_for_confirmation():
+    from league.closing.selectors import ObjectionTimeEvening, OpenItems
+
+    now = timezone.now()
+    running = ObjectionTimeEvening(1, now.date(), now)
+    assert OpenItems([], [], [], objection_time=[running]).needs_confirmation
+    assert not OpenItems([], [], []).needs_confirmation

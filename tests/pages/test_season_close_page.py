@@ -34,6 +34,23 @@ def test_the_wizard_shows_what_is_open(member_client, evening):
     assert "Saison 2026 abschließen" not in page  # a member does not close
 
 
+def test_the_wizard_lists_the_objection_time_until_it_ends(member_client, evening):
+    import datetime
+
+    import time_machine
+    from django.utils import timezone
+
+    page = member_client.get(PAGE).content.decode()
+    assert "Einspruchsfrist" in page
+    assert "06.03.2026</a>: Einspruch möglich bis" in page
+    assert "Der Abschluss der Saison erklärt diese Abende für endgültig" in page
+    later = timezone.now() + datetime.timedelta(hours=49)
+    with time_machine.travel(later, tick=False):
+        page = member_client.get(PAGE).content.decode()
+    assert "Einspruch möglich bis" not in page
+    assert "Keine: Bei keinem Abend läuft noch eine Einspruchsfrist." in page
+
+
 def test_the_secretary_closes_after_confirming_the_open_items(secretary_client, evening):
     refused = secretary_client.post(PAGE + "abschliessen/")
     assert refused.status_code == 409
