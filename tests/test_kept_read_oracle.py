@@ -529,6 +529,14 @@ def _build_requested(b: Books) -> None:
     b.made["build"] = report_build_request(season=b.fresh(b.s26))
 
 
+def _payer(b: Books) -> Member:
+    """The member entered a second time, with a payment in 2025 and no evening anywhere:
+    merging it moves money of a season through no evening."""
+    payer = member_create(club=b.club, name="Anna Becker (2)")
+    payment_record(member=payer, amount=Decimal("3.00"), paid_on=datetime.date(2025, 11, 28))
+    return payer
+
+
 Writer = Callable[[Books], Any]
 
 # Each writer, one representative write on the small club. The key says where it lives.
@@ -615,6 +623,11 @@ WRITERS: dict[str, Writer] = {
     ),
     "league.club.services.member_merge": lambda b: member_merge(
         source=b.fresh(b.absent), target=b.fresh(b.made["target"])
+    ),
+    # A person with only a payment (no evening) merged into the member: the payment's
+    # season changes by the merge's own books-changed call, not by an evening's.
+    "league.club.services.member_merge[payment only]": lambda b: member_merge(
+        source=b.fresh(b.made["payer"]), target=b.fresh(b.member)
     ),
     "league.club.services.guest_to_member": lambda b: guest_to_member(person=b.fresh(b.guest)),
     "league.club.services.login_create": lambda b: login_create(
@@ -932,6 +945,7 @@ SETUPS: dict[str, Writer] = {
     "league.club.services.member_merge": _stash(
         "target", lambda b: member_create(club=b.club, name="Frank Rot")
     ),
+    "league.club.services.member_merge[payment only]": _stash("payer", _payer),
     "league.club.services.login_invitation": lambda b: login_create(
         person=b.fresh(b.absent), username="frank"
     ),
