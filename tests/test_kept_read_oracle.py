@@ -1162,6 +1162,11 @@ KEPT_ELSEWHERE = {
 NOT_KEPT: dict[str, str] = {
     "runde_given": "a POST: marks a Runde given",
     "runden_evening_given": "a POST: marks an evening's Runden given",
+    # The close state's open items read the seasons' objection hours (a kept read), which
+    # the close itself and a refusal's page (the wizard rendered again) reach.
+    "season_close_action": "a POST: closes the season",
+    "season_reopen_action": "a POST: reopens the season",
+    "season_sign_off_action": "a POST: a Kassenprüfer signs the season",
 }
 
 ROLES = ("secretary", "member", "guest")
