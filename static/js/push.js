@@ -2,7 +2,9 @@
    service worker (static/js/sw.js, registered by app.js; it shows the pushes), subscribes
    with the site's VAPID public key (data-key, base64url) and sends the subscription to
    POST /api/v1/push-subscriptions/; switching off unsubscribes and sends DELETE with the
-   endpoint. The status line says what happened, in the page's words (data-*). */
+   endpoint. A subscription the browser already holds is sent again when the page opens
+   (the server may have dropped it), and "on" is shown only once the server took it. The
+   status line says what happened, in the page's words (data-*). */
 (function () {
   "use strict";
   var box = document.querySelector("[data-push]");
@@ -88,12 +90,28 @@
       say("offFailed");
     });
   });
-  /* Already switched on here: say so, and offer to switch off. No worker yet: the button
-     registers one when tapped. */
+  /* Already subscribed here: the server may have dropped the subscription meanwhile (the
+     push service called it gone, or it was switched off on another path), and would then
+     never push to this device. So send it again (the same POST as the button's: the server
+     keeps one row per endpoint, a second POST updates it) and say "on" only when the server
+     took it; refused or unreachable: offer to switch on, and say it could not be confirmed.
+     The button waits meanwhile, so a tap cannot cross the answer. No worker yet: the
+     button registers one when tapped. */
   navigator.serviceWorker.getRegistration("/").then(function (reg) {
     return reg ? reg.pushManager.getSubscription() : null;
   }).then(function (subscription) {
-    if (subscription) { showOn(true); say("on"); }
-    else if (window.Notification && Notification.permission === "denied") { say("refused"); }
-  }).catch(function () { /* the state stays unknown: the button still works */ });
+    if (subscription) {
+      on.disabled = true;
+      return send("POST", subscription.toJSON()).then(function () {
+        showOn(true);
+        say("on");
+      }, function () {
+        showOn(false);
+        say("stale");
+      });
+    }
+    if (window.Notification && Notification.permission === "denied") { say("refused"); }
+  }).catch(function () {
+    on.disabled = false; /* the state stays unknown: the button still works */
+  });
 })();

@@ -5,8 +5,9 @@ happened; switching off forgets it again.
 
 Headless Chromium has no push service, so pushManager.subscribe() and getSubscription()
 are replaced (page.add_init_script) by a fake that records what it was asked and answers
-a subscription at web.push.apple.com (a push service the site accepts); everything from
-there on is real: the page's script, the request, the API, the database row.
+a subscription at web.push.apple.com (a push service the site accepts), or one the browser
+already holds when the page opens; everything from there on is real: the page's script,
+the request, the API, the database row.
 """
 
 import base64
@@ -29,7 +30,7 @@ ENDPOINT = "https://web.push.apple.com/phone-anna"
 NO_WARMING = 'try { sessionStorage.setItem("sc-warmed", "1"); } catch (e) {}'
 FAKE_PUSH = """(() => {
   if (typeof PushManager === "undefined") { return; }
-  const state = { subscribed: false, asked: [] };
+  const state = { subscribed: %(subscribed)s, asked: [] };
   self.__push = state;
   const subscription = {
     endpoint: "%(endpoint)s",
@@ -59,6 +60,22 @@ NO_PUSH = "delete window.PushManager;"
 
 BUTTON = "Push-Nachrichten auf diesem Gerät einschalten"
 OFF = "Push-Nachrichten auf diesem Gerät ausschalten"
+ON_SAID = "Push-Nachrichten sind auf diesem Gerät eingeschaltet."
+STALE_SAID = (
+    "Push-Nachrichten auf diesem Gerät ließen sich nicht bestätigen und sind vielleicht "
+    "ausgeschaltet. Bitte schalte sie noch einmal ein."
+)
+
+
+def _fake_push(endpoint: str = ENDPOINT, *, refuse: bool = False, subscribed: bool = False):
+    """The fake push manager: `refuse` the permission when asked; `subscribed`: the
+    browser holds a subscription from an earlier visit when the page opens."""
+    flag = {True: "true", False: "false"}
+    return FAKE_PUSH % {
+        "endpoint": endpoint,
+        "refuse": flag[refuse],
+        "subscribed": flag[subscribed],
+    }
 
 
 @pytest.fixture
@@ -67,11 +84,17 @@ def vapid(settings):
     return KEY
 
 
-def _reminders(phone, live_server, log_in, script: str):
+def _reminders(phone, live_server, log_in, script: str, *, worker: bool = False):
+    """Anna's reminders page on the phone. `worker`: the site's service worker is ready
+    before the page opens (app.js registers it on the page after the login), as on a
+    phone that subscribed on an earlier visit: the page looks for a subscription only
+    through a registered worker."""
     phone.add_init_script(script=NO_WARMING)
     phone.add_init_script(script=script)
     page = phone.new_page()
     log_in(page, "anna")
+    if worker:
+        assert page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.goto(f"{live_server.url}/benachrichtigungen/")
     return page
 
@@ -81,15 +104,14 @@ def test_the_button_subscribes_this_phone_and_the_api_keeps_it(
 ):
     club, people = club_cast
     anna = people["Anna Becker"]
-    script = FAKE_PUSH % {"endpoint": ENDPOINT, "refuse": "false"}
-    page = _reminders(phone, live_server, log_in, script)
+    page = _reminders(phone, live_server, log_in, _fake_push())
     status = page.locator("[data-push-status]")
     button = page.get_by_role("button", name=BUTTON)
     expect(button).to_be_visible()
     expect(page.get_by_role("button", name=OFF)).to_be_hidden()
 
     button.click()
-    expect(status).to_have_text("Push-Nachrichten sind auf diesem Gerät eingeschaltet.")
+    expect(status).to_have_text(ON_SAID)
     wait_for(lambda: PushSubscription.objects.filter(endpoint=ENDPOINT).exists())
     row = PushSubscription.objects.get(endpoint=ENDPOINT)
     assert row.member_id == anna.pk
@@ -115,8 +137,7 @@ def test_the_button_subscribes_this_phone_and_the_api_keeps_it(
 def test_a_refused_permission_is_said_and_nothing_is_kept(
     phone, live_server, club_cast, log_in, vapid
 ):
-    script = FAKE_PUSH % {"endpoint": ENDPOINT, "refuse": "true"}
-    page = _reminders(phone, live_server, log_in, script)
+    page = _reminders(phone, live_server, log_in, _fake_push(refuse=True))
     page.get_by_role("button", name=BUTTON).click()
     expect(page.locator("[data-push-status]")).to_contain_text("Push-Nachrichten wurden abgelehnt.")
     expect(page.get_by_role("button", name=BUTTON)).to_be_enabled()
@@ -129,4 +150,48 @@ def test_a_browser_without_push_says_so(phone, live_server, club_cast, log_in, v
         "Push-Nachrichten sind in diesem Browser nicht möglich."
     )
     expect(page.get_by_role("button", name=BUTTON)).to_be_disabled()
+    assert fits_the_phone(page)
+
+
+def test_a_subscription_the_server_dropped_is_sent_again_when_the_page_opens(
+    phone, live_server, club_cast, log_in, vapid
+):
+    """The phone still holds its subscription, the server no longer (its push service
+    answered 410 once, or it was switched off on another path): opening the page sends it
+    again, and the page says "on" because the server keeps it now."""
+    club, people = club_cast
+    anna = people["Anna Becker"]
+    assert not PushSubscription.objects.exists()
+    page = _reminders(phone, live_server, log_in, _fake_push(subscribed=True), worker=True)
+    expect(page.locator("[data-push-status]")).to_have_text(ON_SAID)
+    wait_for(lambda: PushSubscription.objects.filter(endpoint=ENDPOINT).exists())
+    row = PushSubscription.objects.get(endpoint=ENDPOINT)
+    assert (row.member_id, row.auth) == (anna.pk, "tBHItJI5svbpez7KI4CCXg")
+    expect(page.get_by_role("button", name=OFF)).to_be_visible()
+    expect(page.get_by_role("button", name=BUTTON)).to_be_hidden()
+    # The subscription the phone held was sent: no new one was asked for.
+    assert page.evaluate("self.__push.asked") == []
+
+
+@pytest.mark.parametrize("server", ["refuses", "unreachable"])
+def test_a_held_subscription_the_server_does_not_take_is_not_called_on(
+    phone, live_server, club_cast, log_in, vapid, server
+):
+    """The phone holds a subscription the server does not take when the page sends it
+    again: refused (its endpoint names no known push service: the server deletes such
+    rows too) or no answer (the connection is lost). The page does not say "on": it offers
+    to switch on and says the reminders here could not be confirmed."""
+    if server == "refuses":
+        script = _fake_push("https://push.example.test/phone-anna", subscribed=True)
+    else:
+        script = _fake_push(subscribed=True)
+        phone.route("**/api/v1/push-subscriptions/", lambda route: route.abort())
+    page = _reminders(phone, live_server, log_in, script, worker=True)
+    status = page.locator("[data-push-status]")
+    expect(status).to_have_text(STALE_SAID)
+    button = page.get_by_role("button", name=BUTTON)
+    expect(button).to_be_visible()
+    expect(button).to_be_enabled()
+    expect(page.get_by_role("button", name=OFF)).to_be_hidden()
+    assert not PushSubscription.objects.exists()
     assert fits_the_phone(page)
