@@ -2,9 +2,10 @@
    service worker (static/js/sw.js, registered by app.js; it shows the pushes), subscribes
    with the site's VAPID public key (data-key, base64url) and sends the subscription to
    POST /api/v1/push-subscriptions/; switching off unsubscribes and sends DELETE with the
-   endpoint. A subscription the browser already holds is sent again when the page opens
-   (the server may have dropped it), and "on" is shown only once the server took it. The
-   status line says what happened, in the page's words (data-*). */
+   endpoint. A subscription the browser already holds is only looked up when the page
+   opens (GET with its endpoint): "on" is shown when the server keeps it for this login;
+   nothing is sent without a tap. The status line says what happened, in the page's words
+   (data-*). */
 (function () {
   "use strict";
   var box = document.querySelector("[data-push]");
@@ -90,24 +91,34 @@
       say("offFailed");
     });
   });
-  /* Already subscribed here: the server may have dropped the subscription meanwhile (the
-     push service called it gone, or it was switched off on another path), and would then
-     never push to this device. So send it again (the same POST as the button's: the server
-     keeps one row per endpoint, a second POST updates it) and say "on" only when the server
-     took it; refused or unreachable: offer to switch on, and say it could not be confirmed.
-     The button waits meanwhile, so a tap cannot cross the answer. No worker yet: the
-     button registers one when tapped. */
+  /* Whether the server keeps the browser's subscription for the person logged in:
+     {"subscribed": true|false}; anything else (an error status, no answer) rejects. */
+  function kept(endpoint) {
+    var url = box.dataset.endpoint + "?endpoint=" + encodeURIComponent(endpoint);
+    return fetch(url, {
+      credentials: "same-origin",
+      headers: { "Accept": "application/json" }
+    }).then(function (response) {
+      if (!response.ok) { throw new Error("answer " + response.status); }
+      return response.json();
+    }).then(function (answer) { return answer.subscribed === true; });
+  }
+  /* The browser already holds a subscription: it may be an earlier login's on a shared
+     phone (a logout forgets that person's subscriptions on the server, not in the
+     browser), or the server dropped it (the push service called it gone). So only ask the
+     server, never send it: push is switched on only by a tap on the button. Kept for this
+     login: "on"; not kept: offer the button and say push is not on for this login here;
+     no answer: the state stays unknown and the button works. The button waits meanwhile,
+     so a tap cannot cross the answer. No worker yet: the button registers one when
+     tapped. */
   navigator.serviceWorker.getRegistration("/").then(function (reg) {
     return reg ? reg.pushManager.getSubscription() : null;
   }).then(function (subscription) {
     if (subscription) {
       on.disabled = true;
-      return send("POST", subscription.toJSON()).then(function () {
-        showOn(true);
-        say("on");
-      }, function () {
-        showOn(false);
-        say("stale");
+      return kept(subscription.endpoint).then(function (subscribed) {
+        showOn(subscribed);
+        say(subscribed ? "on" : "stale");
       });
     }
     if (window.Notification && Notification.permission === "denied") { say("refused"); }

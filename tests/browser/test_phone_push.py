@@ -7,7 +7,9 @@ Headless Chromium has no push service, so pushManager.subscribe() and getSubscri
 are replaced (page.add_init_script) by a fake that records what it was asked and answers
 a subscription at web.push.apple.com (a push service the site accepts), or one the browser
 already holds when the page opens; everything from there on is real: the page's script,
-the request, the API, the database row.
+the request, the API, the database row. A subscription the browser holds is only looked
+up when the page opens, never sent: push is switched on by a tap alone (on a shared phone
+the browser keeps an earlier login's subscription after its logout).
 """
 
 import base64
@@ -62,8 +64,8 @@ BUTTON = "Push-Nachrichten auf diesem Gerät einschalten"
 OFF = "Push-Nachrichten auf diesem Gerät ausschalten"
 ON_SAID = "Push-Nachrichten sind auf diesem Gerät eingeschaltet."
 STALE_SAID = (
-    "Push-Nachrichten auf diesem Gerät ließen sich nicht bestätigen und sind vielleicht "
-    "ausgeschaltet. Bitte schalte sie noch einmal ein."
+    "Push-Nachrichten sind auf diesem Gerät für dich nicht eingeschaltet. Du kannst sie mit "
+    "dem Knopf einschalten."
 )
 
 
@@ -153,45 +155,80 @@ def test_a_browser_without_push_says_so(phone, live_server, club_cast, log_in, v
     assert fits_the_phone(page)
 
 
-def test_a_subscription_the_server_dropped_is_sent_again_when_the_page_opens(
+def _api_requests(phone) -> list[tuple[str, str]]:
+    """Every request the phone's pages make to push-subscriptions/ from now on: (method,
+    URL), filled in as they go."""
+    seen: list[tuple[str, str]] = []
+
+    def record(request):
+        if "/api/v1/push-subscriptions/" in request.url:
+            seen.append((request.method, request.url))
+
+    phone.on("request", record)
+    return seen
+
+
+def test_a_held_subscription_the_server_does_not_keep_for_this_login_is_not_sent(
     phone, live_server, club_cast, log_in, vapid
 ):
-    """The phone still holds its subscription, the server no longer (its push service
-    answered 410 once, or it was switched off on another path): opening the page sends it
-    again, and the page says "on" because the server keeps it now."""
-    club, people = club_cast
-    anna = people["Anna Becker"]
+    """The phone holds a subscription the server does not keep for Anna (an earlier
+    login's on a shared phone: its logout forgot it on the server only; or the server
+    dropped it): opening the page only asks, subscribes nobody, and offers the button."""
     assert not PushSubscription.objects.exists()
+    requests = _api_requests(phone)
     page = _reminders(phone, live_server, log_in, _fake_push(subscribed=True), worker=True)
-    expect(page.locator("[data-push-status]")).to_have_text(ON_SAID)
-    wait_for(lambda: PushSubscription.objects.filter(endpoint=ENDPOINT).exists())
-    row = PushSubscription.objects.get(endpoint=ENDPOINT)
-    assert (row.member_id, row.auth) == (anna.pk, "tBHItJI5svbpez7KI4CCXg")
-    expect(page.get_by_role("button", name=OFF)).to_be_visible()
-    expect(page.get_by_role("button", name=BUTTON)).to_be_hidden()
-    # The subscription the phone held was sent: no new one was asked for.
-    assert page.evaluate("self.__push.asked") == []
-
-
-@pytest.mark.parametrize("server", ["refuses", "unreachable"])
-def test_a_held_subscription_the_server_does_not_take_is_not_called_on(
-    phone, live_server, club_cast, log_in, vapid, server
-):
-    """The phone holds a subscription the server does not take when the page sends it
-    again: refused (its endpoint names no known push service: the server deletes such
-    rows too) or no answer (the connection is lost). The page does not say "on": it offers
-    to switch on and says the reminders here could not be confirmed."""
-    if server == "refuses":
-        script = _fake_push("https://push.example.test/phone-anna", subscribed=True)
-    else:
-        script = _fake_push(subscribed=True)
-        phone.route("**/api/v1/push-subscriptions/", lambda route: route.abort())
-    page = _reminders(phone, live_server, log_in, script, worker=True)
-    status = page.locator("[data-push-status]")
-    expect(status).to_have_text(STALE_SAID)
+    expect(page.locator("[data-push-status]")).to_have_text(STALE_SAID)
     button = page.get_by_role("button", name=BUTTON)
     expect(button).to_be_visible()
     expect(button).to_be_enabled()
     expect(page.get_by_role("button", name=OFF)).to_be_hidden()
+    assert [method for method, _url in requests] == ["GET"]
+    assert "endpoint=https%3A%2F%2Fweb.push.apple.com%2Fphone-anna" in requests[0][1]
     assert not PushSubscription.objects.exists()
+    assert page.evaluate("self.__push.asked") == []
     assert fits_the_phone(page)
+
+    # A tap switches it on: the browser answers the subscription it holds, the POST keeps it.
+    button.click()
+    expect(page.locator("[data-push-status]")).to_have_text(ON_SAID)
+    wait_for(lambda: PushSubscription.objects.filter(endpoint=ENDPOINT).exists())
+    assert PushSubscription.objects.get().member_id == club_cast[1]["Anna Becker"].pk
+    expect(page.get_by_role("button", name=OFF)).to_be_visible()
+
+
+def test_a_held_subscription_the_server_keeps_for_this_login_is_said_on(
+    phone, live_server, club_cast, log_in, vapid
+):
+    club, people = club_cast
+    PushSubscription.objects.create(
+        club=club, member=people["Anna Becker"], endpoint=ENDPOINT, p256dh="BNcR", auth="a"
+    )
+    requests = _api_requests(phone)
+    page = _reminders(phone, live_server, log_in, _fake_push(subscribed=True), worker=True)
+    expect(page.locator("[data-push-status]")).to_have_text(ON_SAID)
+    expect(page.get_by_role("button", name=OFF)).to_be_visible()
+    expect(page.get_by_role("button", name=BUTTON)).to_be_hidden()
+    # Asked, not sent again: the row is the one kept before.
+    assert [method for method, _url in requests] == ["GET"]
+    assert PushSubscription.objects.get().auth == "a"
+    assert page.evaluate("self.__push.asked") == []
+
+
+def test_without_an_answer_the_page_claims_nothing_and_the_button_works(
+    phone, live_server, club_cast, log_in, vapid
+):
+    """The server cannot be asked (the connection is lost): the state stays unknown, no
+    "on" is said, and the button can still be tapped."""
+    phone.route("**/api/v1/push-subscriptions/**", lambda route: route.abort())
+    requests = _api_requests(phone)
+    with phone.expect_event(
+        "requestfailed", lambda request: "/api/v1/push-subscriptions/" in request.url
+    ):
+        page = _reminders(phone, live_server, log_in, _fake_push(subscribed=True), worker=True)
+    button = page.get_by_role("button", name=BUTTON)
+    expect(button).to_be_enabled()
+    expect(button).to_be_visible()
+    expect(page.get_by_role("button", name=OFF)).to_be_hidden()
+    expect(page.locator("[data-push-status]")).not_to_have_text(ON_SAID)
+    assert [method for method, _url in requests] == ["GET"]
+    assert not PushSubscription.objects.exists()
