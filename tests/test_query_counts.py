@@ -224,7 +224,10 @@ ROUTES: dict[str, Callable[[dict], str] | None] = {
     "api-planned-evening-move": NOT_COUNTED,
     "api-planned-evening-cancel": NOT_COUNTED,
     "api-calendar-revoke": NOT_COUNTED,
-    "api-push-subscriptions": NOT_COUNTED,
+    # The read of push-subscriptions/ (POST and DELETE are writes): is this browser's kept?
+    "api-push-subscriptions": lambda c: (
+        "/api/v1/push-subscriptions/?endpoint=https://web.push.apple.com/phone"
+    ),
 }
 _ANY_CAST: dict = defaultdict(int)
 PAGES = {n: b for n, b in ROUTES.items() if b and not b(_ANY_CAST).startswith("/api/")}

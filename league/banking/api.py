@@ -9,7 +9,8 @@
 - ``POST bank-statements/``  the secretary imports a CAMT.053, MT940 or CSV statement
   (league/banking/settlement.py).
 - ``POST push-subscriptions/``  the logged-in person's browser subscribes to web push (its
-  PushSubscription JSON); ``DELETE push-subscriptions/`` (``{"endpoint": ...}``) forgets it.
+  PushSubscription JSON); ``DELETE push-subscriptions/`` (``{"endpoint": ...}``) forgets it;
+  ``GET push-subscriptions/?endpoint=...`` says whether the person keeps that one.
 - ``GET/PUT me/notifications/``  how the logged-in person hears of each kind of reminder
   (league/banking/notifications.py).
 """
@@ -32,6 +33,7 @@ from league.banking.selectors import (
     girocode_access_check,
     member_girocode_png,
     member_payment_girocode,
+    push_subscription_kept,
 )
 from league.banking.services import (
     notification_choice_set,
@@ -274,9 +276,16 @@ class PushSubscriptionSerializer(serializers.Serializer):
 
 
 class PushUnsubscribeSerializer(serializers.Serializer):
-    """The endpoint of the browser subscription to forget (`subscription.endpoint`)."""
+    """The endpoint of a browser subscription (`subscription.endpoint`): the one to forget
+    (DELETE's body) or to look up (GET's query)."""
 
     endpoint = serializers.URLField(max_length=1000)
+
+
+class PushSubscribedSerializer(serializers.Serializer):
+    """Whether the person keeps a subscription with the endpoint asked for."""
+
+    subscribed = serializers.BooleanField(read_only=True)
 
 
 class NotificationChoiceSerializer(serializers.Serializer):
@@ -321,10 +330,30 @@ def _choices_data(member: Member) -> dict:
 @extend_schema(tags=["Reminders"])
 class PushSubscriptionView(APIView):
     """POST /api/v1/push-subscriptions/: keep the browser's push subscription; DELETE:
-    forget it."""
+    forget it; GET ?endpoint=: whether the person keeps it."""
 
     permission_classes = [ClubLogin]
     writes_books = False
+
+    @extend_schema(
+        summary="Whether this browser gets web push for the person",
+        description="`endpoint` names the browser's subscription (`subscription.endpoint`). "
+        "`subscribed` is true when the logged-in person keeps a subscription with exactly "
+        "that endpoint; another person's (an earlier login on a shared phone) does not "
+        "count. The reminders page asks this before it says push is on; it subscribes "
+        "nobody. 400 `required`, `blank`, `invalid` or `max_length` (no endpoint, an empty "
+        "one, not an address, longer than 1000).",
+        parameters=[PushUnsubscribeSerializer],
+        responses={200: PushSubscribedSerializer, **error_responses(400)},
+    )
+    def get(self, request):
+        member = _member_or_404(request)
+        query = PushUnsubscribeSerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        subscribed = push_subscription_kept(
+            member=member, endpoint=query.validated_data["endpoint"]
+        )
+        return Response(PushSubscribedSerializer({"subscribed": subscribed}).data)
 
     @extend_schema(
         summary="Subscribe this browser to web push",

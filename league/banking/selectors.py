@@ -21,7 +21,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
 from league.banking.girocode import GiroCode, girocode_of, girocode_png, girocode_reference
-from league.banking.models import ClubBankAccount
+from league.banking.models import ClubBankAccount, PushSubscription
 from league.club.caching import KeptRead
 from league.club.errors import BooksError
 from league.club.models import Club, Member, Season
@@ -205,3 +205,14 @@ def push_endpoint_allowed(endpoint: str) -> bool:
     return any(
         host == allowed or host.endswith("." + allowed) for allowed in settings.PUSH_SERVICE_HOSTS
     )
+
+
+def push_subscription_kept(*, member: Member, endpoint: str) -> bool:
+    """Whether `member` keeps a browser push subscription with exactly `endpoint`: the
+    reminders page asks before it says "on" (a subscription the browser holds may belong
+    to an earlier login on a shared phone, or the server dropped it). Another person's
+    row with that endpoint does not count. One query on the unique (club, endpoint)
+    index; not kept in the cache."""
+    return PushSubscription.objects.filter(
+        club_id=member.club_id, member=member, endpoint=endpoint
+    ).exists()

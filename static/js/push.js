@@ -2,7 +2,10 @@
    service worker (static/js/sw.js, registered by app.js; it shows the pushes), subscribes
    with the site's VAPID public key (data-key, base64url) and sends the subscription to
    POST /api/v1/push-subscriptions/; switching off unsubscribes and sends DELETE with the
-   endpoint. The status line says what happened, in the page's words (data-*). */
+   endpoint. A subscription the browser already holds is only looked up when the page
+   opens (GET with its endpoint): "on" is shown when the server keeps it for this login;
+   nothing is sent without a tap. The status line says what happened, in the page's words
+   (data-*). */
 (function () {
   "use strict";
   var box = document.querySelector("[data-push]");
@@ -88,12 +91,38 @@
       say("offFailed");
     });
   });
-  /* Already switched on here: say so, and offer to switch off. No worker yet: the button
-     registers one when tapped. */
+  /* Whether the server keeps the browser's subscription for the person logged in:
+     {"subscribed": true|false}; anything else (an error status, no answer) rejects. */
+  function kept(endpoint) {
+    var url = box.dataset.endpoint + "?endpoint=" + encodeURIComponent(endpoint);
+    return fetch(url, {
+      credentials: "same-origin",
+      headers: { "Accept": "application/json" }
+    }).then(function (response) {
+      if (!response.ok) { throw new Error("answer " + response.status); }
+      return response.json();
+    }).then(function (answer) { return answer.subscribed === true; });
+  }
+  /* The browser already holds a subscription: it may be an earlier login's on a shared
+     phone (a logout forgets that person's subscriptions on the server, not in the
+     browser), or the server dropped it (the push service called it gone). So only ask the
+     server, never send it: push is switched on only by a tap on the button. Kept for this
+     login: "on"; not kept: offer the button and say push is not on for this login here;
+     no answer: the state stays unknown and the button works. The button waits meanwhile,
+     so a tap cannot cross the answer. No worker yet: the button registers one when
+     tapped. */
   navigator.serviceWorker.getRegistration("/").then(function (reg) {
     return reg ? reg.pushManager.getSubscription() : null;
   }).then(function (subscription) {
-    if (subscription) { showOn(true); say("on"); }
-    else if (window.Notification && Notification.permission === "denied") { say("refused"); }
-  }).catch(function () { /* the state stays unknown: the button still works */ });
+    if (subscription) {
+      on.disabled = true;
+      return kept(subscription.endpoint).then(function (subscribed) {
+        showOn(subscribed);
+        say(subscribed ? "on" : "stale");
+      });
+    }
+    if (window.Notification && Notification.permission === "denied") { say("refused"); }
+  }).catch(function () {
+    on.disabled = false; /* the state stays unknown: the button still works */
+  });
 })();

@@ -106,3 +106,64 @@ def test_an_unsubscribe_without_a_valid_endpoint_is_refused(cast, api, body, cod
     answer = api("member").delete(URL, body, format="json")
     assert (answer.status_code, answer.json()["code"]) == (400, code)
     assert PushSubscription.objects.count() == 1
+
+
+def _kept(client, endpoint: str | None):
+    """GET push-subscriptions/?endpoint=...: does the asking person keep that one?"""
+    return client.get(URL, {} if endpoint is None else {"endpoint": endpoint})
+
+
+def test_a_person_asks_whether_the_server_keeps_this_browsers_subscription(cast, api):
+    """The reminders page asks this before it says "on" (tests/browser/test_phone_push.py):
+    true for the person's own endpoint only; asking subscribes nobody."""
+    member = api("member")
+    assert _kept(member, ENDPOINT).json() == {"subscribed": False}
+    assert not PushSubscription.objects.exists()
+    assert member.post(URL, BODY, format="json").status_code == 201
+    answer = _kept(member, ENDPOINT)
+    assert (answer.status_code, answer.json()) == (200, {"subscribed": True})
+    # Exactly that endpoint: another one (or a longer one) is not kept.
+    assert _kept(member, ENDPOINT + "x").json() == {"subscribed": False}
+    assert _kept(member, ENDPOINT.replace("anna", "bert")).json() == {"subscribed": False}
+    # Another person on the same phone (the secretary of the club, another club's
+    # secretary): the browser's subscription is Anna's, not theirs.
+    for role in ("secretary", "outsider"):
+        answer = _kept(api(role), ENDPOINT)
+        assert (answer.status_code, answer.json()) == (200, {"subscribed": False}), role
+    assert PushSubscription.objects.count() == 1
+
+
+def test_the_page_session_asks_without_a_csrf_token(cast):
+    """A read: the session's GET needs no CSRF token (fetch sends none)."""
+    client, token = _session(cast.member.user)
+    assert _send(client, "post", BODY, token).status_code == 201
+    answer = client.get(URL, {"endpoint": ENDPOINT})
+    assert (answer.status_code, answer.json()) == (200, {"subscribed": True})
+
+
+@pytest.mark.parametrize(
+    ("endpoint", "code"),
+    [
+        (None, "required"),
+        ("", "blank"),
+        ("kein Link", "invalid"),
+        (ENDPOINT + "x" * 1000, "max_length"),
+    ],
+)
+def test_asking_without_a_valid_endpoint_is_refused(cast, api, endpoint, code):
+    answer = _kept(api("member"), endpoint)
+    assert answer.status_code == 400
+    assert answer.json()["code"] == code
+
+
+@pytest.mark.parametrize(("role", "status"), [("anonymous", 401), ("nobody", 404)])
+def test_asking_needs_a_login_of_a_club_as_the_other_methods(cast, api, role, status):
+    """Anonymous: 401 as POST and DELETE; a login without a club: 404 `no_club`."""
+    client = api(role)
+    for answer in (
+        _kept(client, ENDPOINT),
+        client.post(URL, BODY, format="json"),
+        client.delete(URL, {"endpoint": ENDPOINT}, format="json"),
+    ):
+        assert answer.status_code == status, answer.content
+    assert not PushSubscription.objects.exists()
