@@ -241,9 +241,7 @@ def test_the_close_state_lists_an_evening_in_its_objection_time_until_it_ends(ap
         assert again.json()["open_items"]["objection_time"] == []
 
 
-def test_closing_in_the_objection_time_needs_confirmation_and_declares_the_evening_final(
-    api, cast
-):
+def test_closing_in_the_objection_time_needs_confirmation_and_declares_the_evening_final(api, cast):
     from games.evenings.models import Evening
 
     refused = api("secretary").post(_close_url(cast), {}, format="json")
