@@ -138,12 +138,17 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+# PostgreSQL through Django's backend with the club-owned tables' GROUP BY
+# (schockclub/postgresql/base.py: their primary key is (id, club_id)).
+POSTGRESQL_ENGINE = "schockclub.postgresql"
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"]["ENGINE"] = POSTGRESQL_ENGINE
 # Connections (README "Scaling"): DATABASE_POOL_MAX_SIZE=n gives each process a psycopg
 # pool of up to n connections (PostgreSQL; Django then needs CONN_MAX_AGE 0). Behind
 # PgBouncer in transaction mode set DATABASE_PGBOUNCER=true (no server-side cursors) and
 # leave the pool off.
 DATABASE_POOL_MAX_SIZE = int(os.environ.get("DATABASE_POOL_MAX_SIZE", "0"))
-if DATABASE_POOL_MAX_SIZE and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+if DATABASE_POOL_MAX_SIZE and DATABASES["default"]["ENGINE"] == POSTGRESQL_ENGINE:
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"]["OPTIONS"] = {
         **DATABASES["default"].get("OPTIONS", {}),
@@ -171,6 +176,8 @@ if DATABASE_REPLICA_URL:
         ),
         "TEST": {"MIRROR": "default"},
     }
+    if DATABASES["replica"]["ENGINE"] == "django.db.backends.postgresql":
+        DATABASES["replica"]["ENGINE"] = POSTGRESQL_ENGINE
     for _key in ("OPTIONS", "DISABLE_SERVER_SIDE_CURSORS"):
         if _key in DATABASES["default"]:
             DATABASES["replica"][_key] = DATABASES["default"][_key]

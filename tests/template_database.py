@@ -33,7 +33,8 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parents[1]
-POSTGRESQL = "django.db.backends.postgresql"
+#: The PostgreSQL engines: Django's and the app's (schockclub/postgresql).
+POSTGRESQL = ("django.db.backends.postgresql", "schockclub.postgresql")
 LOCK_ID = 0x5C0C_7E57  # pg_advisory_lock's key for making a template
 
 
@@ -145,6 +146,6 @@ def use_templates(databases: dict[str, dict[str, Any]]) -> None:
     url = os.environ.get("DATABASE_URL", "")
     for db in databases.values():
         test = db.setdefault("TEST", {})
-        if db.get("ENGINE") != POSTGRESQL or test.get("MIRROR") or not url:
+        if db.get("ENGINE") not in POSTGRESQL or test.get("MIRROR") or not url:
             continue
         test["TEMPLATE"] = ensure_template(db, url)

@@ -1,7 +1,8 @@
 """Every club-owned table carries `club_id`, and every unique constraint of it includes the
 club but the one of a member's login (README "Distributing by club (Citus)"); on
-PostgreSQL a row can never claim another club than its parent's; the migrations fill the
-column of rows written before them."""
+PostgreSQL so do its primary key and its foreign keys to other club-owned tables, and a
+row can never claim another club than its parent's; the migrations fill the column of
+rows written before them."""
 
 import datetime
 import uuid
@@ -374,3 +375,138 @@ def test_a_browser_subscribing_for_a_person_of_another_club_leaves_the_first_clu
     push_subscription_save(member=second, endpoint=endpoint, p256dh="k3", auth="a3")
     rows = list(PushSubscription.objects.filter(endpoint=endpoint))
     assert [(r.club_id, r.member_id, r.p256dh) for r in rows] == [(second.club_id, second.pk, "k3")]
+
+
+def club_owned_tables() -> set[str]:
+    """The tables of the club's rows: every club-owned model's but the history records'
+    (their club may be empty: README "Distributing by club (Citus)")."""
+    return {
+        model._meta.db_table
+        for model in project_models()
+        if model is not Club
+        and model._meta.label not in NOT_CLUB_OWNED
+        and getattr(model, "instance_type", None) is None
+        and reaches_club(model)
+    }
+
+
+def _schema(sql: str, tables: set[str]) -> list[tuple]:
+    """The rows of `sql` (PostgreSQL's catalogue), `%(tables)s` the names of `tables`."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, {"tables": sorted(tables)})
+        return cursor.fetchall()
+
+
+#: SQL: whether the constraint or index row `{row}`'s columns `{columns}` of the table
+#: `{table}` include club_id.
+_HAS_CLUB = (
+    "EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = {table}"
+    " AND a.attname = 'club_id' AND a.attnum = ANY({columns}))"
+)
+
+
+def primary_keys_without_club(tables: set[str]) -> list[str]:
+    """The tables of `tables` whose primary key lacks club_id (PostgreSQL)."""
+    has_club = _HAS_CLUB.format(table="c.conrelid", columns="c.conkey")
+    rows = _schema(
+        "SELECT c.conrelid::regclass::text FROM pg_constraint c WHERE c.contype = 'p'"
+        f" AND c.conrelid::regclass::text = ANY(%(tables)s) AND NOT {has_club}",
+        tables,
+    )
+    return sorted(table for (table,) in rows)
+
+
+def unique_indexes_without_club(tables: set[str]) -> list[str]:
+    """The unique indexes (of primary keys, of unique constraints, and plain ones) on
+    `tables` that lack club_id, as "table: index" (PostgreSQL)."""
+    has_club = _HAS_CLUB.format(table="i.indrelid", columns="i.indkey")
+    rows = _schema(
+        "SELECT i.indrelid::regclass::text, i.indexrelid::regclass::text FROM pg_index i"
+        f" WHERE i.indisunique AND i.indrelid::regclass::text = ANY(%(tables)s)"
+        f" AND NOT {has_club}",
+        tables,
+    )
+    return sorted(f"{table}: {index}" for table, index in rows)
+
+
+def foreign_keys_without_club(tables: set[str]) -> list[str]:
+    """The foreign keys between two tables of `tables` whose columns lack club_id on
+    either side, as "table: definition" (PostgreSQL)."""
+    own = _HAS_CLUB.format(table="c.conrelid", columns="c.conkey")
+    theirs = _HAS_CLUB.format(table="c.confrelid", columns="c.confkey")
+    rows = _schema(
+        "SELECT c.conrelid::regclass::text, pg_get_constraintdef(c.oid) FROM pg_constraint c"
+        " WHERE c.contype = 'f' AND c.conrelid::regclass::text = ANY(%(tables)s)"
+        " AND c.confrelid::regclass::text = ANY(%(tables)s)"
+        f" AND NOT ({own} AND {theirs})",
+        tables,
+    )
+    return sorted(f"{table}: {definition}" for table, definition in rows)
+
+
+postgresql_only = pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="the schema Citus reads: PostgreSQL"
+)
+
+
+@postgresql_only
+@pytest.mark.django_db
+def test_every_primary_key_of_a_club_owned_table_includes_the_club():
+    tables = club_owned_tables()
+    assert "league_member" in tables and "games_game" in tables
+    assert primary_keys_without_club(tables) == []
+
+
+@postgresql_only
+@pytest.mark.django_db
+def test_every_unique_index_of_a_club_owned_table_includes_the_club_but_the_login():
+    # The one exception (ONE_TO_ONE_LINKS): a login is one member of one club.
+    assert unique_indexes_without_club(club_owned_tables()) == [
+        "league_member: league_member_user_id_key"
+    ]
+
+
+@postgresql_only
+@pytest.mark.django_db
+def test_every_foreign_key_between_club_owned_tables_includes_the_club():
+    assert foreign_keys_without_club(club_owned_tables()) == []
+
+
+@postgresql_only
+@pytest.mark.django_db
+def test_the_schema_walks_find_what_distribution_by_club_forbids():
+    # Each walk reports a table that breaks its rule: the club's own (its key is (id)),
+    # an idempotency key's unique (user, key), and a foreign key to the club's table,
+    # which is not a club-owned table and so has no club_id to match.
+    assert primary_keys_without_club({"league_club"}) == ["league_club"]
+    assert unique_indexes_without_club({"league_idempotencykey"}) == [
+        "league_idempotencykey: idempotency_key_unique_per_user",
+        "league_idempotencykey: league_idempotencykey_pkey",
+    ]
+    assert foreign_keys_without_club({"league_member", "league_club"}) == [
+        "league_member: FOREIGN KEY (club_id) REFERENCES league_club(id)"
+        " DEFERRABLE INITIALLY DEFERRED"
+    ]
+
+
+def test_the_backend_groups_by_every_column_exactly_for_the_tables_keyed_with_the_club():
+    # schockclub/postgresql: Django may group by `id` alone only where it is the key.
+    from schockclub.postgresql.base import keyed_with_club
+
+    keyed = {m._meta.db_table for m in project_models() if keyed_with_club(m)}
+    assert keyed == club_owned_tables()
+    assert not keyed_with_club(Club)
+    assert not keyed_with_club(apps.get_model("league", "IdempotencyKey"))
+    assert not keyed_with_club(Game.history.model)
+
+
+@postgresql_only
+@pytest.mark.django_db
+def test_an_aggregate_over_rows_of_the_club_is_answered_by_postgresql(full_club):
+    from django.db.models import Count
+
+    from games.evenings.models import Evening
+
+    counts = Evening.objects.filter(club__name=full_club).annotate(n=Count("games"))
+    assert connection.settings_dict["ENGINE"] == "schockclub.postgresql"
+    assert sum(e.n for e in counts) == Game.objects.filter(club__name=full_club).count() > 0
