@@ -28,6 +28,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.evenings.models import Attendance, Evening, Game, Objection, PlannedEvening, SchockAus
+from league.club.access import ClubRequest
 from league.club.caching import KeptRead
 from league.club.errors import (
     BooksError,
@@ -567,6 +568,23 @@ def club_provisional_evening_ids(
     return PROVISIONAL_EVENINGS.cached_until(
         club=club, build=lambda: _provisional_evening_ids(club, timezone.now())
     )
+
+
+def club_provisional_evenings_key(*, club: Club) -> tuple[int, ...]:
+    """The club's provisional evenings' ids, sorted (`club_provisional_evening_ids` at the
+    current time): a key part of every kept page and answer that shows them, since they
+    move with the clock and with objections, not only with the books (a statement's
+    "vorläufig" lines, the season close's objection time)."""
+    return tuple(sorted(club_provisional_evening_ids(club=club)))
+
+
+def provisional_evenings_key(request: ClubRequest, *args: Any, **kwargs: Any) -> tuple[int, ...]:
+    """`club_provisional_evenings_key` of the request's club, read once per request (left
+    on it as `provisional_evenings`): the ETag part (`books_page`'s extra, which passes the
+    view's arguments) and the kept fragment's key of a page."""
+    if not hasattr(request, "provisional_evenings"):
+        request.provisional_evenings = club_provisional_evenings_key(club=request.club)
+    return request.provisional_evenings
 
 
 def _provisional_evening_ids(

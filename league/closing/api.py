@@ -18,10 +18,10 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.evenings.selectors import club_provisional_evenings_key
 from league.closing import schema
 from league.closing.selectors import (
     VALID,
-    close_state_clock_key,
     may_see_balances,
     season_close_state,
     season_sign_off_state,
@@ -84,7 +84,7 @@ class SeasonCloseView(APIView):
             "season_close",
             season.pk,
             sign_offs,
-            close_state_clock_key(club=club_of(request)),
+            club_provisional_evenings_key(club=club_of(request)),
             club=club_of(request),
             build=lambda: dict(CloseStateSerializer(season_close_state(season=season)).data),
             shape=lambda data: _visible(request, data),

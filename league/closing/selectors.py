@@ -21,9 +21,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.evenings.models import Attendance, Evening
-from games.evenings.selectors import club_provisional_evening_ids, season_objection_time_evenings
+from games.evenings.selectors import season_objection_time_evenings
 from league.closing.models import SeasonSignOff
-from league.club.models import Club, Currency, Member, Season
+from league.club.models import Currency, Member, Season
 from league.club.money import round_money
 from league.club.statutes import season_statutes
 from league.ledger.models import LedgerEntry
@@ -501,15 +501,6 @@ def season_sign_off_state(*, season: Season) -> tuple[int, ...]:
         return ()
     row = SeasonSignOff.objects.filter(season_id=season.pk).aggregate(n=Count("id"), last=Max("id"))
     return int(row["n"] or 0), int(row["last"] or 0)
-
-
-def close_state_clock_key(*, club: Club) -> tuple[int, ...]:
-    """What the close state (`season_close_state`'s open items) depends on beyond the
-    books that the clock alone changes: the ids of the club's evenings still provisional
-    (`club_provisional_evening_ids`, kept until the first objection time ends), so a kept
-    close page or API answer that lists an evening's objection time is asked again once
-    it has ended. A key part of the page, its ETag and the API's answer."""
-    return tuple(sorted(club_provisional_evening_ids(club=club)))
 
 
 def season_close_state(*, season: Season) -> CloseState:

@@ -22,8 +22,8 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from games.evenings.selectors import provisional_evenings_key
 from league.closing.selectors import (
-    close_state_clock_key,
     may_see_balances,
     may_sign_off,
     season_close_state,
@@ -94,12 +94,12 @@ def _page_state(
 ) -> tuple[tuple[int, ...], bool, tuple[int, ...]]:
     """What the page shows beyond the books: the signatures, whether the viewer may
     sign (`may_sign_off`: a person made inactive or a guest loses the sign button, which
-    moves no books version) and the evenings still provisional (`close_state_clock_key`:
-    an objection time ends by the clock)."""
+    moves no books version) and the evenings still provisional
+    (`provisional_evenings_key`: an objection time ends by the clock)."""
     return (
         _sign_offs(request, year),
         may_sign_off(request.member),
-        close_state_clock_key(club=request.club),
+        provisional_evenings_key(request),
     )
 
 
@@ -119,7 +119,7 @@ def season_close_page(request: SignOffsRequest, year: int) -> HttpResponse:
         season.pk,
         _sign_offs(request, year),
         signer,
-        close_state_clock_key(club=request.club),
+        provisional_evenings_key(request),
         request=request,
         template=BODY,
         context=lambda: _context(season, member),

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from games.evenings.selectors import club_provisional_evening_ids
+from games.evenings.selectors import provisional_evenings_key
 from league.club.access import ClubRequest, member_required, secretary_required
 from league.club.caching import KeptRead, books_page
 from league.club.errors import BooksError
@@ -120,18 +120,8 @@ def _statement_context(request: ClubRequest, person: Member, season: Season | No
     return context
 
 
-def _provisional_evenings(request: ClubRequest, *args, **kwargs) -> tuple[int, ...]:
-    """The club's provisional evenings (their lines show "vorläufig"): they move with the
-    clock and with objections, not with the books, so the page's ETag and its kept
-    fragment name them."""
-    if not hasattr(request, "provisional_evenings"):
-        ids = club_provisional_evening_ids(club=request.club)
-        request.provisional_evenings = tuple(sorted(ids))
-    return request.provisional_evenings
-
-
 @member_required
-@books_page(extra=_provisional_evenings)
+@books_page(extra=provisional_evenings_key)
 def ledger_statement(request: ClubRequest, member_id: int) -> HttpResponse:
     """A person's statement: the current season unless ?saison=YYYY names another, every
     line newest first (tonight's on top, marked) with running balance in money and Marks,
@@ -152,7 +142,7 @@ def ledger_statement(request: ClubRequest, member_id: int) -> HttpResponse:
 
     # Tonight's lines are marked: the club's day is part of what is kept.
     today = timezone.localdate()
-    provisional = _provisional_evenings(request)
+    provisional = provisional_evenings_key(request)
 
     def context() -> dict:
         season = season_from_query(request, default_current=True)
