@@ -1029,6 +1029,7 @@ READS_ONLY: dict[str, str] = {
     # parts of another writer, called inside its transaction (that writer is tested)
     "games.evenings.services.evening_changed": "the books-changed call of the evening writers",
     "games.evenings.services.evening_people_merge": "part of member_merge",
+    "games.evenings.services.evenings_finalise": "part of season_close",
     "games.rounds.services.rounds_people_merge": "part of member_merge",
     "league.ledger.services.ledger_member_merge": "part of member_merge",
     "league.ledger.services.charge_entry": "part of the ledger's books-changed receiver",

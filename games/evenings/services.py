@@ -963,12 +963,35 @@ def evening_finalise(*, evening: Evening, by: Member) -> Evening:
             status=409,
         )
     if evening.finalised_at is None and evening_provisional_state(evening=evening).provisional:
-        evening.finalised_at = timezone.now()
-        evening._change_reason = "evening_finalised"  # type: ignore[attr-defined]
-        evening._history_user = by.user  # type: ignore[attr-defined]
-        evening.save(update_fields=["finalised_at"])
+        _declare_final(evening, by=by, reason="evening_finalised", now=timezone.now())
         _objections_changed(evening.club_id)
     return evening
+
+
+@transaction.atomic
+def evenings_finalise(*, evening_ids: list[int], by: Member, reason: str) -> None:
+    """Declare final every evening of `evening_ids` that is not final yet (`finalised_at`,
+    audited in each evening's history with `reason`, author `by`), without asking whether
+    it is provisional or has an objection open: the caller knows (the season close ends
+    the objection time of its evenings, league.closing.services.season_close, and
+    refuses while an objection is open)."""
+    if not evening_ids:
+        return
+    now = timezone.now()
+    evenings = Evening.objects.select_for_update().filter(
+        pk__in=evening_ids, finalised_at__isnull=True
+    )
+    for evening in evenings:
+        _declare_final(evening, by=by, reason=reason, now=now)
+    _objections_changed(by.club_id)
+
+
+def _declare_final(evening: Evening, *, by: Member, reason: str, now: datetime.datetime) -> None:
+    """Set `evening`'s `finalised_at` to `now`, audited with `reason` and author `by`."""
+    evening.finalised_at = now
+    evening._change_reason = reason  # type: ignore[attr-defined]
+    evening._history_user = by.user  # type: ignore[attr-defined]
+    evening.save(update_fields=["finalised_at"])
 
 
 # --- planned evenings (the calendar) ----------------------------------------------------

@@ -277,6 +277,11 @@ class OpenItems:
         return sorted(evenings.values())
 
     @property
+    def objection_time_ids(self) -> list[int]:
+        """The ids of the evenings whose objection time still runs (`objection_time`)."""
+        return [e.evening_id for e in self.objection_time]
+
+    @property
     def needs_confirmation(self) -> bool:
         """Incomplete evenings, Runden not given or an objection time still running:
         closing must be confirmed."""

@@ -47,13 +47,12 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.evenings.models import Evening
 from games.evenings.selectors import season_open_objections
+from games.evenings.services import evenings_finalise
 from league.closing.models import SeasonSignOff
 from league.closing.selectors import (
     MAX_AUDITORS,
     MemberBalance,
-    OpenItems,
     carry_amount,
     may_sign_off,
     season_fingerprint,
@@ -62,7 +61,7 @@ from league.closing.selectors import (
     season_sign_offs,
     was_secretary_during,
 )
-from league.club.books import books_changed, register_changed
+from league.club.books import books_changed
 from league.club.errors import BooksError
 from league.club.models import Member, Season
 from league.club.money import round_money
@@ -218,7 +217,7 @@ def season_close(*, season: Season, by: Member, confirm: bool = False) -> Season
             field="confirm",
             status=409,
         )
-    _end_objection_time(items, by)
+    evenings_finalise(evening_ids=items.objection_time_ids, by=by, reason=CLOSED_REASON)
     following = _book_carry(season, balances)
     books_changed(season_id=season.pk, reason=CLOSED_REASON)
     if following is not None:
@@ -230,24 +229,6 @@ def season_close(*, season: Season, by: Member, confirm: bool = False) -> Season
     season._history_user = by.user  # type: ignore[attr-defined]
     season.save(update_fields=["closed_at", "closed_by"])
     return season
-
-
-def _end_objection_time(items: OpenItems, by: Member) -> None:
-    """Declare final every evening of `items` whose objection time still runs (closing
-    the season ends it; audited in each evening's history, reason "season_closed", author
-    `by`)."""
-    if not items.objection_time:
-        return
-    now = timezone.now()
-    for evening in Evening.objects.select_for_update().filter(
-        pk__in=[e.evening_id for e in items.objection_time], finalised_at__isnull=True
-    ):
-        evening.finalised_at = now
-        evening._change_reason = CLOSED_REASON  # type: ignore[attr-defined]
-        evening._history_user = by.user  # type: ignore[attr-defined]
-        evening.save(update_fields=["finalised_at"])
-    # The audit pages show the finalisation (kept by the register's version).
-    register_changed(club=by.club_id)
 
 
 def _reopen_reason(reason: str | None) -> str:
