@@ -26,6 +26,8 @@ PostgreSQL Django's own would find no unique `(id)` to refer to, and fail);
 SQLite keeps `(id)` and Django's foreign keys (it never distributes).
 """
 
+import importlib
+
 from django.db import migrations
 
 #: The club-owned tables: every table with a non-null club_id (the history tables are
@@ -55,9 +57,9 @@ CLUB_TABLES = [
     "league_wallscreen",
 ]
 
-#: (table, column, parent table): every one-column foreign key between club-owned tables
-#: as Django made them, and whether a composite key of the same column came before
-#: (games 0013, league 0026 and 0027) or is made here.
+#: (table, column, parent table, made): every one-column foreign key between club-owned
+#: tables as Django made them, and whether its composite key came "before" (games 0013,
+#: league 0026 and 0027) or is made "here".
 FOREIGN_KEYS = [
     ("games_attendance", "evening_id", "games_evening", "before"),
     ("games_attendance", "member_id", "league_member", "here"),
@@ -98,9 +100,15 @@ FOREIGN_KEYS = [
 ]
 
 
-def composite_name(table: str, column: str) -> str:
-    """The composite foreign key's name, as games migration 0013 names its own."""
-    return f"{table}_{column.removesuffix('_id')}_club_fk"
+def _play():
+    """games migration 0013, whose helpers make and drop the composite keys."""
+    return importlib.import_module("games.migrations.0013_club_on_every_row")
+
+
+#: (table, column, parent table) of the composite keys made here.
+MADE_HERE = [
+    (table, column, parent) for table, column, parent, made in FOREIGN_KEYS if made == "here"
+]
 
 
 def _one_column_keys(schema_editor, table: str, column: str) -> list[str]:
@@ -131,13 +139,8 @@ def forward(apps, schema_editor):
     if schema_editor.connection.vendor != "postgresql":
         return
     schema_editor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-    for table, column, parent, made in FOREIGN_KEYS:
-        if made == "here":
-            schema_editor.execute(
-                f"ALTER TABLE {table} ADD CONSTRAINT {composite_name(table, column)}"
-                f" FOREIGN KEY ({column}, club_id) REFERENCES {parent} (id, club_id)"
-                " DEFERRABLE INITIALLY DEFERRED"
-            )
+    _play().composite_fks_add(schema_editor, MADE_HERE)
+    for table, column, _parent, _made in FOREIGN_KEYS:
         for name in _one_column_keys(schema_editor, table, column):
             schema_editor.execute(f"ALTER TABLE {table} DROP CONSTRAINT {name}")
     for table in CLUB_TABLES:
@@ -166,15 +169,12 @@ def backward(apps, schema_editor):
         for field in model._meta.local_fields
         if field.is_relation and (field.many_to_one or field.one_to_one)
     }
-    for table, column, _parent, made in FOREIGN_KEYS:
+    for table, column, _parent, _made in FOREIGN_KEYS:
         model, field = fields[(table, column)]
         schema_editor.execute(
             schema_editor._create_fk_sql(model, field, "_fk_%(to_table)s_%(to_column)s")
         )
-        if made == "here":
-            schema_editor.execute(
-                f"ALTER TABLE {table} DROP CONSTRAINT {composite_name(table, column)}"
-            )
+    _play().composite_fks_remove(schema_editor, MADE_HERE)
 
 
 class Migration(migrations.Migration):
