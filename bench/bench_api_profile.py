@@ -38,6 +38,16 @@ from bench_load import (  # noqa: E402
     setup_django,
 )
 
+TRIVIAL = "GET /api/v1/clubs/"
+#: The steps from the bare view to the trivial endpoint (bench/anchor_urls.py), each with
+#: the token sent: DRF alone, DRF with the app's token and permission, then the endpoint
+#: itself (adding the throttle and the club's serializer).
+STEPS = {
+    "DRF view, no auth": "/bench/drf/",
+    "DRF view, token and permission": "/bench/drf-token/",
+    TRIVIAL: "/api/v1/clubs/",
+}
+
 
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -45,6 +55,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--blocks", type=int, default=10, help="alternating blocks (10)")
     parser.add_argument("--profile", action="store_true", help="cProfile the trivial endpoint")
     parser.add_argument("--profile-bare", action="store_true", help="cProfile the bare view")
+    parser.add_argument("--profile-step", choices=list(STEPS), help="cProfile one step")
     parser.add_argument("--top", type=int, default=40)
     parser.add_argument("--keep", action="store_true")
     parser.add_argument("--reuse", action="store_true", help="the kept database as it is")
@@ -143,10 +154,9 @@ def main() -> None:
         from django.core.wsgi import get_wsgi_application
 
         application = get_wsgi_application()
-        calls = {
-            "bare": caller(application, "/bench/bare/", {}),
-            "trivial": caller(application, "/api/v1/clubs/", {"Authorization": f"Token {token}"}),
-        }
+        auth = {"Authorization": f"Token {token}"}
+        calls = {name: caller(application, path, auth) for name, path in STEPS.items()}
+        calls["bare view"] = caller(application, "/bench/bare/", {})
         for call in calls.values():  # warm-up: imports, connections, caches
             for _ in range(50):
                 call()
@@ -156,25 +166,30 @@ def main() -> None:
             order = list(calls) if block % 2 else list(reversed(calls))
             for name in order:
                 figures[name].append(cpu_per_request(calls[name], per_block))
-        bare = statistics.median(figures["bare"])
-        trivial = statistics.median(figures["trivial"])
+        medians = {name: statistics.median(values) for name, values in figures.items()}
+        bare, trivial = medians["bare view"], medians[TRIVIAL]
         print(
             f"{per_block * args.blocks} requests each, {args.blocks} blocks alternating; "
             f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
             f"cache {'Redis' if env.get('REDIS_URL') else 'local memory'}"
         )
-        print("| view | CPU ms per request (median of blocks) | min-max |")
-        print("|---|---|---|")
-        for name, value in (("bare view", bare), ("GET /api/v1/clubs/", trivial)):
-            values = figures["bare" if name == "bare view" else "trivial"]
-            print(f"| {name} | {value:.2f} | {min(values):.2f}-{max(values):.2f} |")
+        print("| view | CPU ms per request (median of blocks) | min-max | bare / view |")
+        print("|---|---|---|---|")
+        for name in ("bare view", *STEPS):
+            values = figures[name]
+            print(
+                f"| {name} | {medians[name]:.2f} | {min(values):.2f}-{max(values):.2f} "
+                f"| {bare / medians[name]:.0%} |"
+            )
         print(
             f"bare / trivial CPU (the requests/s ratio one core could reach): {bare / trivial:.0%}"
         )
         if args.profile:
-            profile(calls["trivial"], args.requests, args.top, "GET /api/v1/clubs/")
+            profile(calls[TRIVIAL], args.requests, args.top, TRIVIAL)
+        if args.profile_step:
+            profile(calls[args.profile_step], args.requests, args.top, args.profile_step)
         if args.profile_bare:
-            profile(calls["bare"], args.requests, args.top, "bare view")
+            profile(calls["bare view"], args.requests, args.top, "bare view")
     finally:
         release_database(url, keep=args.keep)
 

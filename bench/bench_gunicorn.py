@@ -4,7 +4,10 @@ worker (and thread) counts, each driven by `wrk` on two URLs:
 - the anchor: `/bench/bare/`, a bare Django view behind the app's whole middleware (no
   database, no template; bench/anchor_urls.py);
 - the trivial endpoint: `GET /api/v1/clubs/` with an API token (the token's check, the
-  club's row, DRF's rendering): the app's cheapest real answer.
+  club's row, DRF's rendering): the app's cheapest real answer;
+- with `--steps`, the two steps between them (bench/anchor_urls.py): a DRF view with no
+  authentication, permission or throttle (`/bench/drf/`, the framework's floor), and that
+  view behind the app's token and permission (`/bench/drf-token/`).
 
 The configurations alternate, round after round, so the machine's other load (this one is
 shared) weighs on all alike; each round prints the load average, the table gives each
@@ -61,8 +64,23 @@ def parse_args() -> argparse.Namespace:
         default="sync:2,sync:5,gthread:2x4,gthread:3x4",
         help="class:workers[xthreads], comma separated",
     )
+    parser.add_argument("--steps", action="store_true", help="also the DRF steps between")
     parser.add_argument("--keep", action="store_true")
     return parser.parse_args()
+
+
+#: The cells: name -> (path, whether the token is sent).
+CELLS = {
+    "bare": ("/bench/bare/", False),
+    "drf": ("/bench/drf/", True),
+    "drf-token": ("/bench/drf-token/", True),
+    "trivial": ("/api/v1/clubs/", True),
+}
+
+
+def cell_names(args: argparse.Namespace) -> list[str]:
+    """The cells measured: bare and trivial, with --steps the DRF steps too."""
+    return list(CELLS) if args.steps else ["bare", "trivial"]
 
 
 def fill() -> str:
@@ -159,14 +177,12 @@ def measure_config(
     round_no: int,
     results: dict[str, list[float]],
 ) -> None:
-    """One round of a running server: the bare view and the trivial endpoint (in turns
-    first), their requests/s appended to `results`."""
-    cells = {
-        "bare": ("/bench/bare/", {}),
-        "trivial": ("/api/v1/clubs/", {"Authorization": f"Token {token}"}),
-    }
-    for cell in ("bare", "trivial") if round_no % 2 else ("trivial", "bare"):
-        path, headers = cells[cell]
+    """One round of a running server: each cell (the order reversed every other round),
+    its requests/s appended to `results`."""
+    names = list(results)
+    for cell in names if round_no % 2 else reversed(names):
+        path, with_token = CELLS[cell]
+        headers = {"Authorization": f"Token {token}"} if with_token else {}
         status = fetch(base, path, headers)[0]
         if status != 200:
             raise SystemExit(f"{config} {path} answered {status}")
@@ -195,12 +211,13 @@ def print_results(
         f"rounds alternating; load average {min(loads):.1f}-{max(loads):.1f} on "
         f"{os.cpu_count()} cores (shared machine)"
     )
-    print("| gunicorn | bare view req/s | GET /api/v1/clubs/ req/s | trivial / bare |")
-    print("|---|---|---|---|")
+    names = list(results[configs[0]])
+    print("| gunicorn | " + " | ".join(f"{CELLS[n][0]} req/s (/ bare)" for n in names) + " |")
+    print("|---" * (len(names) + 1) + "|")
     for config in configs:
-        bare = statistics.median(results[config]["bare"])
-        trivial = statistics.median(results[config]["trivial"])
-        print(f"| {config} | {bare:,.0f} | {trivial:,.0f} | {trivial / bare:.0%} |")
+        medians = {n: statistics.median(results[config][n]) for n in names}
+        cells = [f"{medians[n]:,.0f} ({medians[n] / medians['bare']:.0%})" for n in names]
+        print(f"| {config} | " + " | ".join(cells) + " |")
 
 
 def main() -> None:
@@ -214,7 +231,9 @@ def main() -> None:
     configs = args.configs.split(",")
     recreate_database(url)
     log = Path(tempfile.mkdtemp(prefix="bench-gunicorn-")) / "gunicorn.log"
-    results: dict[str, dict[str, list[float]]] = {c: {"bare": [], "trivial": []} for c in configs}
+    results: dict[str, dict[str, list[float]]] = {
+        c: {n: [] for n in cell_names(args)} for c in configs
+    }
     loads: list[float] = []
     try:
         setup_django(env)
