@@ -13,6 +13,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.evenings.models import Attendance, Evening, Game
+from league.club.answer_serializers import AnswerSerializer
 from league.club.fields import (
     MAX_NEW_GUESTS,
     MAX_PEOPLE,
@@ -69,7 +70,7 @@ class PersonField(serializers.Field):
         return value.pk
 
 
-class AttendanceSerializer(serializers.ModelSerializer):
+class AttendanceSerializer(AnswerSerializer):
     """One person at an evening: present club member, guest, or absent club member."""
 
     name = serializers.CharField(source="member.name")
@@ -80,7 +81,7 @@ class AttendanceSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class EveningSerializer(serializers.ModelSerializer):
+class EveningSerializer(AnswerSerializer):
     """An evening with its attendance and `version` (send it back when changing it)."""
 
     attendance = AttendanceSerializer(source="attendances", many=True, read_only=True)
@@ -151,7 +152,7 @@ class SchockAusSerializer(serializers.Serializer):
     position = serializers.IntegerField()
 
 
-class GameSerializer(serializers.ModelSerializer):
+class GameSerializer(AnswerSerializer):
     """A game: number, Vorleger, loser, the Schock-Aus throwers in throwing order (ids),
     how it was entered, and `version` (send it back when changing it)."""
 

@@ -23,6 +23,7 @@ from games.rounds.selectors import (
     ThrowInput,
 )
 from games.rules import PRESETS, Category
+from league.club.answer_serializers import AnswerSerializer
 from league.club.fields import (
     DICE,
     MAX_ATTEMPTS,
@@ -36,7 +37,7 @@ from league.club.fields import (
 )
 
 
-class RoundThrowSerializer(serializers.ModelSerializer):
+class RoundThrowSerializer(AnswerSerializer):
     """A player's final throw in a round, with the attempts when entered in detail, and
     whether the Muss-Regel applied to the turn."""
 
@@ -51,7 +52,7 @@ class RoundThrowSerializer(serializers.ModelSerializer):
         return list(throw.dice)
 
 
-class RoundSerializer(serializers.ModelSerializer):
+class RoundSerializer(AnswerSerializer):
     """One entry of a game entered round by round (docs/rules.md 4): `kind` `round`,
     `ausscheidung` (a step; `loser` null while tied), `deckel_nehmen` (`player` the taker,
     `covered` its covered dice), `choose_opener`, `join` (seated `after`) or `leave`

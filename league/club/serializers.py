@@ -13,6 +13,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.rules import FLAGS, preset_name
+from league.club.answer_serializers import AnswerSerializer
 from league.club.fields import BoundedDictField, StrictDateField, StrictIntegerField
 from league.club.models import RULE_PRESET_CHOICES, Club, Member, Season
 from league.club.names import NameField
@@ -27,7 +28,7 @@ from league.club.statutes import CLUB_STATUTES, season_rules
 MONEY: dict[str, Any] = {"max_digits": None, "decimal_places": 2}
 
 
-class ClubSerializer(serializers.ModelSerializer):
+class ClubSerializer(AnswerSerializer):
     """A club: name and the rule preset new seasons get."""
 
     class Meta:
@@ -36,7 +37,7 @@ class ClubSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class SeasonSerializer(serializers.ModelSerializer):
+class SeasonSerializer(AnswerSerializer):
     """A season with its rule set and the value of one Mark in its currency.
 
     `rules` are the flags the season plays (``RuleSet.to_dict()``, docs/rules.md 6);
@@ -156,7 +157,7 @@ class SeasonStatutesUpdateSerializer(serializers.Serializer):
     )
 
 
-class MemberSerializer(serializers.ModelSerializer):
+class MemberSerializer(AnswerSerializer):
     """A person of the club: a club member or a guest."""
 
     class Meta:

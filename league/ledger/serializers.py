@@ -13,6 +13,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from league.club.answer_serializers import AnswerSerializer
 from league.club.errors import BooksError
 from league.club.fields import MoneyField, StrictDateField, StrictIntegerField
 from league.club.models import Currency
@@ -21,7 +22,7 @@ from league.club.serializers import MONEY, PersonRefSerializer
 from league.ledger.models import PAYMENT_MAX, LedgerEntry, Payment
 
 
-class PaymentSerializer(serializers.ModelSerializer):
+class PaymentSerializer(AnswerSerializer):
     """A payment into the kitty: who, how much (decimal string, season's currency), when,
     how; `cancelled` once `payment_cancel` reversed it."""
 
