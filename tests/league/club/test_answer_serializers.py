@@ -30,9 +30,10 @@ def test_the_fields_are_built_once_and_each_instance_gets_its_own(monkeypatch):
 
 def test_an_answer_reads_as_drf_builds_it():
     club = Club(id=7, name="Schockclub 1979", rule_preset="classic")
-    assert ClubSerializer([club, club], many=True).data == [
-        {"id": 7, "name": "Schockclub 1979", "rule_preset": "classic"}
-    ] * 2
+    assert (
+        ClubSerializer([club, club], many=True).data
+        == [{"id": 7, "name": "Schockclub 1979", "rule_preset": "classic"}] * 2
+    )
     assert set(EveningSerializer().fields) >= {"attendance", "present_members", "version"}
 
 
@@ -43,4 +44,4 @@ def test_a_field_that_holds_a_queryset_is_refused():
             fields = ["id", "club"]
 
     with pytest.raises(ImproperlyConfigured, match=r"hold a queryset: \['club'\]"):
-        Writable().fields
+        _ = Writable().fields
