@@ -1,10 +1,12 @@
 """Every club-owned table carries `club_id`, and every unique constraint of it includes the
 club but the one of a member's login (README "Distributing by club (Citus)"); on
 PostgreSQL so do its primary key and its foreign keys to other club-owned tables, and a
-row can never claim another club than its parent's; the migrations fill the column of
-rows written before them."""
+row can never claim another club than its parent's; its history table's club is never
+empty there and is part of its key; the migrations fill the column of rows written
+before them."""
 
 import datetime
+import importlib
 import uuid
 from decimal import Decimal
 
@@ -13,7 +15,7 @@ from django.apps import apps
 from django.db import IntegrityError, connection, models, transaction
 from django.db.migrations.executor import MigrationExecutor
 
-from games.evenings.models import Game, Objection
+from games.evenings.models import Evening, Game, Objection
 from league.apps import CLUB_PARENTS
 from league.club.history import ClubHistory
 from league.club.models import Club
@@ -69,7 +71,10 @@ def club_gaps(model_list, *, not_owned=NOT_CLUB_OWNED, links=ONE_TO_ONE_LINKS) -
             gaps.append(f"{label}: no club")
             continue
         if history:
-            continue  # a record, nullable by design: the club of rows of deleted parents
+            # A record: simple-history makes its copied `club` nullable in Django's state;
+            # the database makes it NOT NULL on PostgreSQL (league migration 0029, whose
+            # catalogue tests are below).
+            continue
         if club.null:
             gaps.append(f"{label}: club may be empty")
         for constraint in model._meta.constraints:
@@ -340,6 +345,49 @@ def test_the_migrations_give_rows_written_before_them_the_club_of_their_parent()
         assert rows == [club.pk], label
 
 
+#: Before and after league migration 0029 (the history tables keyed with the club).
+HISTORY_UNKEYED = [("league", "0028_primary_keys_with_club")]
+HISTORY_KEYED = [("league", "0029_history_primary_keys_with_club")]
+
+
+def _history_sql(sql: str, params: list) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="composite keys: PostgreSQL")
+@pytest.mark.django_db(transaction=True)
+def test_the_history_migration_fills_the_club_it_finds_and_stops_on_a_record_without_one():
+    club = neighbours()
+    game = Game.objects.filter(club=club).first()
+    records = Game.history.model.objects.filter(id=game.pk)
+    evening_record = Evening.history.model.objects.filter(club=club).first()
+    executor = MigrationExecutor(connection)
+    executor.migrate(HISTORY_UNKEYED)
+    try:
+        # A record of a live game without its club (found again), and a record of an
+        # evening that no longer exists, of which no other record has a club either.
+        _history_sql("UPDATE games_historicalgame SET club_id = NULL WHERE id = %s", [game.pk])
+        _history_sql(
+            "UPDATE games_historicalevening SET club_id = NULL, id = -1 WHERE history_id = %s",
+            [evening_record.history_id],
+        )
+        stop = _history_migration().HistoryWithoutClub
+        with pytest.raises(stop, match=r"\(games_historicalevening: 1\)"):
+            MigrationExecutor(connection).migrate(HISTORY_KEYED)
+        # Nothing changed: the migration is one transaction.
+        assert set(records.values_list("club_id", flat=True)) == {None}
+        assert primary_keys_without_club({"games_historicalgame"}) == ["games_historicalgame"]
+        _history_sql("DELETE FROM games_historicalevening WHERE id = -1", [])
+        MigrationExecutor(connection).migrate(HISTORY_KEYED)
+        assert set(records.values_list("club_id", flat=True)) == {club.pk}
+        assert primary_keys_without_club({"games_historicalgame"}) == []
+    finally:
+        _history_sql("DELETE FROM games_historicalevening WHERE club_id IS NULL", [])
+        executor = MigrationExecutor(connection)
+        executor.migrate(executor.loader.graph.leaf_nodes())
+
+
 # --- what relied on the old uniqueness -------------------------------------------------------
 
 
@@ -378,8 +426,8 @@ def test_a_browser_subscribing_for_a_person_of_another_club_leaves_the_first_clu
 
 
 def club_owned_tables() -> set[str]:
-    """The tables of the club's rows: every club-owned model's but the history records'
-    (their club may be empty: README "Distributing by club (Citus)")."""
+    """The tables of the club's rows, keyed `(id, club_id)` (league migration 0028): every
+    club-owned model's but the history records' (`club_history_tables()`)."""
     return {
         model._meta.db_table
         for model in project_models()
@@ -388,6 +436,13 @@ def club_owned_tables() -> set[str]:
         and getattr(model, "instance_type", None) is None
         and reaches_club(model)
     }
+
+
+def club_history_tables() -> set[str]:
+    """The history tables of the club-owned models: every historical model's with the
+    ClubHistory base (league/club/history.py), keyed `(history_id, club_id)` on
+    PostgreSQL (league migration 0029)."""
+    return {m._meta.db_table for m in project_models() if issubclass(m, ClubHistory)}
 
 
 def _schema(sql: str, tables: set[str]) -> list[tuple]:
@@ -444,6 +499,26 @@ def foreign_keys_without_club(tables: set[str]) -> list[str]:
     return sorted(f"{table}: {definition}" for table, definition in rows)
 
 
+def nullable_club_columns(tables: set[str]) -> list[str]:
+    """The tables of `tables` whose club_id may be NULL (PostgreSQL)."""
+    rows = _schema(
+        "SELECT a.attrelid::regclass::text FROM pg_attribute a WHERE a.attname = 'club_id'"
+        " AND NOT a.attnotnull AND a.attrelid::regclass::text = ANY(%(tables)s)",
+        tables,
+    )
+    return sorted(table for (table,) in rows)
+
+
+def tables_keyed_by_more_than_one_column(tables: set[str]) -> set[str]:
+    """The tables of `tables` whose primary key has more than one column (PostgreSQL)."""
+    rows = _schema(
+        "SELECT c.conrelid::regclass::text FROM pg_constraint c WHERE c.contype = 'p'"
+        " AND cardinality(c.conkey) > 1 AND c.conrelid::regclass::text = ANY(%(tables)s)",
+        tables,
+    )
+    return {table for (table,) in rows}
+
+
 postgresql_only = pytest.mark.skipif(
     connection.vendor != "postgresql", reason="the schema Citus reads: PostgreSQL"
 )
@@ -472,6 +547,29 @@ def test_every_foreign_key_between_club_owned_tables_includes_the_club():
     assert foreign_keys_without_club(club_owned_tables()) == []
 
 
+def _history_migration():
+    return importlib.import_module("league.migrations.0029_history_primary_keys_with_club")
+
+
+def test_the_history_migration_keys_every_history_table_of_a_club_owned_model():
+    # Its list, against the models: a history table left out would keep `(history_id)`.
+    listed = dict(_history_migration().HISTORY_TABLES)
+    assert set(listed) == club_history_tables()
+    assert len(listed) == 17
+    for model in project_models():
+        if issubclass(model, ClubHistory):
+            assert listed[model._meta.db_table] == model.instance_type._meta.db_table
+
+
+@postgresql_only
+@pytest.mark.django_db
+def test_every_history_table_of_a_club_owned_table_is_keyed_with_its_club():
+    tables = club_history_tables()
+    assert "games_historicalgame" in tables and "league_historicalmember" in tables
+    assert primary_keys_without_club(tables) == []
+    assert nullable_club_columns(tables) == []
+
+
 @postgresql_only
 @pytest.mark.django_db
 def test_the_schema_walks_find_what_distribution_by_club_forbids():
@@ -479,6 +577,10 @@ def test_the_schema_walks_find_what_distribution_by_club_forbids():
     # an idempotency key's unique (user, key), and a foreign key to the club's table,
     # which is not a club-owned table and so has no club_id to match.
     assert primary_keys_without_club({"league_club"}) == ["league_club"]
+    assert primary_keys_without_club({"league_historicalclub"}) == ["league_historicalclub"]
+    assert nullable_club_columns({"league_idempotencykey", "league_member"}) == [
+        "league_idempotencykey"
+    ]
     assert unique_indexes_without_club({"league_idempotencykey"}) == [
         "league_idempotencykey: idempotency_key_unique_per_user",
         "league_idempotencykey: league_idempotencykey_pkey",
@@ -494,10 +596,24 @@ def test_the_backend_groups_by_every_column_exactly_for_the_tables_keyed_with_th
     from schockclub.postgresql.base import keyed_with_club
 
     keyed = {m._meta.db_table for m in project_models() if keyed_with_club(m)}
-    assert keyed == club_owned_tables()
+    assert keyed == club_owned_tables() | club_history_tables()
     assert not keyed_with_club(Club)
+    assert not keyed_with_club(Club.history.model)
     assert not keyed_with_club(apps.get_model("league", "IdempotencyKey"))
-    assert not keyed_with_club(Game.history.model)
+    assert keyed_with_club(Game.history.model)
+
+
+@postgresql_only
+@pytest.mark.django_db
+def test_the_backend_groups_by_every_column_where_the_database_has_a_composite_key():
+    # What the backend assumes against what PostgreSQL has: a table the backend takes for
+    # keyed by `id` or `history_id` alone must be, or its aggregates are refused.
+    from schockclub.postgresql.base import keyed_with_club
+
+    tables = {m._meta.db_table: m for m in project_models()}
+    composite = tables_keyed_by_more_than_one_column(set(tables))
+    assert {t for t, m in tables.items() if keyed_with_club(m)} == composite
+    assert "games_historicalgame" in composite
 
 
 @postgresql_only
@@ -510,3 +626,21 @@ def test_an_aggregate_over_rows_of_the_club_is_answered_by_postgresql(full_club)
     counts = Evening.objects.filter(club__name=full_club).annotate(n=Count("games"))
     assert connection.settings_dict["ENGINE"] == "schockclub.postgresql"
     assert sum(e.n for e in counts) == Game.objects.filter(club__name=full_club).count() > 0
+
+
+@postgresql_only
+@pytest.mark.django_db
+def test_an_aggregate_over_history_records_of_the_club_is_answered_by_postgresql(full_club):
+    # Each of the club's game records with an aggregate (its loser counted, one each):
+    # grouped by the record's `history_id` alone, PostgreSQL would refuse it now that the
+    # key is `(history_id, club_id)`.
+    from django.db.models import Count
+
+    from league.club.scoping import club_scope
+
+    club = Club.objects.get(name=full_club)
+    assert primary_keys_without_club({Game.history.model._meta.db_table}) == []
+    with club_scope(club):
+        records = list(Game.history.annotate(losers=Count("loser")))
+        assert records and all(r.losers == 1 for r in records)
+        assert len(records) == Game.history.count()

@@ -20,6 +20,12 @@ which django-scopes lets through in every scope.
 The migrations' model states know none of this (a ScopedManager is not
 `use_in_migrations`): a data migration reads and writes history rows unscoped, as before.
 
+On PostgreSQL the table of such a historical model is keyed `(history_id, club_id)`, its
+`club_id` NOT NULL (league migration 0029), as the club-owned tables are keyed `(id,
+club_id)`; Django still reads `history_id` as the key and the `club` as nullable
+(simple-history's copy of a foreign key), and the app's backend groups an aggregate over
+them by every column (schockclub/postgresql).
+
 The Club's own history is simple-history's plain `HistoricalRecords`: a Club is not a row
 of a club but the club, read across clubs by the operator and in every scope by its
 members.

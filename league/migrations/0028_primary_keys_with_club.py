@@ -30,8 +30,8 @@ import importlib
 
 from django.db import migrations
 
-#: The club-owned tables: every table with a non-null club_id (the history tables are
-#: not among them, see the README).
+#: The club-owned tables: every table with a non-null club_id (their history tables are
+#: keyed `(history_id, club_id)` by migration 0029).
 CLUB_TABLES = [
     "games_attendance",
     "games_evening",
