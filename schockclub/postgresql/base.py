@@ -23,9 +23,11 @@ from django.db.backends.postgresql import base, features
 def keyed_with_club(model: Any) -> bool:
     """Whether `model`'s table has `(id, club_id)` as its primary key on PostgreSQL: a
     model with a `club` foreign key that may not be empty (the history records' and the
-    idempotency keys' may, and keep `(id)`)."""
+    idempotency keys' may, and keep `(id)`) and a key of its own (a login's club,
+    `LoginClub`, is keyed by its login)."""
     field = next((f for f in model._meta.concrete_fields if f.name == "club"), None)
-    return field is not None and field.is_relation and not field.null
+    own_key = not model._meta.pk.is_relation
+    return field is not None and field.is_relation and not field.null and own_key
 
 
 class DatabaseFeatures(features.DatabaseFeatures):
