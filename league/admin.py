@@ -41,10 +41,11 @@ from league.club.accounts.services import password_set
 from league.club.admin_base import BooksAdmin, across_clubs_formfield, adopt
 from league.club.books import register_changed, register_changed_of_login
 from league.club.errors import BooksError
-from league.club.models import Club, ClubSignup, IdempotencyKey, Member, Season
+from league.club.models import Club, ClubSignup, IdempotencyKey, LoginClub, Member, Season
 from league.club.services import (
     club_suspend,
     member_create,
+    member_login_set,
     member_update,
     season_create,
     season_update,
@@ -194,10 +195,9 @@ class MemberAdmin(BooksAdmin):
             is_secretary=data["is_secretary"],
         )
         if "user" in form.changed_data or not change:
-            saved.user = data["user"]
             # Nobody can tell who chose the password of a login handed over here.
             saved.password_set_by_holder = False
-            saved.save(update_fields=["user", "password_set_by_holder"])
+            member_login_set(person=saved, user=data["user"], also_saved=["password_set_by_holder"])
             register_changed(club=saved.club_id)
         adopt(obj, saved)
 
@@ -423,6 +423,17 @@ class IdempotencyKeyAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
     list_display = ("created_at", "user", "club", "key", "status")
     search_fields = ("key", "user__username")
+    list_select_related = ("user", "club")
+
+
+@admin.register(LoginClub)
+class LoginClubAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    """Read-only: the club of each login that is or was a person's, written with the
+    person's login (`member_login_set`: the people's admin above, invitations, sign-up)."""
+
+    list_display = ("user", "club")
+    list_filter = ("club",)
+    search_fields = ("user__username", "club__name")
     list_select_related = ("user", "club")
 
 
