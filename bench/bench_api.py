@@ -148,6 +148,7 @@ def run() -> None:
     from games.evenings.models import Evening
     from league.club.accounts.services import api_token_create
     from league.club.models import Club, Member, Season
+    from league.club.services import member_login_set
 
     print(f"database: {connection.vendor} ({connection.settings_dict['NAME']})")
     rng = random.Random(1979)
@@ -155,7 +156,8 @@ def run() -> None:
     people = {n: Member.objects.create(club=club, name=n) for n in ROSTER}
     people.update({n: Member.objects.create(club=club, name=n, kind="guest") for n in GUESTS})
     user = get_user_model().objects.create_user("bench-secretary")
-    Member.objects.filter(pk=people[ROSTER[1]].pk).update(user=user, is_secretary=True)
+    people[ROSTER[1]].is_secretary = True
+    member_login_set(person=people[ROSTER[1]], user=user, also_saved=["is_secretary"])
     client = Client(HTTP_AUTHORIZATION=f"Token {api_token_create(user=user)[1]}")
 
     results = {}
