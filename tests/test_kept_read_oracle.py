@@ -142,6 +142,7 @@ from league.club.services import (
     member_calendar_revoke,
     member_change,
     member_create,
+    member_login_set,
     member_merge,
     member_update,
     season_create,
@@ -228,8 +229,7 @@ class Books:
 
 def _login(person: Member, username: str) -> None:
     user = get_user_model().objects.create_user(username, password=PASSWORD)
-    person.user = user
-    person.save(update_fields=["user"])
+    member_login_set(person=person, user=user)
 
 
 def _build_books(clock) -> Books:
