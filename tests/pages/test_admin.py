@@ -144,6 +144,7 @@ READ_ONLY = [
     "PaymentReminder",
     "SeasonSignOff",
     "IdempotencyKey",
+    "LoginClub",
 ]
 
 
