@@ -41,7 +41,7 @@ from league.club.accounts.services import password_set
 from league.club.admin_base import BooksAdmin, across_clubs_formfield, adopt
 from league.club.books import register_changed, register_changed_of_login
 from league.club.errors import BooksError
-from league.club.models import Club, ClubSignup, IdempotencyKey, LoginClub, Member, Season
+from league.club.models import Club, ClubSignup, IdempotencyKey, Member, Season
 from league.club.services import (
     club_suspend,
     member_create,
@@ -198,7 +198,6 @@ class MemberAdmin(BooksAdmin):
             # Nobody can tell who chose the password of a login handed over here.
             saved.password_set_by_holder = False
             member_login_set(person=saved, user=data["user"], also_saved=["password_set_by_holder"])
-            register_changed(club=saved.club_id)
         adopt(obj, saved)
 
     def has_delete_permission(self, request, obj=None):
@@ -423,17 +422,6 @@ class IdempotencyKeyAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
     list_display = ("created_at", "user", "club", "key", "status")
     search_fields = ("key", "user__username")
-    list_select_related = ("user", "club")
-
-
-@admin.register(LoginClub)
-class LoginClubAdmin(ReadOnlyMixin, admin.ModelAdmin):
-    """Read-only: the club of each login that is or was a person's, written with the
-    person's login (`member_login_set`: the people's admin above, invitations, sign-up)."""
-
-    list_display = ("user", "club")
-    list_filter = ("club",)
-    search_fields = ("user__username", "club__name")
     list_select_related = ("user", "club")
 
 

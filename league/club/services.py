@@ -639,7 +639,8 @@ def member_login_set(
     a person's login is set (invitations' `login_create`, the sign-up, a merge, the
     admin's handover, the demo, the benches). Returns `person`, saved with
     `update_fields` "user" and `also_saved` (fields the caller set on it too); the audit
-    record carries the caller's `person._change_reason`, if any.
+    record carries the caller's `person._change_reason`, if any. A change of the club's
+    register (`register_changed`: the logins page and the people's kept reads follow).
 
     A login first gets its `LoginClub` row naming the person's club (`login_clubs_set`):
     on PostgreSQL the person's `(user_id, club_id)` must be that row's (league migration
@@ -657,6 +658,7 @@ def member_login_set(
     if user is not None:
         login_clubs_set(people=[person])
     person.save(update_fields=["user", *also_saved])
+    register_changed(club=person.club_id)
     return person
 
 
@@ -684,7 +686,6 @@ def login_create(*, person: Member, username: str) -> User:
     person.password_set_by_holder = False
     person._change_reason = "login_created"  # type: ignore[attr-defined]
     member_login_set(person=person, user=user, also_saved=["password_set_by_holder"])
-    register_changed(club=person.club_id)
     return user
 
 

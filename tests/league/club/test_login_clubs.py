@@ -81,6 +81,21 @@ def test_the_admin_hands_a_login_over_to_a_person_of_another_club(client):
     assert _club_of(login) == second.club_id
 
 
+def test_the_admin_deletes_a_persons_login_and_its_club_row_with_it(client):
+    # LoginClub is not in the admin: registered, it would ask for a permission to delete
+    # it along with the login.
+    anna = MemberFactory(
+        club=ClubFactory(name="Heimclub"), name="Anna", user=UserFactory(username="anna")
+    )
+    login_id = anna.user_id
+    client.force_login(UserFactory(username="admin", is_staff=True, is_superuser=True))
+    response = client.post(reverse("admin:auth_user_delete", args=[login_id]), {"post": "yes"})
+    assert response.status_code == 302
+    connection.check_constraints()
+    assert Member.objects.get(pk=anna.pk).user_id is None
+    assert not LoginClub.objects.filter(user_id=login_id).exists()
+
+
 def test_a_club_signing_up_gets_its_secretarys_login_in_the_new_club(client, settings):
     settings.SIGNUP_OPEN = True
     settings.SITE_URL = "https://schock.example.org"
