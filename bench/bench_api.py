@@ -140,13 +140,24 @@ def measure(client, urls: dict[str, str]) -> dict[str, tuple[float, int]]:
     return {name: (statistics.median(times[name]), queries[name]) for name in urls}
 
 
-def run() -> None:
+def _secretary_token(person) -> str:
+    """An API token of a new login given to `person`, who becomes the club's secretary."""
     from django.contrib.auth import get_user_model
+
+    from league.club.accounts.services import api_token_create
+    from league.club.services import member_login_set
+
+    user = get_user_model().objects.create_user("bench-secretary")
+    person.is_secretary = True
+    member_login_set(person=person, user=user, also_saved=["is_secretary"])
+    return api_token_create(user=user)[1]
+
+
+def run() -> None:
     from django.db import connection
     from django.test import Client
 
     from games.evenings.models import Evening
-    from league.club.accounts.services import api_token_create
     from league.club.models import Club, Member, Season
 
     print(f"database: {connection.vendor} ({connection.settings_dict['NAME']})")
@@ -154,9 +165,7 @@ def run() -> None:
     club = Club.objects.create(name="Schockclub Bench")
     people = {n: Member.objects.create(club=club, name=n) for n in ROSTER}
     people.update({n: Member.objects.create(club=club, name=n, kind="guest") for n in GUESTS})
-    user = get_user_model().objects.create_user("bench-secretary")
-    Member.objects.filter(pk=people[ROSTER[1]].pk).update(user=user, is_secretary=True)
-    client = Client(HTTP_AUTHORIZATION=f"Token {api_token_create(user=user)[1]}")
+    client = Client(HTTP_AUTHORIZATION=f"Token {_secretary_token(people[ROSTER[1]])}")
 
     results = {}
     totals = {"evenings": 0, "games": 0, "schock_aus": 0}

@@ -129,6 +129,16 @@ def profile(call, count: int, top: int, title: str) -> None:
         print(out.getvalue())
 
 
+def reused_token() -> str:
+    """A new API token of the login of the reused database's first token."""
+    from knox.models import AuthToken
+
+    from league.club.accounts.services import api_token_create
+
+    user = AuthToken.objects.order_by("pk").first().user  # type: ignore[union-attr]
+    return api_token_create(user=user)[1]
+
+
 def main() -> None:
     args = parse_args()
     url = bench_database_url("_api_profile")
@@ -142,15 +152,7 @@ def main() -> None:
         recreate_database(url)
     try:
         setup_django(env)
-        if args.reuse:
-            from knox.models import AuthToken
-
-            from league.club.accounts.services import api_token_create
-
-            user = AuthToken.objects.order_by("pk").first().user  # type: ignore[union-attr]
-            token = api_token_create(user=user)[1]
-        else:
-            token = fill()
+        token = reused_token() if args.reuse else fill()
         from django.core.wsgi import get_wsgi_application
 
         application = get_wsgi_application()

@@ -64,15 +64,14 @@ def run() -> None:
     from games.evenings.services import evening_create
     from league.club.accounts.services import api_token_create
     from league.club.models import Club
-    from league.club.services import member_create, season_create
+    from league.club.services import member_create, member_login_set, season_create
     from tests.factories import UserFactory
 
     club = Club.objects.create(name="Bench club")
     season_create(club=club, year=2026)
     secretary = member_create(club=club, name="Bernd Krause", is_secretary=True)
     member = member_create(club=club, name="Anna Becker")
-    member.user = UserFactory(username="bench-anna")
-    member.save(update_fields=["user"])
+    member_login_set(person=member, user=UserFactory(username="bench-anna"))
     evening = evening_create(
         club=club,
         date=datetime.date(2026, 3, 6),

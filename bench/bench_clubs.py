@@ -128,6 +128,7 @@ def club_target(club_name: str, username: str, entry_date: datetime.date) -> dic
     from league.club.accounts.backends import LOGIN_BACKEND
     from league.club.accounts.services import api_token_create
     from league.club.models import Club, Member, Season
+    from league.club.services import member_login_set
 
     club = Club.objects.get(name=club_name)
     season = Season.objects.filter(club=club).order_by("-year").first()
@@ -141,7 +142,8 @@ def club_target(club_name: str, username: str, entry_date: datetime.date) -> dic
     user = get_user_model().objects.filter(username=username).first()
     if user is None:
         user = get_user_model().objects.create_user(username, password=PASSWORD)
-    Member.objects.filter(pk=secretary.pk).update(user=user, is_secretary=True)
+    secretary.is_secretary = True
+    member_login_set(person=secretary, user=user, also_saved=["is_secretary"])
     evening = Evening.objects.filter(club=club, date=entry_date).first()
     if evening is None:
         evening = evening_create(

@@ -31,7 +31,7 @@ def _evening(sample: dict, date: str):
     import datetime
 
     from games.evenings.services import evening_create
-    from league.club.services import season_get_or_create
+    from league.club.services import member_login_set, season_get_or_create
     from tests.factories import UserFactory
     from tests.sample import sample_club
 
@@ -39,8 +39,7 @@ def _evening(sample: dict, date: str):
     season_get_or_create(club=club, year=2026)
     secretary = people[sample["evening"]["secretary"]]
     if secretary.user is None:
-        secretary.user = UserFactory(username="bernd", password=PASSWORD)
-        secretary.save()
+        member_login_set(person=secretary, user=UserFactory(username="bernd", password=PASSWORD))
     ev = sample["evening"]
     return evening_create(
         club=club,

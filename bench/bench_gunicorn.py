@@ -88,14 +88,13 @@ def fill() -> str:
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
-    from league.club.models import Member
-    from league.club.services import club_create, season_create
+    from league.club.services import club_create, member_login_set, season_create
 
     call_command("migrate", verbosity=0)
     person = club_create(name="Bench-Club", secretary_name="Bernd Bench")
     season_create(club=person.club, year=2026)
     user = get_user_model().objects.create_user(USERNAME, password=PASSWORD)
-    Member.objects.filter(pk=person.pk).update(user=user)
+    member_login_set(person=person, user=user)
     from league.club.accounts.services import api_token_create
 
     return api_token_create(user=user)[1]

@@ -242,6 +242,7 @@ def login_and_urls() -> tuple[dict[str, str], dict[str, tuple[str, str]]]:
 
     from league.club.accounts.backends import LOGIN_BACKEND
     from league.club.models import Club, Member, Season
+    from league.club.services import member_login_set
 
     club = Club.objects.get(name=CLUB)
     season = Season.objects.get(club=club, year=LAST)
@@ -256,8 +257,10 @@ def login_and_urls() -> tuple[dict[str, str], dict[str, tuple[str, str]]]:
     user = user_model.objects.filter(username=USERNAME).first()
     if user is None:
         user = user_model.objects.create_user(USERNAME, password=PASSWORD)
-    Member.objects.filter(user=user).exclude(pk=member.pk).update(user=None)
-    Member.objects.filter(pk=member.pk).update(user=user, is_secretary=True)
+    for other in Member.objects.filter(user=user).exclude(pk=member.pk):
+        member_login_set(person=other, user=None)
+    member.is_secretary = True
+    member_login_set(person=member, user=user, also_saved=["is_secretary"])
     client = Client()
     # A session in the configured session store, as the login page makes one.
     client.force_login(user, backend=LOGIN_BACKEND)

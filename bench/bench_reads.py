@@ -72,6 +72,7 @@ def bench_books() -> tuple:
     from django.db import connection
 
     from league.club.models import Club, Member, Season
+    from league.club.services import member_login_set
     from league.clubbook.services import club_book_import
 
     print(f"database: {connection.vendor}; cache: {cache.__class__.__name__}")
@@ -93,7 +94,8 @@ def bench_books() -> tuple:
 
     person = Member.objects.filter(club=club, kind="member").annotate(n=Count("ledger_entries"))
     person = person.order_by("-n").first()
-    Member.objects.filter(pk=person.pk).update(user=user, is_secretary=True)
+    person.is_secretary = True
+    member_login_set(person=person, user=user, also_saved=["is_secretary"])
     return season, person, user
 
 

@@ -107,6 +107,7 @@ def run() -> None:
     from django.test import Client
 
     from league.club.models import Club, Member
+    from league.club.services import member_login_set
     from league.clubbook.services import club_book_import
     from tests.test_query_counts import ROUTES
 
@@ -121,8 +122,11 @@ def run() -> None:
             cursor.execute("ANALYZE")
     cast = _cast()
     user, _new = get_user_model().objects.get_or_create(username="bench-secretary")
-    Member.objects.filter(user=user).exclude(pk=cast["member"]).update(user=None)
-    Member.objects.filter(pk=cast["member"]).update(user=user, is_secretary=True)
+    for other in Member.objects.filter(user=user).exclude(pk=cast["member"]):
+        member_login_set(person=other, user=None)
+    person = Member.objects.get(pk=cast["member"])
+    person.is_secretary = True
+    member_login_set(person=person, user=user, also_saved=["is_secretary"])
     cache.clear()
     client = Client()
     client.force_login(user)

@@ -45,6 +45,7 @@ from league.club.models import Club, ClubSignup, IdempotencyKey, Member, Season
 from league.club.services import (
     club_suspend,
     member_create,
+    member_login_set,
     member_update,
     season_create,
     season_update,
@@ -194,11 +195,9 @@ class MemberAdmin(BooksAdmin):
             is_secretary=data["is_secretary"],
         )
         if "user" in form.changed_data or not change:
-            saved.user = data["user"]
             # Nobody can tell who chose the password of a login handed over here.
             saved.password_set_by_holder = False
-            saved.save(update_fields=["user", "password_set_by_holder"])
-            register_changed(club=saved.club_id)
+            member_login_set(person=saved, user=data["user"], also_saved=["password_set_by_holder"])
         adopt(obj, saved)
 
     def has_delete_permission(self, request, obj=None):

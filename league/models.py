@@ -19,6 +19,7 @@ from league.club.models import (
     ClubSignup,
     Currency,
     IdempotencyKey,
+    LoginClub,
     Member,
     Season,
 )
@@ -36,6 +37,7 @@ __all__ = [
     "Currency",
     "IdempotencyKey",
     "LedgerEntry",
+    "LoginClub",
     "Member",
     "NotificationChoice",
     "NotificationSent",

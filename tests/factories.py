@@ -5,8 +5,10 @@ from decimal import Decimal
 
 import factory
 from django.contrib.auth import get_user_model
+from django.db import transaction
 
 from league.club.models import Club, Member, Season
+from league.club.services import login_clubs_set
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -62,3 +64,14 @@ class MemberFactory(factory.django.DjangoModelFactory):
     password_set_by_holder = factory.LazyAttribute(
         lambda person: getattr(person, "user", None) is not None
     )
+
+    @classmethod
+    def _create(cls, model_class, *args, **kwargs):
+        """The person as Django's get-or-create makes it, and its login's club recorded as
+        every writer of a login records it (league.club.services.login_clubs_set): on
+        PostgreSQL the person's login refers to that row (league migration 0030), checked
+        when the one transaction of both commits (also outside a test's transaction)."""
+        with transaction.atomic():
+            person = super()._create(model_class, *args, **kwargs)
+            login_clubs_set(people=[person])
+        return person

@@ -1,9 +1,10 @@
 """Every club-owned table carries `club_id`, and every unique constraint of it includes the
-club but the one of a member's login (README "Distributing by club (Citus)"); on
-PostgreSQL so do its primary key and its foreign keys to other club-owned tables, and a
-row can never claim another club than its parent's; its history table's club is never
-empty there and is part of its key; the migrations fill the column of rows written
-before them."""
+club (README "Distributing by club (Citus)"); on PostgreSQL so do its primary key and its
+foreign keys to other club-owned tables, and a row can never claim another club than its
+parent's; its history table's club is never empty there and is part of its key; a login
+stays one person of one club by `UNIQUE (user_id, club_id)` and a foreign key to the
+logins' clubs (`LoginClub`, a reference table); the migrations fill the column of rows
+written before them."""
 
 import datetime
 import importlib
@@ -30,16 +31,21 @@ NOT_CLUB_OWNED = {
     # A login's answer kept for a day so a retried write books once: keyed by login and
     # key (the club is the login's at the time, empty for a login without a club).
     "league.IdempotencyKey": "per login, not per club",
+    # The club of a login (keyed by the login): installation-wide like auth_user, a
+    # reference table that league_member refers to by (user_id, club_id).
+    "league.LoginClub": "per login, not per club",
 }
 
-#: Links of club-owned rows unique by themselves, and why (README "Distributing by club
-#: (Citus)"). The links between two rows of one club are unique per club instead
-#: (`ClubOneToOneField`); what is left is the one exception.
+#: Links of club-owned rows unique by themselves in Django's state, and why (README
+#: "Distributing by club (Citus)"). The links between two rows of one club are unique per
+#: club instead (`ClubOneToOneField`); what is left is a person's login.
 ONE_TO_ONE_LINKS = {
     ("league.Member", "user"): (
-        "a login (auth_user, installation-wide, a reference table) is one member of one"
-        " club: UNIQUE (user_id) keeps it so in the database; no club can be in it, and it"
-        " is the one constraint to replace before league_member is distributed"
+        "a login (auth_user, installation-wide, a reference table) is one person of one"
+        " club: Django's state keeps the OneToOneField (user.member); on PostgreSQL the"
+        " database keeps it by UNIQUE (user_id, club_id) and the foreign key (user_id,"
+        " club_id) to the login's one LoginClub row (league migration 0030); SQLite keeps"
+        " Django's UNIQUE (user_id)"
     ),
 }
 
@@ -251,22 +257,6 @@ def test_the_database_refuses_a_second_row_with_the_same_link_in_the_same_club(f
         with pytest.raises(IntegrityError, match=refused), transaction.atomic():
             second.save()
         assert model.objects.count() == before, constraint
-
-
-@pytest.mark.django_db
-def test_the_database_refuses_a_login_for_a_second_member_in_any_club():
-    # The one exemption: a login is one member of one club, so UNIQUE (user_id) stays.
-    from django.contrib.auth import get_user_model
-
-    from league.club.models import Member
-
-    login = get_user_model().objects.create_user("ute", password="x-123-geheim")
-    club = neighbours()
-    Member.objects.filter(club=club, name="Ute").update(user=login)
-    for other in (club, Club.objects.create(name="Zweitclub")):
-        with pytest.raises(IntegrityError), transaction.atomic():
-            Member.objects.create(club=other, name="Ute zwei", user=login)
-    assert Member.objects.filter(user=login).count() == 1
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="composite keys: PostgreSQL")
@@ -534,11 +524,9 @@ def test_every_primary_key_of_a_club_owned_table_includes_the_club():
 
 @postgresql_only
 @pytest.mark.django_db
-def test_every_unique_index_of_a_club_owned_table_includes_the_club_but_the_login():
-    # The one exception (ONE_TO_ONE_LINKS): a login is one member of one club.
-    assert unique_indexes_without_club(club_owned_tables()) == [
-        "league_member: league_member_user_id_key"
-    ]
+def test_every_unique_index_of_a_club_owned_table_includes_the_club():
+    # A person's login too: UNIQUE (user_id, club_id), the login's one club in LoginClub.
+    assert unique_indexes_without_club(club_owned_tables()) == []
 
 
 @postgresql_only
@@ -600,6 +588,7 @@ def test_the_backend_groups_by_every_column_exactly_for_the_tables_keyed_with_th
     assert not keyed_with_club(Club)
     assert not keyed_with_club(Club.history.model)
     assert not keyed_with_club(apps.get_model("league", "IdempotencyKey"))
+    assert not keyed_with_club(apps.get_model("league", "LoginClub"))
     assert keyed_with_club(Game.history.model)
 
 
@@ -644,3 +633,96 @@ def test_an_aggregate_over_history_records_of_the_club_is_answered_by_postgresql
         records = list(Game.history.annotate(losers=Count("loser")))
         assert records and all(r.losers == 1 for r in records)
         assert len(records) == Game.history.count()
+
+
+# --- a login is one person of one club ----------------------------------------------------
+
+
+def _constraints_now() -> None:
+    """Check the deferred constraints from here on, as the commit would (PostgreSQL; on
+    SQLite the login's UNIQUE (user_id) is checked at once anyway)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+
+
+def _login_of_ute():
+    """Ute of the neighbours' club, given a login through the service."""
+    from django.contrib.auth import get_user_model
+
+    from league.club.models import Member
+    from league.club.services import member_login_set
+
+    login = get_user_model().objects.create_user("ute", password="x-123-geheim")
+    ute = Member.objects.get(club=neighbours(), name="Ute")
+    member_login_set(person=ute, user=login)
+    return login, ute
+
+
+@pytest.mark.django_db
+def test_the_database_refuses_a_login_for_a_second_person_in_any_club():
+    # Written around the service, as a careless writer would: an UPDATE of the column.
+    from league.club.models import Member
+
+    login, ute = _login_of_ute()
+    refusals = {  # PostgreSQL names its constraint, SQLite the column
+        ute.club: r"league_member_user_id_club_id_key|league_member\.user_id",
+        Club.objects.create(name="Zweitclub"): r"league_member_user_club_fk|league_member\.user_id",
+    }
+    for club, refused in refusals.items():
+        second = Member.objects.create(club=club, name="Ute zwei")
+        with pytest.raises(IntegrityError, match=refused), transaction.atomic():
+            _constraints_now()
+            Member.objects.filter(pk=second.pk).update(user=login)
+    assert list(Member.objects.filter(user=login)) == [ute]
+
+
+@pytest.mark.django_db
+def test_a_login_taken_from_a_person_is_given_to_a_person_of_another_club_by_the_service():
+    from league.club.models import LoginClub, Member
+    from league.club.services import member_login_set
+
+    login, ute = _login_of_ute()
+    assert LoginClub.objects.get(user=login).club_id == ute.club_id
+    other = Member.objects.create(club=Club.objects.create(name="Zweitclub"), name="Ute")
+    with transaction.atomic():
+        member_login_set(person=ute, user=None)
+        member_login_set(person=other, user=login)
+        _constraints_now()
+    assert LoginClub.objects.get(user=login).club_id == other.club_id
+    assert Member.objects.get(user=login) == other
+    assert Member.objects.get(pk=ute.pk).user_id is None
+
+
+@postgresql_only
+@pytest.mark.django_db
+def test_postgresql_refuses_the_login_of_a_person_for_a_person_of_another_club():
+    # Through the service too: the login's club moves, the first person's does not.
+    from league.club.models import LoginClub, Member
+    from league.club.services import member_login_set
+
+    login, ute = _login_of_ute()
+    other = Member.objects.create(club=Club.objects.create(name="Zweitclub"), name="Ute")
+    with pytest.raises(IntegrityError, match="league_member_user_club_fk"), transaction.atomic():
+        member_login_set(person=other, user=login)
+        _constraints_now()
+    assert LoginClub.objects.get(user=login).club_id == ute.club_id
+
+
+@postgresql_only
+@pytest.mark.django_db
+def test_postgresql_keeps_a_persons_login_by_the_club_of_the_login():
+    rows = _schema(
+        "SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint"
+        " WHERE conrelid = 'league_member'::regclass AND contype IN ('u', 'f')"
+        " AND pg_get_constraintdef(oid) LIKE '%%user_id%%' ORDER BY conname",
+        set(),
+    )
+    assert rows == [
+        (
+            "league_member_user_club_fk",
+            "FOREIGN KEY (user_id, club_id) REFERENCES league_loginclub(user_id, club_id)"
+            " DEFERRABLE INITIALLY DEFERRED",
+        ),
+        ("league_member_user_id_club_id_key", "UNIQUE (user_id, club_id)"),
+    ]

@@ -142,6 +142,7 @@ from league.club.services import (
     member_calendar_revoke,
     member_change,
     member_create,
+    member_login_set,
     member_merge,
     member_update,
     season_create,
@@ -228,8 +229,7 @@ class Books:
 
 def _login(person: Member, username: str) -> None:
     user = get_user_model().objects.create_user(username, password=PASSWORD)
-    person.user = user
-    person.save(update_fields=["user"])
+    member_login_set(person=person, user=user)
 
 
 def _build_books(clock) -> Books:
@@ -633,6 +633,13 @@ WRITERS: dict[str, Writer] = {
     "league.club.services.login_create": lambda b: login_create(
         person=b.fresh(b.absent), username="frank"
     ),
+    # A login handed over (the admin's way): to the person without one, and taken away.
+    "league.club.services.member_login_set": lambda b: member_login_set(
+        person=b.fresh(b.absent), user=get_user_model().objects.create_user("frank")
+    ),
+    "league.club.services.member_login_set[taken]": lambda b: member_login_set(
+        person=b.fresh(b.guest), user=None
+    ),
     # An invitation is for a login without a password of its holder's: a new one.
     "league.club.services.login_invitation": lambda b: login_invitation(person=b.fresh(b.absent)),
     "league.club.services.login_lock": lambda b: login_lock(person=b.fresh(b.guest)),
@@ -1027,6 +1034,8 @@ READS_ONLY: dict[str, str] = {
     "league.reports.builds.report_build_for_download": "read",
     "league.reports.runs.report_data_version": "read",
     # parts of another writer, called inside its transaction (that writer is tested)
+    "league.club.services.login_clubs_set": "part of member_login_set and of the backup's "
+    "restore (the logins' clubs, which no read shows)",
     "games.evenings.services.evening_changed": "the books-changed call of the evening writers",
     "games.evenings.services.evening_people_merge": "part of member_merge",
     "games.evenings.services.evenings_finalise": "part of season_close",

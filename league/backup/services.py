@@ -30,7 +30,9 @@ Decisions (the issue left them open):
   (refused: "Benutzer 'anna' existiert schon"); a login that appears only as an author (an
   admin who corrected a game) is taken as it is when it exists, else created with the
   backup's password hash. References to a login that no longer existed when the backup was
-  written are restored empty.
+  written are restored empty. The club of each person's login (`LoginClub`) is not in
+  the file: the restore writes it with the people (`login_clubs_set`), as every writer of
+  a person's login does.
 - A restore never grants rights over the installation: a login is created from the fields
   of `LOGIN_FIELDS` only (name, password hash, e-mail, active, dates), never superuser,
   never staff, without groups or permissions, whatever the file says (a version 1 file's
@@ -96,7 +98,8 @@ from league.closing.selectors import (
 from league.club.caching import books_cache_forget
 from league.club.database import tables_analyze
 from league.club.errors import BooksError
-from league.club.models import Club
+from league.club.models import Club, LoginClub, Member
+from league.club.services import login_clubs_set
 from league.ledger.selectors import club_ledger_differences
 
 __all__ = [
@@ -501,6 +504,9 @@ def _restore_tables(
         for start in range(0, len(rows), CHUNK_ROWS):
             objects = [obj.object for obj in _deserialize(rows[start : start + CHUNK_ROWS], label)]
             _insert(model, objects)
+            if model is Member:
+                # The club of each person's login is not in the file: it is the person's.
+                login_clubs_set(people=objects)
         result.counts[label] = len(rows)
 
 
@@ -547,7 +553,9 @@ def club_restore(*, data: bytes) -> RestoreResult:
             _reset_sequences()
             # Rows written in bulk and never analysed leave PostgreSQL's planner blind, for
             # the checks below and for the club's first pages (league.club.database).
-            tables_analyze(tables=[get_user_model(), *(model for _t, _h, model in backup_tables())])
+            tables_analyze(
+                tables=[get_user_model(), LoginClub, *(m for _t, _h, m in backup_tables())]
+            )
             _check_books(club_row["pk"])
             result.club = Club.objects.get(pk=club_row["pk"])
             # The seasons are back at the backup's data versions, which the club had

@@ -122,6 +122,9 @@ NOT_BACKED_UP: dict[str, str] = {
     "and the operator's list), not any club's books",
     "league.IdempotencyKey": "answers to API writes kept for a day so that a retry books "
     "once; of one installation, not the club's books",
+    "league.LoginClub": "derived: the club of each person's login is the person's, in the "
+    "file's people; the restore writes it for every person's login it restores "
+    "(league.club.services.login_clubs_set)",
 }
 
 

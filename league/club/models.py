@@ -234,6 +234,44 @@ class Member(models.Model):
         return self.kind == self.Kind.GUEST
 
 
+class LoginClub(models.Model):
+    """The club a login belongs to: one row per login that is or was a person's (written
+    by `league.club.services.login_clubs_set`, which every writer of a person's login
+    calls; a login unlinked keeps its row until it is given to a person again).
+
+    Installation-wide, like `auth_user`: a reference table under Citus (copied to every
+    node), not one of the club's rows (no scope, no history, no `(id, club_id)` key). It
+    keeps in the database that a login is one person of one club in a form a distributed
+    `league_member` can hold (README "Distributing by club (Citus)"): on PostgreSQL
+    `league_member` has `UNIQUE (user_id, club_id)` (one person per login in a club) and
+    a foreign key `(user_id, club_id)` to this table's `(user_id, club_id)` (the person's
+    club is the login's one club), league migration 0030."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="login_club",
+        verbose_name=_("login"),
+    )
+    # A club with people cannot be deleted (Member.club is PROTECT); what is left of a
+    # club without people is the rows of logins that were theirs, which go with it.
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="+", verbose_name=_("club")
+    )
+
+    class Meta:
+        verbose_name = _("club of a login")
+        verbose_name_plural = _("clubs of logins")
+        constraints = [
+            # What league_member's foreign key (user_id, club_id) refers to (PostgreSQL).
+            models.UniqueConstraint(fields=["user", "club"], name="login_club_user_club"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} -> {self.club_id}"
+
+
 class IdempotencyKey(models.Model):
     """A write sent with an `Idempotency-Key` (the API's header, the IETF httpapi draft
     "The Idempotency-Key HTTP Header Field"; a page form's hidden key), kept so that the

@@ -3,7 +3,7 @@ twice."""
 
 import dataclasses
 import datetime
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 from typing import Protocol
 
@@ -31,7 +31,7 @@ from league.club.books import (
 )
 from league.club.errors import BooksError, books_error_from_integrity
 from league.club.fields import FIRST_YEAR
-from league.club.models import RULE_PRESET_CHOICES, Club, Member, Season
+from league.club.models import RULE_PRESET_CHOICES, Club, LoginClub, Member, Season
 from league.club.money import round_money
 from league.club.names import clean_name
 from league.club.scoping import club_scope
@@ -516,19 +516,20 @@ def member_merge(*, source: Member, target: Member) -> Member:
     for receiver in _merge_receivers:
         touched |= receiver(source=source, target=target, reason=MEMBER_MERGED)
     login = source.user
+    moves = login is not None and target.user_id is None
     if login is not None:
-        source.user = None
         source._change_reason = MEMBER_MERGED  # type: ignore[attr-defined]
-        source.save(update_fields=["user"])
-        if target.user_id is None:
-            target.user = login
-        else:
+        member_login_set(person=source, user=None)
+        if not moves:
             login.is_active = False
             login.save(update_fields=["is_active"])
     target.is_secretary = target.is_secretary or source.is_secretary
     target.active = target.active or source.active
     target._change_reason = MEMBER_MERGED  # type: ignore[attr-defined]
-    target.save()
+    if moves:
+        member_login_set(person=target, user=login, also_saved=["is_secretary", "active"])
+    else:
+        target.save()
     source._change_reason = MEMBER_MERGED  # type: ignore[attr-defined]
     source.delete()
     register_changed(club=target.club_id)
@@ -610,6 +611,57 @@ def _username_free(username: str, *, user_id: int | None = None) -> str:
     return username
 
 
+def login_clubs_set(*, people: Iterable[Member]) -> None:
+    """Record the club of each login of `people` (the person's club) in `LoginClub`, in
+    one query (an INSERT ... ON CONFLICT (user_id) DO UPDATE, on PostgreSQL and SQLite);
+    people without a login are passed over.
+
+    For the writers that put a person's login in place without `member_login_set`: the
+    backup's restore, which inserts people as they were (no save, no history). The
+    caller's transaction must hold both writes: on PostgreSQL league_member refers to the
+    row by `(user_id, club_id)` (league migration 0030), checked at commit.
+    """
+    rows = {p.user_id: LoginClub(user_id=p.user_id, club_id=p.club_id) for p in people if p.user_id}
+    if rows:
+        LoginClub.objects.bulk_create(
+            list(rows.values()),
+            update_conflicts=True,
+            unique_fields=["user"],
+            update_fields=["club"],
+        )
+
+
+@transaction.atomic
+def member_login_set(
+    *, person: Member, user: User | None, also_saved: Sequence[str] = ()
+) -> Member:
+    """Give `person` the login `user`, or take the person's login away (None): the one way
+    a person's login is set (invitations' `login_create`, the sign-up, a merge, the
+    admin's handover, the demo, the benches). Returns `person`, saved with
+    `update_fields` "user" and `also_saved` (fields the caller set on it too); the audit
+    record carries the caller's `person._change_reason`, if any. A change of the club's
+    register (`register_changed`: the logins page and the people's kept reads follow).
+
+    A login first gets its `LoginClub` row naming the person's club (`login_clubs_set`):
+    on PostgreSQL the person's `(user_id, club_id)` must be that row's (league migration
+    0030), which is what keeps a login one person of one club there. A login taken away
+    keeps its row, so it can be given to a person of another club later (after it was
+    taken from the person who had it).
+
+    Raises IntegrityError when `user` is another person's login (unlink that one first):
+    at once for a person of the same club (and on SQLite, `UNIQUE (user_id)`), at commit
+    on PostgreSQL for one of another club (the deferred foreign key: the other person's
+    club is no longer the login's). No app path gives a linked login to a second person;
+    the admin's form checks it first.
+    """
+    person.user = user
+    if user is not None:
+        login_clubs_set(people=[person])
+    person.save(update_fields=["user", *also_saved])
+    register_changed(club=person.club_id)
+    return person
+
+
 @transaction.atomic
 def login_create(*, person: Member, username: str) -> User:
     """Give a person of the club a login. The login has no usable
@@ -631,11 +683,9 @@ def login_create(*, person: Member, username: str) -> User:
     user = User(username=username, first_name=person.name[:150])
     user.set_unusable_password()
     user.save()
-    person.user = user
     person.password_set_by_holder = False
     person._change_reason = "login_created"  # type: ignore[attr-defined]
-    person.save(update_fields=["user", "password_set_by_holder"])
-    register_changed(club=person.club_id)
+    member_login_set(person=person, user=user, also_saved=["password_set_by_holder"])
     return user
 
 

@@ -27,7 +27,8 @@ from django.db.backends.postgresql import base, features
 def keyed_with_club(model: Any) -> bool:
     """Whether `model`'s table has its club in its primary key on PostgreSQL: `(id,
     club_id)` for a model with a `club` foreign key that may not be empty (the
-    idempotency keys' may, and keep `(id)`), `(history_id, club_id)` for the historical
+    idempotency keys' may, and keep `(id)`) and a key of its own (a login's club,
+    `LoginClub`, is keyed by its login), `(history_id, club_id)` for the historical
     model of a club-owned model (its base is league.club.history.ClubHistory; Django's
     state keeps its `club` nullable, the database does not). Cached per model class: it
     is asked while each aggregate query is compiled."""
@@ -38,7 +39,8 @@ def keyed_with_club(model: Any) -> bool:
     if issubclass(model, ClubHistory):
         return True
     field = next((f for f in model._meta.concrete_fields if f.name == "club"), None)
-    return field is not None and field.is_relation and not field.null
+    own_key = not model._meta.pk.is_relation
+    return field is not None and field.is_relation and not field.null and own_key
 
 
 class DatabaseFeatures(features.DatabaseFeatures):

@@ -12,7 +12,7 @@ from games.evenings.models import Evening, Game
 from games.evenings.services import evening_create, game_record
 from league.club.accounts.services import api_token_create
 from league.club.models import Club, Member, Season
-from league.club.services import member_create, season_create
+from league.club.services import member_create, member_login_set, season_create
 from tests.copied import copied
 from tests.factories import UserFactory
 
@@ -42,9 +42,8 @@ class Cast:
 def _login(member: Member | None, username: str):
     user = UserFactory(username=username)
     if member is not None:
-        member.user = user
         member.password_set_by_holder = True  # the cast chose their own passwords
-        member.save(update_fields=["user", "password_set_by_holder"])
+        member_login_set(person=member, user=user, also_saved=["password_set_by_holder"])
     return user
 
 

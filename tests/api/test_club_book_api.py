@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 from games.evenings.models import Attendance, Evening, Game, SchockAus
 from league.club.accounts.services import api_token_create
 from league.club.models import Club, Member, Season
-from league.club.services import member_create
+from league.club.services import member_create, member_login_set
 from league.clubbook.selectors import (
     club_book_export,
 )
@@ -33,8 +33,7 @@ def sample_club(db):
     """A club without evenings whose secretary (a name of the sample) has a login."""
     club = Club.objects.create(name="Schockclub Sample")
     secretary = member_create(club=club, name="Bernd Krause", is_secretary=True)
-    secretary.user = UserFactory(username="bernd-sample")
-    secretary.save(update_fields=["user"])
+    member_login_set(person=secretary, user=UserFactory(username="bernd-sample"))
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {api_token_create(user=secretary.user)[1]}")
     return club, client
@@ -228,8 +227,7 @@ def secretary_api(db):
     about the import, not the login)."""
     club = Club.objects.create(name="Schockclub Sample")
     secretary = member_create(club=club, name="Bernd Krause", is_secretary=True)
-    secretary.user = UserFactory(username="bernd-sample")
-    secretary.save(update_fields=["user"])
+    member_login_set(person=secretary, user=UserFactory(username="bernd-sample"))
     client = APIClient()
     client.force_authenticate(secretary.user)
     return client

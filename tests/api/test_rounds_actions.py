@@ -7,6 +7,7 @@ from rest_framework.test import APIClient
 
 from games.evenings.models import Game
 from league.club.accounts.services import api_token_create
+from league.club.services import member_login_set
 from tests.factories import UserFactory
 from tests.games.rounds.actions import EXPECTED, GAMES, action_evening, api_rounds
 
@@ -16,8 +17,7 @@ pytestmark = pytest.mark.django_db
 def _setup(sample, preset):
     evening, people = action_evening(sample, preset)
     secretary = people[sample["evening"]["secretary"]]
-    secretary.user = UserFactory(username="buchfuehrer")
-    secretary.save()
+    member_login_set(person=secretary, user=UserFactory(username="buchfuehrer"))
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {api_token_create(user=secretary.user)[1]}")
     return client, evening, people

@@ -10,6 +10,7 @@ from rest_framework.test import APIClient
 
 from league.club.accounts.services import api_token_create
 from league.club.models import Club, Member
+from league.club.services import member_login_set
 from tests.factories import UserFactory
 from tests.sample import recorded_natural
 
@@ -19,9 +20,10 @@ pytestmark = pytest.mark.django_db
 def _secretary_client(sample) -> APIClient:
     club = Club.objects.create(name=sample["club"], rule_preset=sample["rule_set"])
     user = UserFactory(username="buchfuehrer")
-    Member.objects.create(
-        club=club, name=sample["evening"]["secretary"], is_secretary=True, user=user
+    secretary = Member.objects.create(
+        club=club, name=sample["evening"]["secretary"], is_secretary=True
     )
+    member_login_set(person=secretary, user=user)
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {api_token_create(user=user)[1]}")
     return client

@@ -24,7 +24,7 @@ from django.test import override_settings
 from playwright.sync_api import sync_playwright
 
 from games.evenings.services import evening_create
-from league.club.services import season_get_or_create
+from league.club.services import member_login_set, season_get_or_create
 from tests.factories import UserFactory
 from tests.passwords import FAST_HASHERS
 from tests.sample import enter_sample_evening, sample_club
@@ -117,8 +117,7 @@ def make_club_cast(sample_evening: dict) -> tuple:
     season_get_or_create(club=club, year=2026)
     for name, username in (("Bernd Krause", "bernd"), ("Anna Becker", "anna")):
         person = people[name]
-        person.user = UserFactory(username=username, password=PASSWORD)
-        person.save()
+        member_login_set(person=person, user=UserFactory(username=username, password=PASSWORD))
     return club, people
 
 

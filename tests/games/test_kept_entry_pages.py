@@ -20,6 +20,7 @@ from games.evenings.forms import EveningForm
 from games.evenings.models import Attendance
 from games.evenings.services import game_record, game_update
 from league.club.models import Member
+from league.club.services import member_login_set
 from tests.factories import UserFactory
 from tests.games.rounds.test_services import _evening_copied
 
@@ -37,8 +38,7 @@ def _empty_cache():
 def evening(sample_evening):
     """The sample evening of 25 games, all entered short; Bernd (the secretary) has a login."""
     evening, people = _evening_copied(sample_evening, rounds_games=())
-    people["Bernd Krause"].user = UserFactory(username="bernd")
-    people["Bernd Krause"].save()
+    member_login_set(person=people["Bernd Krause"], user=UserFactory(username="bernd"))
     return evening, people
 
 

@@ -14,6 +14,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from games.evenings.services import game_update
+from league.club.services import member_login_set
 from tests.factories import ClubFactory, MemberFactory, UserFactory
 from tests.games.rounds.test_services import _evening_copied
 
@@ -31,8 +32,7 @@ def _empty_cache():
 def evening(sample_evening):
     """The sample evening, game 20 entered round by round; Bernd has a login."""
     evening, people = _evening_copied(sample_evening, rounds_games=(20,))
-    people["Bernd Krause"].user = UserFactory(username="bernd")
-    people["Bernd Krause"].save()
+    member_login_set(person=people["Bernd Krause"], user=UserFactory(username="bernd"))
     return evening, people
 
 

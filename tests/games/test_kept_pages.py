@@ -20,6 +20,7 @@ from django.test.utils import CaptureQueriesContext
 from games.evenings.models import Game
 from games.evenings.services import game_delete, game_record
 from games.rounds.services import game_record_rounds
+from league.club.services import member_login_set
 from tests.factories import ClubFactory, MemberFactory, UserFactory
 from tests.games.rounds.sample import game_20_rounds
 from tests.games.rounds.test_services import _evening_copied
@@ -40,8 +41,7 @@ def evening(sample_evening):
     (a member) have logins."""
     evening, people = _evening_copied(sample_evening, rounds_games=())
     for name, username in (("Bernd Krause", "bernd"), ("Anna Becker", "anna")):
-        people[name].user = UserFactory(username=username)
-        people[name].save()
+        member_login_set(person=people[name], user=UserFactory(username=username))
     return evening, people
 
 

@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from games.evenings.models import Evening, SchockAus
 from league.club.models import Club, Member
+from league.club.services import member_login_set
 from league.clubbook.services import club_book_import
 from league.ledger.models import Payment
 from league.runden.models import RundeGiven
@@ -30,9 +31,8 @@ def club():
 
 
 def _login(client, member: Member, *, secretary: bool = False):
-    member.user = UserFactory()
     member.is_secretary = secretary
-    member.save()
+    member_login_set(person=member, user=UserFactory(), also_saved=["is_secretary"])
     client.force_login(member.user)
     return member
 

@@ -36,7 +36,7 @@ SETUP = """
 import json
 from django.contrib.auth.models import User
 from league.club.models import Club
-from league.club.services import member_create, season_get_or_create
+from league.club.services import member_create, member_login_set, season_get_or_create
 sample = json.load(open({sample!r}))
 club = Club.objects.create(name=sample["club"], rule_preset=sample["rule_set"])
 season_get_or_create(club=club, year=sample["evening"]["season"])
@@ -44,8 +44,8 @@ for name in sample["club_members"]:
     person = member_create(club=club, name=name,
                            is_secretary=name == sample["evening"]["secretary"])
     if person.is_secretary:
-        person.user = User.objects.create_user("buchfuehrer", password="geheim-123")
-        person.save()
+        login = User.objects.create_user("buchfuehrer", password="geheim-123")
+        member_login_set(person=person, user=login)
 """
 LOADED = "window.__old === undefined && document.readyState === 'complete'"
 

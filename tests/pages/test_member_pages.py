@@ -3,6 +3,7 @@
 import pytest
 from django.urls import reverse
 
+from league.club.services import member_login_set
 from tests.pages.html import page_text
 from tests.sample import enter_sample_evening_copied
 
@@ -16,8 +17,7 @@ def sample_member_client(client, sample_evening):
 
     evening, people = enter_sample_evening_copied(sample_evening)
     erik = people["Erik Lange"]
-    erik.user = UserFactory(username="erik")
-    erik.save()
+    member_login_set(person=erik, user=UserFactory(username="erik"))
     client.force_login(erik.user)
     return client, evening, people
 
@@ -42,8 +42,7 @@ def test_absent_member_sees_six_marks(client, sample_evening):
 
     evening, people = enter_sample_evening_copied(sample_evening)
     frank = people["Frank Roth"]
-    frank.user = UserFactory(username="frank")
-    frank.save()
+    member_login_set(person=frank, user=UserFactory(username="frank"))
     client.force_login(frank.user)
     response = client.get(reverse("member_dues", args=[2026, frank.pk]))
     assert [(line.role, line.marks) for line in response.context["lines"]] == [("absent", 6)]

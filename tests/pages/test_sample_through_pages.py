@@ -12,7 +12,7 @@ from django.urls import reverse
 from games.evenings.models import Evening
 from league.club.models import Member
 from league.club.money import format_money
-from league.club.services import season_get_or_create
+from league.club.services import member_login_set, season_get_or_create
 from tests.factories import ClubFactory, MemberFactory, UserFactory
 from tests.pages.html import page_text
 
@@ -31,8 +31,7 @@ def typed_in(client, sample_evening):
         for name in sample_evening["club_members"]
     }
     secretary = people[ev["secretary"]]
-    secretary.user = UserFactory(username="buchfuehrer")
-    secretary.save()
+    member_login_set(person=secretary, user=UserFactory(username="buchfuehrer"))
     client.force_login(secretary.user)
     roles = {f"role_{p.pk}": "none" for p in people.values()}
     roles.update({f"role_{people[n].pk}": "member" for n in ev["present_members"]})

@@ -22,7 +22,12 @@ from league.closing.services import season_close, season_sign_off
 from league.club.books import books_changes_gathered
 from league.club.models import Club, Member
 from league.club.scoping import across_clubs
-from league.club.services import club_statutes_update, member_update, season_get_or_create
+from league.club.services import (
+    club_statutes_update,
+    member_login_set,
+    member_update,
+    season_get_or_create,
+)
 from league.club.statutes import season_rules
 from league.ledger.selectors import (
     member_balance,
@@ -228,8 +233,8 @@ class Command(BaseCommand):
         for username, (name, password) in SECOND_LOGINS.items():
             person = Member.objects.get(club=club, name=name)
             if person.user_id is None and not users.objects.filter(username=username).exists():
-                person.user = users.objects.create_user(username=username, password=password)
-                person.save(update_fields=["user"])
+                login = users.objects.create_user(username=username, password=password)
+                member_login_set(person=person, user=login)
 
     @transaction.atomic
     def add_logins(self, club: Club) -> None:
@@ -243,11 +248,11 @@ class Command(BaseCommand):
         for username, (name, password) in LOGINS.items():
             person = Member.objects.get(club=club, name=name)
             if person.user_id is None and not users.objects.filter(username=username).exists():
-                person.user = users.objects.create_user(username=username, password=password)
+                login = users.objects.create_user(username=username, password=password)
                 # The demo's people stand for themselves: the password printed for them is
                 # theirs, so anna may sign the closed season as Kassenprüfer.
                 person.password_set_by_holder = True
-                person.save(update_fields=["user", "password_set_by_holder"])
+                member_login_set(person=person, user=login, also_saved=["password_set_by_holder"])
 
     def pay_dues(self, season, people, dates, rng: random.Random, *, settle: bool) -> None:
         """Payments as a club makes them: a past season settled in full at its last

@@ -13,7 +13,7 @@ from games.rounds.models import Round
 from games.rounds.selectors import RoundInput, ThrowInput
 from games.rounds.services import game_record_rounds
 from league.club.errors import BooksError
-from league.club.services import season_statutes_update
+from league.club.services import member_login_set, season_statutes_update
 from tests.factories import UserFactory
 from tests.games.rounds.test_services import _evening_copied
 from tests.games.rounds.test_views import _post_data
@@ -83,8 +83,7 @@ def full_evening(sample_evening):
     evening.games.filter(number__gte=NEXT).delete()
     _games_per_member(evening, 3)
     evening.refresh_from_db()
-    people["Bernd Krause"].user = UserFactory(username="bernd")
-    people["Bernd Krause"].save()
+    member_login_set(person=people["Bernd Krause"], user=UserFactory(username="bernd"))
     assert evening_target_reached(evening=evening) == (True, TARGET)
     return evening, people
 

@@ -6,6 +6,7 @@ import pytest
 from django.urls import reverse
 
 from games.evenings.models import Game
+from league.club.services import member_login_set
 from tests.factories import UserFactory
 from tests.games.rounds.actions import BERND, CARLA, DIETER, EXPECTED, action_evening, round_inputs
 from tests.games.rounds.test_views import _post_data
@@ -16,8 +17,7 @@ pytestmark = pytest.mark.django_db
 def _page(client, sample, preset):
     evening, people = action_evening(sample, preset)
     secretary = people[sample["evening"]["secretary"]]
-    secretary.user = UserFactory(username="buchfuehrer")
-    secretary.save()
+    member_login_set(person=secretary, user=UserFactory(username="buchfuehrer"))
     client.force_login(secretary.user)
     return evening, people, reverse("game_rounds_entry", kwargs={"evening_id": evening.pk})
 

@@ -17,6 +17,7 @@ from games.rounds.services import (
 )
 from league.club.accounts.services import api_token_create
 from league.club.errors import BooksError
+from league.club.services import member_login_set
 from tests.factories import UserFactory
 from tests.games.rounds.actions import ANNA, BERND, CARLA, DIETER, action_evening
 from tests.games.rounds.test_actions_views import _form
@@ -35,8 +36,7 @@ def _rounds(people):
 
 def _secretary(sample, evening, people):
     secretary = people[sample["evening"]["secretary"]]
-    secretary.user = UserFactory(username="buchfuehrer")
-    secretary.save()
+    member_login_set(person=secretary, user=UserFactory(username="buchfuehrer"))
     return secretary
 
 

@@ -18,7 +18,7 @@ from games.rounds.selectors import (
 from games.rules import PRESETS
 from games.rules.odds import attempt_odds, turn_schock_aus_probability
 from games.rules.simulator import simulate_statistics
-from league.club.services import season_create
+from league.club.services import member_login_set, season_create
 from tests.factories import ClubFactory, MemberFactory, UserFactory
 from tests.games.rounds.test_services import _evening_copied
 
@@ -127,8 +127,7 @@ def test_games_entered_short_count_only_in_all_schock_aus(sample_evening):
 
 def test_the_statistics_page_shows_a_members_numbers(client, sample_evening):
     evening, people = _evening_copied(sample_evening)
-    people["Anna Becker"].user = UserFactory(username="anna")
-    people["Anna Becker"].save()
+    member_login_set(person=people["Anna Becker"], user=UserFactory(username="anna"))
     client.force_login(people["Anna Becker"].user)
     response = client.get(reverse("schock_aus_stats"))
     erik = next(r for r in response.context["stats"].rows if r.member.name == "Erik Lange")

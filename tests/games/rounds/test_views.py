@@ -9,6 +9,7 @@ from django.urls import reverse
 from games.evenings.models import Game
 from games.rounds.feedback import turn_text
 from games.rounds.models import RoundThrow
+from league.club.services import member_login_set
 from tests.factories import ClubFactory, MemberFactory, SeasonFactory, UserFactory
 from tests.games.rounds.sample import game_20_rounds
 from tests.games.rounds.test_services import _evening_copied
@@ -24,8 +25,7 @@ def table(sample_evening):
     evening.games.filter(number__gte=20).delete()
     evening.refresh_from_db()
     for name in ("Bernd Krause", "Anna Becker"):
-        people[name].user = UserFactory(username=name.split()[0].lower())
-        people[name].save()
+        member_login_set(person=people[name], user=UserFactory(username=name.split()[0].lower()))
     return evening, people
 
 

@@ -16,7 +16,7 @@ from simple_history.models import HistoricalRecords
 
 from league.club.accounts.services import api_token_create
 from league.club.models import Club, Member, Season
-from league.club.services import member_create, season_create
+from league.club.services import member_create, member_login_set, season_create
 from tests.factories import UserFactory
 
 BERLIN = ZoneInfo("Europe/Berlin")
@@ -47,8 +47,7 @@ def cast(db, frozen) -> Cast:
     club = Club.objects.create(name="Heimclub")
     season = season_create(club=club, year=2026)
     secretary = member_create(club=club, name="Bernd Krause", is_secretary=True)
-    secretary.user = UserFactory(username="bernd")
-    secretary.save()
+    member_login_set(person=secretary, user=UserFactory(username="bernd"))
     return Cast(
         club=club,
         season=season,

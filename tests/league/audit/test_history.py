@@ -24,7 +24,7 @@ from games.rounds.models import Round, RoundThrow
 from games.rounds.services import game_record_rounds
 from league.audit.selectors import AuditLine, club_audit_recent, evening_audit, member_audit
 from league.club.models import Club, Member, Season
-from league.club.services import season_get_or_create, season_update
+from league.club.services import member_login_set, season_get_or_create, season_update
 from league.clubbook.services import club_book_import
 from league.ledger.models import LedgerEntry, Payment
 from league.ledger.services import payment_cancel, payment_record
@@ -206,8 +206,7 @@ def rounds_game(db, frozen, sample_evening):
     ev = sample_evening["evening"]
     season_get_or_create(club=club, year=2026)
     secretary = people[ev["secretary"]]
-    secretary.user = UserFactory(username="buchfuehrer")
-    secretary.save()
+    member_login_set(person=secretary, user=UserFactory(username="buchfuehrer"))
     evening = evening_create(
         club=club,
         date=DAY,
@@ -419,8 +418,9 @@ def test_a_login_role_change_shows_the_secretary_flag_and_the_login_before_and_a
     frozen.move_to(LATER)
     with acting_as(cast.secretary.user):  # what the admin's change form does
         cast.anna.is_secretary = True
-        cast.anna.user = UserFactory(username="anna")
-        cast.anna.save()
+        member_login_set(
+            person=cast.anna, user=UserFactory(username="anna"), also_saved=["is_secretary"]
+        )
     what = _("Person %(name)s") % {"name": "Anna Becker"}
     line = _line(member_audit(member=cast.anna), what, "~")
     assert (line.who, line.when) == ("Bernd Krause", LATER)

@@ -24,7 +24,7 @@ from league.banking.models import (
 )
 from league.banking.services import club_bank_account_set, notification_choice_set
 from league.club.models import Club, Member
-from league.club.services import season_get_or_create
+from league.club.services import member_login_set, season_get_or_create
 from league.ledger.services import payment_cancel, payment_record
 from league.runden.selectors import (
     runden_overview,
@@ -87,9 +87,10 @@ def _write_full_club(sample_evening) -> str:
     group = Group.objects.create(name="Kasse")
     group.permissions.add(Permission.objects.get(codename="view_payment"))
     anna = people["Anna Becker"]
-    anna.user = users.objects.create_user("anna.becker", password="schocken-123")
+    member_login_set(
+        person=anna, user=users.objects.create_user("anna.becker", password="schocken-123")
+    )
     anna.user.groups.add(group)
-    anna.save()
     paid = payment_record(member=anna, amount=Decimal("5.00"), paid_on=date, created_by=admin)
     payment_cancel(payment=paid)
     transfer = payment_record(

@@ -19,7 +19,7 @@ from league.banking.models import (
     NotificationSent,
     PaymentReminder,
 )
-from league.club.models import Club, Member, Season
+from league.club.models import Club, LoginClub, Member, Season
 from league.ledger.selectors import (
     club_balances,
     member_statement,
@@ -166,14 +166,17 @@ def history_lines(figures: dict[str, Any]) -> int:
 
 def delete_club(club_name: str) -> None:
     """Delete every row of the club, its history records, its report builds and its
-    people's logins, without signals (so no new history records are written): children
-    first, so that the database's triggers and foreign keys agree at every step."""
+    people's logins (and their clubs), without signals (so no new history records are
+    written): children first, so that the database's triggers and foreign keys agree at
+    every step."""
     club = Club.objects.get(name=club_name)
     logins = list(
         Member.objects.filter(club=club, user__isnull=False).values_list("user_id", flat=True)
     )
     ReportBuild.objects.filter(season__club=club).delete()
     for table, history, model in reversed(list(backup_tables())):
+        if model is Club:  # the club's people are gone, and with them the logins' link
+            LoginClub.objects.filter(club=club).delete()
         rows = model._base_manager.filter(club_rows(table, club.pk, history=history))
         rows._raw_delete(rows.db)
     get_user_model().objects.filter(pk__in=logins).delete()

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 import pytest
 
 from league.club.models import Club, Member, Season
+from league.club.services import member_login_set
 from tests.factories import UserFactory
 from tests.sample import enter_sample_evening_copied
 
@@ -27,12 +28,14 @@ def books(sample_evening, db) -> Books:
     is the secretary."""
     evening, people = enter_sample_evening_copied(sample_evening)
     for name, username in (("Anna Becker", "anna"), ("Carla Vogt", "carla")):
-        people[name].user = UserFactory(username=username)
         people[name].password_set_by_holder = True  # as through their invitation
-        people[name].save(update_fields=["user", "password_set_by_holder"])
+        member_login_set(
+            person=people[name],
+            user=UserFactory(username=username),
+            also_saved=["password_set_by_holder"],
+        )
     secretary = people["Bernd Krause"]
-    secretary.user = UserFactory(username="bernd")
-    secretary.save(update_fields=["user"])
+    member_login_set(person=secretary, user=UserFactory(username="bernd"))
     return Books(
         club=evening.club,
         season=evening.season,

@@ -27,7 +27,7 @@ from league.closing.services import (
 )
 from league.club.errors import BooksError
 from league.club.models import Club, Season
-from league.club.services import member_create, season_create, season_update
+from league.club.services import member_create, member_login_set, season_create, season_update
 from league.clubbook.services import club_book_import
 from league.ledger.models import LedgerEntry
 from league.ledger.selectors import (
@@ -325,15 +325,13 @@ def test_only_a_club_member_with_a_login_who_is_not_the_secretary_signs(books, w
         person = books.secretary
     elif who == "guest":
         person = books.people["Gustav Meier"]
-        person.user = UserFactory(username="gustav")
-        person.save(update_fields=["user"])
+        member_login_set(person=person, user=UserFactory(username="gustav"))
     elif who == "no_login":
         person = books.people["Dieter Hahn"]
     else:
         other = Club.objects.create(name="Fremdclub")
         person = member_create(club=other, name="Olga")
-        person.user = UserFactory(username="olga")
-        person.save(update_fields=["user"])
+        member_login_set(person=person, user=UserFactory(username="olga"))
     with pytest.raises(BooksError) as refused:
         season_sign_off(season=books.season, auditor=person)
     assert refused.value.code == "auditor_not_allowed"
@@ -348,9 +346,10 @@ def test_one_or_two_auditors_sign_each_once(books):
     assert refused.value.code == "already_signed"
     season_sign_off(season=books.season, auditor=books.second_auditor)
     third = books.people["Erik Lange"]
-    third.user = UserFactory(username="erik")
     third.password_set_by_holder = True
-    third.save(update_fields=["user", "password_set_by_holder"])
+    member_login_set(
+        person=third, user=UserFactory(username="erik"), also_saved=["password_set_by_holder"]
+    )
     with pytest.raises(BooksError) as refused:
         season_sign_off(season=books.season, auditor=third)
     assert refused.value.code == "auditors_complete"

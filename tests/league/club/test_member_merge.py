@@ -12,7 +12,7 @@ from games.evenings.models import Attendance, Game, SchockAus
 from games.evenings.services import evening_changed, evening_create, game_record
 from league.club.errors import BooksError
 from league.club.models import Member, Season
-from league.club.services import member_create, member_merge, season_create
+from league.club.services import member_create, member_login_set, member_merge, season_create
 from league.ledger.models import LedgerEntry, Payment
 from league.ledger.selectors import (
     member_balance,
@@ -179,17 +179,14 @@ def test_the_kept_person_is_present_where_only_the_duplicate_was_listed_present(
 def test_a_duplicates_login_moves_when_the_kept_person_has_none(cast):
     login = UserFactory(username="gmeier")
     twice = cast["G. Meier"]
-    twice.user = login
-    twice.save()
+    member_login_set(person=twice, user=login)
     kept = member_merge(source=twice, target=cast["Gustav Meier"])
     assert kept.user == login
 
 
 def test_a_duplicates_login_is_locked_when_the_kept_person_has_one(cast):
-    cast["Gustav Meier"].user = UserFactory(username="gustav")
-    cast["Gustav Meier"].save()
-    cast["G. Meier"].user = UserFactory(username="gmeier")
-    cast["G. Meier"].save()
+    member_login_set(person=cast["Gustav Meier"], user=UserFactory(username="gustav"))
+    member_login_set(person=cast["G. Meier"], user=UserFactory(username="gmeier"))
     kept = member_merge(source=cast["G. Meier"], target=cast["Gustav Meier"])
     assert kept.user.username == "gustav"
     assert User.objects.get(username="gmeier").is_active is False

@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from games.rules import PRESET_SOURCES
 from league.club.models import RULE_PRESET_CHOICES
-from league.club.services import member_create, season_create
+from league.club.services import member_create, member_login_set, season_create
 from tests.factories import ClubFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -24,8 +24,7 @@ def _rules_page(client, preset):
     club = ClubFactory(name="Heimclub")
     season_create(club=club, year=2026, rule_preset=preset)
     person = member_create(club=club, name="Anna Becker", is_secretary=False)
-    person.user = UserFactory()
-    person.save()
+    member_login_set(person=person, user=UserFactory())
     client.force_login(person.user)
     return client.get(reverse("season_rules", args=[2026])).content.decode()
 

@@ -12,7 +12,7 @@ from games.evenings.services import evening_create, game_record
 from games.rules import FLAGS, PRESETS, RuleSet
 from league.club.errors import BooksError
 from league.club.models import Season
-from league.club.services import member_create, season_create
+from league.club.services import member_create, member_login_set, season_create
 from league.club.statutes import season_rules
 from league.clubbook.services import club_book_import
 from tests.factories import ClubFactory, UserFactory
@@ -36,8 +36,7 @@ def _login(client, club, *, secretary: bool, name: str | None = None):
         name=name or ("Bernd Krause" if secretary else "Anna Becker"),
         is_secretary=secretary,
     )
-    person.user = UserFactory()
-    person.save()
+    member_login_set(person=person, user=UserFactory())
     client.force_login(person.user)
     return person
 
@@ -212,8 +211,7 @@ def test_a_composed_season_validates_a_short_game_as_before(composed_evening):
 
 def test_the_live_throw_check_evaluates_by_the_seasons_flags(client, composed_evening):
     evening, secretary, _people = composed_evening
-    secretary.user = UserFactory()
-    secretary.save()
+    member_login_set(person=secretary, user=UserFactory())
     client.force_login(secretary.user)
     url = reverse("throw_evaluate")
     # One Schock-Aus before: the next owes no Runde, so the Muss-Regel does not apply.

@@ -8,7 +8,7 @@ from rest_framework.test import APIClient
 
 from games.rules import PRESETS
 from league.club.models import Season
-from league.club.services import member_create, season_create
+from league.club.services import member_create, member_login_set, season_create
 from league.club.statutes import season_rules
 from tests.factories import ClubFactory, UserFactory
 
@@ -29,8 +29,7 @@ def season(club):
 
 def _client(club, *, secretary: bool) -> APIClient:
     person = member_create(club=club, name="Bernd" if secretary else "Anna", is_secretary=secretary)
-    person.user = UserFactory()
-    person.save()
+    member_login_set(person=person, user=UserFactory())
     client = APIClient()
     client.force_authenticate(person.user)
     return client

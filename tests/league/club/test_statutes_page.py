@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from games.evenings.services import evening_create, game_record
 from league.club.models import Season
-from league.club.services import member_create, season_create
+from league.club.services import member_create, member_login_set, season_create
 from league.club.statutes import CLUB_STATUTES, season_statutes
 from tests.factories import ClubFactory, UserFactory
 
@@ -48,8 +48,7 @@ def books(client):
     )
     game_record(evening=evening, loser=anna)
     for person in (bernd, anna):
-        person.user = UserFactory()
-        person.save()
+        member_login_set(person=person, user=UserFactory())
     return season, bernd, anna
 
 

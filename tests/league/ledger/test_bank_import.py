@@ -10,7 +10,7 @@ from games.evenings.services import evening_create, game_record
 from league.banking.bank_import import bank_lines_book, bank_lines_match, parse_bank_csv
 from league.banking.models import BankStatementLine
 from league.club.errors import BooksError
-from league.club.services import season_get_or_create
+from league.club.services import member_login_set, season_get_or_create
 from league.ledger.models import Payment
 from league.ledger.selectors import (
     member_balance,
@@ -157,7 +157,6 @@ def test_secretary_uploads_and_confirms_on_the_page(client, books):
 
 def test_a_member_cannot_open_the_bank_import(client, books):
     user = UserFactory()
-    books["carl"].user = user
-    books["carl"].save()
+    member_login_set(person=books["carl"], user=user)
     client.force_login(user)
     assert client.get("/verein/bankimport/").status_code == 403

@@ -7,6 +7,7 @@ import pytest
 from django.test import Client
 from pypdf import PdfReader
 
+from league.club.services import member_login_set
 from league.reports import builds as report_builds
 from schockclub.celery import app
 from tests.factories import ClubFactory, MemberFactory, SeasonFactory, UserFactory
@@ -44,8 +45,7 @@ def member_client(sample_season):
     """A client logged in as a club member of the sample club (Anna Becker)."""
     user = UserFactory(username="anna")
     member = sample_season.club.members.get(name="Anna Becker")
-    member.user = user
-    member.save()
+    member_login_set(person=member, user=user)
     client = Client()
     client.force_login(user)
     return client

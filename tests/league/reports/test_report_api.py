@@ -3,6 +3,7 @@
 import pytest
 from rest_framework.test import APIClient
 
+from league.club.services import member_login_set
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -12,8 +13,7 @@ pytestmark = pytest.mark.django_db
 def api(sample_season):
     user = UserFactory(username="carla")
     member = sample_season.club.members.get(name="Carla Vogt")
-    member.user = user
-    member.save()
+    member_login_set(person=member, user=user)
     client = APIClient()
     client.force_authenticate(user)
     return client

@@ -7,6 +7,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from league.club.services import member_login_set
 from league.standings.selectors import season_standings
 from tests.factories import UserFactory
 
@@ -101,8 +102,7 @@ def test_standings_csv_lists_guests_without_a_place(member_client):
 def test_dues_csv_uses_the_decimal_comma_and_ends_with_the_total(sample_season, sample_evening):
     # Every person's dues and the totals: the secretary's file (a member gets the own line).
     secretary = sample_season.club.members.get(is_secretary=True)
-    secretary.user = UserFactory(username="bernd")
-    secretary.save()
+    member_login_set(person=secretary, user=UserFactory(username="bernd"))
     client = Client()
     client.force_login(secretary.user)
     rows = read_csv(client.get(reverse("season_csv", args=[2026, "kasse"])))

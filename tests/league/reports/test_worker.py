@@ -23,6 +23,7 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from league.club.money import format_money
+from league.club.services import member_login_set
 from league.reports import builds as report_builds
 from league.reports.models import ReportBuild
 from league.standings.selectors import season_standings
@@ -127,8 +128,7 @@ def test_worker_on_redis_builds_the_season_report(worker_queue, sample_evening, 
     enter_sample_evening(sample_evening, date=datetime.date(2026, 10, 16))
     season = evening.season
     user = UserFactory(username="worker-test")
-    people["Anna Becker"].user = user
-    people["Anna Becker"].save()
+    member_login_set(person=people["Anna Becker"], user=user)
     client = Client()
     client.force_login(user)
 

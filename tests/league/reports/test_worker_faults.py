@@ -25,6 +25,7 @@ import pytest
 from django.db import connection
 from django.urls import reverse
 
+from league.club.services import member_login_set
 from league.reports import builds as report_builds
 from league.reports.models import ReportBuild
 from schockclub.celery import app, worker_heartbeat_read
@@ -154,8 +155,7 @@ def test_a_report_whose_worker_is_killed_mid_build_is_built_by_the_next_worker(
     evening, people = enter_sample_evening(sample_evening)
     season = evening.season
     user = UserFactory(username="fault-test")
-    people["Anna Becker"].user = user
-    people["Anna Becker"].save()
+    member_login_set(person=people["Anna Becker"], user=user)
     client = Client()
     client.force_login(user)
 

@@ -16,7 +16,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from games.evenings.services import game_record
-from league.club.services import member_update
+from league.club.services import member_login_set, member_update
 from tests.factories import ClubFactory, MemberFactory, SeasonFactory, UserFactory
 from tests.sample import enter_sample_evening_copied
 
@@ -34,8 +34,7 @@ def _empty_cache():
 def evening(sample_evening):
     """The sample evening of 25 games (2026-10-09); Anna Becker has a login."""
     evening, people = enter_sample_evening_copied(sample_evening)
-    people["Anna Becker"].user = UserFactory(username="anna")
-    people["Anna Becker"].save(update_fields=["user"])
+    member_login_set(person=people["Anna Becker"], user=UserFactory(username="anna"))
     return evening, people
 
 

@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from games.evenings.services import game_record
 from league.club.errors import BooksError
+from league.club.services import member_login_set
 from league.sharing import views as sharing_views
 from league.sharing.models import WallScreen
 from league.sharing.services import MAX_SCREENS, wall_screen_create, wall_screen_revoke
@@ -155,9 +156,8 @@ def test_the_wall_asks_not_to_be_indexed_nor_to_leak_its_link(tonight):
 def secretary(tonight):
     evening, people, _screen, _token = tonight
     member = people["Bernd Krause"]
-    member.user = UserFactory(username="bernd")
     member.is_secretary = True
-    member.save()
+    member_login_set(person=member, user=UserFactory(username="bernd"), also_saved=["is_secretary"])
     client = Client()
     client.force_login(member.user)
     return client, member
@@ -205,8 +205,7 @@ def test_a_bad_revoke_is_a_400(secretary):
 
 def test_a_member_may_not_make_links(tonight):
     member = tonight[1]["Anna Becker"]
-    member.user = UserFactory(username="anna")
-    member.save()
+    member_login_set(person=member, user=UserFactory(username="anna"))
     client = Client()
     client.force_login(member.user)
     assert client.get("/verein/tafel/").status_code == 403

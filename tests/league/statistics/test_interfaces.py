@@ -3,14 +3,14 @@
 import pytest
 from django.urls import reverse
 
+from league.club.services import member_login_set
 from tests.factories import ClubFactory, MemberFactory, SeasonFactory, UserFactory
 
 
 @pytest.fixture
 def member_client(client, books):
     user = UserFactory(username="bernd-login")
-    books["bernd"].user = user
-    books["bernd"].save()
+    member_login_set(person=books["bernd"], user=user)
     client.force_login(user)
     return client
 

@@ -6,6 +6,7 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
+from league.club.services import member_login_set
 from league.statistics.recap import recap_lines, recap_png, season_recap
 from league.statistics.selectors import club_statistics
 from tests.factories import UserFactory
@@ -41,8 +42,7 @@ def test_card_is_a_png_1080_pixels_wide(books):
 
 def test_recap_page_and_image_for_members(client, books):
     user = UserFactory(username="recap-login")
-    books["carl"].user = user
-    books["carl"].save()
+    member_login_set(person=books["carl"], user=user)
     client.force_login(user)
     page = client.get(reverse("season_recap", args=[2025]))
     assert page.status_code == 200

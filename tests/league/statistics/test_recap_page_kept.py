@@ -16,6 +16,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from games.evenings.services import evening_create, game_record
+from league.club.services import member_login_set
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -33,8 +34,7 @@ def _empty_cache():
 @pytest.fixture
 def client(books) -> Client:
     """Carl (a member of the statistics club) logged in, with the session's CSRF cookie."""
-    books["carl"].user = UserFactory(username="recap-carl")
-    books["carl"].save(update_fields=["user"])
+    member_login_set(person=books["carl"], user=UserFactory(username="recap-carl"))
     client = Client()
     client.force_login(books["carl"].user)
     client.get("/abende/")

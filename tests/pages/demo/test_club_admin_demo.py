@@ -9,7 +9,7 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from league.club.models import Member
+from league.club.models import LoginClub, Member
 
 # The package's tests on one xdist worker (`make test`: --dist loadgroup), so the demo is
 # built once, and early: a group is sent before the single tests.
@@ -32,6 +32,14 @@ def test_the_demo_has_two_secretaries_and_a_guest_with_logins(demo_output, clien
     client.post(reverse("login"), {"username": "gustav", "password": "schocken"})
     assert "Was ich schulde" in client.get(reverse("home")).content.decode()
     assert client.get(reverse("club_members")).status_code == 403
+
+
+def test_every_login_of_the_demo_is_recorded_in_its_persons_club(demo_output):
+    # league.club.services.member_login_set: the demo's logins are of both its clubs.
+    people = Member.objects.filter(user__isnull=False)
+    logins = dict(LoginClub.objects.values_list("user_id", "club_id"))
+    assert {person.user_id: person.club_id for person in people} == logins
+    assert len(set(logins.values())) == 2
 
 
 def test_running_the_demo_again_changes_nothing(demo_output):
