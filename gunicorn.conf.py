@@ -43,6 +43,22 @@ The trivial endpoint serves 1.2 to 2.3 times as many requests as before; the rat
 anchor stays far from the 70 % aimed at, which no answer that reads PostgreSQL and counts
 the request in Redis can reach: one round trip costs more CPU in system calls than the
 whole bare view.
+
+Later, on an idle 2-core machine (wrk 32 connections, 8 s a cell, two rounds; README
+"Gunicorn's worker class and count" has the steps between), after the answers' fields
+were built once per class and the throttle kept two counts instead of a log, bare /
+trivial req/s, before -> after, two runs each:
+
+| gunicorn       | before                        | after                           |
+|----------------|-------------------------------|---------------------------------|
+| sync, 2        | 4,252 / 891, 4,289 / 889      | 4,216 / 1,026, 4,193 / 1,040    |
+| gthread, 2 x 4 | 4,356 / 792, 4,452 / 851      | 4,428 / 703, 4,314 / 929        |
+
+`sync` served the trivial endpoint 10-45 % faster there; gthread stays the default for
+what the trivial endpoint does not show: with two sync processes one slow request (a cold
+statistics page, a large export) holds half the server, while a gthread process answers
+on its other threads meanwhile. A club's load is far below either figure; set
+GUNICORN_WORKER_CLASS=sync for an API-heavy installation.
 """
 
 import multiprocessing
