@@ -111,15 +111,16 @@ MADE_HERE = [
 ]
 
 
-def _one_column_keys(schema_editor, table: str, column: str) -> list[str]:
-    """The names of the one-column foreign keys on `table`.`column` (Django's)."""
+def _one_column_keys(schema_editor, table: str, column: str, kind: str = "f") -> list[str]:
+    """The names of the one-column foreign keys on `table`.`column` (Django's); with
+    `kind` "u" its one-column unique constraints."""
     with schema_editor.connection.cursor() as cursor:
         cursor.execute(
             "SELECT c.conname FROM pg_constraint c JOIN pg_attribute a"
             " ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]"
-            " WHERE c.contype = 'f' AND cardinality(c.conkey) = 1"
+            " WHERE c.contype = %s AND cardinality(c.conkey) = 1"
             " AND c.conrelid = %s::regclass AND a.attname = %s",
-            [table, column],
+            [kind, table, column],
         )
         return [name for (name,) in cursor.fetchall()]
 

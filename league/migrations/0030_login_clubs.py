@@ -42,21 +42,9 @@ FILL = (
 
 
 def _keys():
-    """Migration 0028, whose helper finds Django's one-column foreign keys."""
+    """Migration 0028, whose helper finds Django's one-column foreign keys and unique
+    constraints."""
     return importlib.import_module("league.migrations.0028_primary_keys_with_club")
-
-
-def _one_column_uniques(schema_editor, table: str, column: str) -> list[str]:
-    """The names of the unique constraints on `table`.`column` alone."""
-    with schema_editor.connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT c.conname FROM pg_constraint c JOIN pg_attribute a"
-            " ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]"
-            " WHERE c.contype = 'u' AND cardinality(c.conkey) = 1"
-            " AND c.conrelid = %s::regclass AND a.attname = %s",
-            [table, column],
-        )
-        return [name for (name,) in cursor.fetchall()]
 
 
 def forward(apps, schema_editor):
@@ -67,7 +55,7 @@ def forward(apps, schema_editor):
     schema_editor.execute("SET CONSTRAINTS ALL IMMEDIATE")  # no pending events to alter
     dropped = [
         *_keys()._one_column_keys(schema_editor, "league_member", "user_id"),
-        *_one_column_uniques(schema_editor, "league_member", "user_id"),
+        *_keys()._one_column_keys(schema_editor, "league_member", "user_id", kind="u"),
     ]
     drops = "".join(f" DROP CONSTRAINT {name}," for name in dropped)
     schema_editor.execute(
