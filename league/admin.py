@@ -451,9 +451,18 @@ class PasswordSetForm(AdminPasswordChangeForm):
 class LoginAdmin(UserAdmin):
     """Django's user admin, its password change through `password_set`. Deleting a login
     is a change of its club's register (`register_changed_of_login`, before the row goes:
-    the history and the logins page name the login)."""
+    the history and the logins page name the login), and takes the login's idempotency
+    keys with it (the answers kept for its retried writes), which the admin only shows."""
 
     change_password_form = PasswordSetForm
+
+    def get_deleted_objects(self, objs, request):
+        """Django's, but the idempotency keys need no permission of their own: their admin
+        is read-only, and Django would refuse to delete any login that ever wrote through
+        the API."""
+        deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
+        perms_needed.discard(IdempotencyKey._meta.verbose_name)
+        return deleted, counts, perms_needed, protected
 
     def delete_model(self, request, obj):
         with transaction.atomic():

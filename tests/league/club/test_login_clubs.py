@@ -12,10 +12,11 @@ from django.core import mail
 from django.db import connection
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from league.backup.selectors import club_backup
 from league.backup.services import club_restore
-from league.club.models import Club, LoginClub, Member
+from league.club.models import Club, IdempotencyKey, LoginClub, Member
 from league.club.services import (
     login_create,
     login_invitation,
@@ -83,17 +84,22 @@ def test_the_admin_hands_a_login_over_to_a_person_of_another_club(client):
 
 def test_the_admin_deletes_a_persons_login_and_its_club_row_with_it(client):
     # LoginClub is not in the admin: registered, it would ask for a permission to delete
-    # it along with the login.
+    # it along with the login. The idempotency keys' admin is read-only: a login that
+    # wrote through the API is deleted with its keys all the same.
     anna = MemberFactory(
         club=ClubFactory(name="Heimclub"), name="Anna", user=UserFactory(username="anna")
     )
     login_id = anna.user_id
+    IdempotencyKey.objects.create(
+        user=anna.user, club=anna.club, key="k-1", fingerprint="f", created_at=timezone.now()
+    )
     client.force_login(UserFactory(username="admin", is_staff=True, is_superuser=True))
     response = client.post(reverse("admin:auth_user_delete", args=[login_id]), {"post": "yes"})
     assert response.status_code == 302
     connection.check_constraints()
     assert Member.objects.get(pk=anna.pk).user_id is None
     assert not LoginClub.objects.filter(user_id=login_id).exists()
+    assert not IdempotencyKey.objects.filter(user_id=login_id).exists()
 
 
 def test_a_club_signing_up_gets_its_secretarys_login_in_the_new_club(client, settings):
