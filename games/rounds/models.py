@@ -82,6 +82,8 @@ class Round(models.Model):
     history = ClubHistoricalRecords()
 
     class Meta:
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
         ordering = ["game", "number"]
         constraints = [
             models.UniqueConstraint(fields=["club", "game", "number"], name="round_unique_number"),
@@ -114,6 +116,8 @@ class RoundThrow(models.Model):
     history = ClubHistoricalRecords()
 
     class Meta:
+        verbose_name = _("throw of a round")
+        verbose_name_plural = _("throws of rounds")
         ordering = ["round", "position"]
         constraints = [
             models.UniqueConstraint(

@@ -269,7 +269,7 @@ class LoginClub(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user_id} -> {self.club_id}"
+        return f"{self.user}: {self.club}"
 
 
 class IdempotencyKey(models.Model):
