@@ -55,10 +55,20 @@ trivial req/s, before -> after, two runs each:
 | gthread, 2 x 4 | 4,356 / 792, 4,452 / 851      | 4,428 / 703, 4,314 / 929        |
 
 `sync` served the trivial endpoint 10-45 % faster there; gthread stays the default for
-what the trivial endpoint does not show: with two sync processes one slow request (a cold
-statistics page, a large export) holds half the server, while a gthread process answers
-on its other threads meanwhile. A club's load is far below either figure; set
-GUNICORN_WORKER_CLASS=sync for an API-heavy installation.
+what the trivial endpoint alone does not show, measured with `--waiting 2`: two clients
+keep a request in flight that waits 200 ms without the CPU (as one waits on a slow
+PostgreSQL query or a slow client), and the same cells run beside them (idle machine,
+two rounds, medians):
+
+| gunicorn       | bare view req/s | trivial req/s | trivial p50        |
+|----------------|-----------------|---------------|--------------------|
+| sync, 2        | 224             | 186           | 160-231 ms         |
+| gthread, 2 x 4 | 4,218           | 911           | 37-38 ms           |
+
+Two waiting requests hold both sync processes most of the time, and every other request
+queues behind them; a gthread process answers on its other threads meanwhile. Set
+GUNICORN_WORKER_CLASS=sync only where no request ever waits long (an API-only
+installation behind a buffering proxy).
 """
 
 import multiprocessing

@@ -5,6 +5,10 @@ worker (and thread) counts, each driven by `wrk` on two URLs:
   database, no template; bench/anchor_urls.py);
 - the trivial endpoint: `GET /api/v1/clubs/` with an API token (the token's check, the
   club's row, DRF's rendering): the app's cheapest real answer;
+- with `--waiting N`, each cell measured while N clients keep a request waiting 200 ms
+  without the CPU (`/bench/wait/`: a slow PostgreSQL query, a slow client) in flight at
+  any time: how one worker class answers beside such requests, which the others cannot
+  show;
 - with `--steps`, the two steps between them (bench/anchor_urls.py): a DRF view with no
   authentication, permission or throttle (`/bench/drf/`, the framework's floor), and that
   view behind the app's token and permission (`/bench/drf-token/`).
@@ -25,10 +29,12 @@ and dropped at the end) and wrk (`apt-get install -y wrk`); REDIS_URL is passed 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -65,6 +71,9 @@ def parse_args() -> argparse.Namespace:
         help="class:workers[xthreads], comma separated",
     )
     parser.add_argument("--steps", action="store_true", help="also the DRF steps between")
+    parser.add_argument(
+        "--waiting", type=int, default=0, help="clients keeping a 200-ms wait in flight (0)"
+    )
     parser.add_argument("--keep", action="store_true")
     return parser.parse_args()
 
@@ -185,16 +194,41 @@ def measure_config(
         status = fetch(base, path, headers)[0]
         if status != 200:
             raise SystemExit(f"{config} {path} answered {status}")
-        figures = run_wrk(wrk, args, base + path, headers)
+        with waiting_clients(base, args.waiting) as waited:
+            figures = run_wrk(wrk, args, base + path, headers)
         errors = sum(figures[k] for k in ("connect", "read", "write", "status", "timeout"))
         rate = figures["requests"] / (figures["duration_us"] / 1e6)
         results[cell].append(rate)
         print(
             f"  {config:12} {cell:8} {rate:8.1f} req/s  p50 "
             f"{figures['p50_us'] / 1000:6.1f} ms  p99 "
-            f"{figures['p99_us'] / 1000:6.1f} ms  errors {errors}",
+            f"{figures['p99_us'] / 1000:6.1f} ms  errors {errors}"
+            + (f"  waits done {waited[0]}" if args.waiting else ""),
             flush=True,
         )
+
+
+@contextlib.contextmanager
+def waiting_clients(base: str, count: int):
+    """`count` threads, each sending `/bench/wait/` again as soon as it is answered, while
+    the block runs; yields a one-item list, the waits answered (filled in at the end)."""
+    stop = threading.Event()
+    done = [0]
+
+    def client() -> None:
+        while not stop.is_set():
+            if fetch(base, "/bench/wait/", {})[0] == 200:
+                done[0] += 1
+
+    threads = [threading.Thread(target=client, daemon=True) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    try:
+        yield done
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join(timeout=60)
 
 
 def print_results(
