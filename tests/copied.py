@@ -90,7 +90,7 @@ def _implicit_inputs() -> tuple[Hashable, ...]:
 
 def _first_build(build: Callable[[], Any], before: str) -> _Copy | None:
     """Build in a savepoint: the rows it added and its pickled result, or None."""
-    from django.db import transaction
+    from django.db import connection, transaction
 
     from league.club.caching import _superseded
 
@@ -99,6 +99,10 @@ def _first_build(build: Callable[[], Any], before: str) -> _Copy | None:
     pending = set(_superseded.pending)
     with transaction.atomic():
         result = build()
+        # Its deferred foreign keys are checked now, as a commit would check them: the
+        # copies are written with them off, and the savepoint's rollback forgets the
+        # checks it queued, so a row the build wrote wrong would pass every test.
+        connection.check_constraints()
         end = _rows(columns)
         try:
             pickled = pickle.dumps(result)

@@ -91,3 +91,20 @@ def test_a_build_that_changes_rows_that_were_there_is_built_each_time(fresh_copi
     Club.objects.filter(pk=there.pk).update(name="Vorher")
     copied("renaming", renaming)
     assert len(calls) == 3  # the first build (rolled back), its repetition, and again
+
+
+def test_a_build_that_breaks_a_deferred_foreign_key_fails_at_once(fresh_copies):
+    # A person's login given without its club row (league migration 0030): PostgreSQL
+    # checks that key at commit only, and the copies are written with the checks off.
+    from django.db import IntegrityError
+
+    from tests.factories import UserFactory
+
+    def careless():
+        club = Club.objects.create(name="Sorglos")
+        anna = member_create(club=club, name="Anna Becker")
+        Member.objects.filter(pk=anna.pk).update(user=UserFactory(username="sorglos"))
+        return anna.pk
+
+    with pytest.raises(IntegrityError, match="league_member_user_club_fk"):
+        copied("careless", careless)
