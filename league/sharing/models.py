@@ -43,7 +43,7 @@ class WallScreen(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["club", "token_hash"], name="wall_screen_unique_token"),
         ]
-        # The link is opened by its token alone (no club in the address).
+        # A link made before its token named the club is opened by its token alone.
         indexes = [models.Index(fields=["token_hash"], name="wall_screen_token_hash")]
 
     def __str__(self) -> str:
@@ -53,3 +53,22 @@ class WallScreen(models.Model):
 def wall_token_hash(token: str) -> str:
     """The SHA-256 hex digest of a wall link's token, as stored in `WallScreen.token_hash`."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+#: The length of a token made before tokens named their club (URL-safe base64 of 32 random
+#: bytes, nothing else): such a link is found by its hash alone.
+UNNAMED_TOKEN_LENGTH = 43
+
+
+def wall_token_club(token: str) -> int | None:
+    """The id of the club a wall link's token names (`<club id>-<secret>`, as
+    league.sharing.services `wall_screen_create` makes them), so the link is found among
+    that club's rows only (one node when the tables are distributed by club, README
+    "Distributing by club (Citus)"); None for a token of the older form
+    (UNNAMED_TOKEN_LENGTH characters, no club) or one that names none."""
+    head, dash, secret = token.partition("-")
+    if len(token) == UNNAMED_TOKEN_LENGTH or not dash or not secret:
+        return None
+    if not (head.isascii() and head.isdigit()) or len(head) > 18:
+        return None
+    return int(head)

@@ -18,7 +18,12 @@ from games.evenings.selectors import evening_books
 from league.club.models import Club
 from league.club.scoping import across_clubs
 from league.club.selectors import club_current_season
-from league.sharing.models import WallScreen, wall_token_hash
+from league.sharing.models import (
+    UNNAMED_TOKEN_LENGTH,
+    WallScreen,
+    wall_token_club,
+    wall_token_hash,
+)
 from league.standings.selectors import season_standings
 
 REASONS = {
@@ -160,16 +165,21 @@ class WallBoard:
 
 def wall_screen_by_token(*, token: str) -> WallScreen | None:
     """The working wall screen of the link `token` with its club (one query), or None
-    for an unknown, malformed or revoked link, or a link of a suspended club."""
+    for an unknown, malformed or revoked link, or a link of a suspended club. A token
+    names its club (`wall_token_club`) and is looked for among that club's links; one of
+    the older form, without the club, among all."""
     if not token or len(token) > 100:
         return None
+    club_id = wall_token_club(token)
+    if club_id is None and len(token) != UNNAMED_TOKEN_LENGTH:
+        return None
     with across_clubs():  # the link names its club: the caller opens that club's scope
-        return (
-            WallScreen.objects.select_related("club")
-            .filter(token_hash=wall_token_hash(token), revoked_at=None)
-            .filter(club__suspended_at__isnull=True)
-            .first()
+        screens = WallScreen.objects.select_related("club").filter(
+            token_hash=wall_token_hash(token), revoked_at=None, club__suspended_at__isnull=True
         )
+        if club_id is not None:
+            screens = screens.filter(club_id=club_id)
+        return screens.first()
 
 
 def wall_screens_of(*, club: Club) -> list[WallScreen]:

@@ -22,15 +22,16 @@ MAX_SCREENS = 50
 """How many working links a club may have at once."""
 
 TOKEN_BYTES = 32
-"""The token's randomness in bytes (43 characters of URL-safe base64)."""
+"""The token's randomness in bytes (43 characters of URL-safe base64, after the club's id
+and a dash: league.sharing.models `wall_token_club`)."""
 
 
 def wall_screen_create(
     *, club: Club, name: str, user: object | None = None
 ) -> tuple[WallScreen, str]:
     """Make a wall screen's secret link for `club`: ``name`` (1 to 60 characters after
-    collapsing spaces). Returns (the row, the token): the token is shown to the secretary
-    once and stored only as its hash.
+    collapsing spaces). Returns (the row, the token): the token, `<club id>-<secret>`, is
+    shown to the secretary once and stored only as its hash.
 
     Raises BooksError: ``invalid_name`` (empty or too long, field "name"),
     ``too_many_screens`` (the club has MAX_SCREENS working links); nothing is saved then.
@@ -40,7 +41,7 @@ def wall_screen_create(
         raise BooksError(
             "invalid_name", _("Name the screen (at most 60 characters)."), field="name"
         )
-    token = secrets.token_urlsafe(TOKEN_BYTES)
+    token = f"{club.pk}-{secrets.token_urlsafe(TOKEN_BYTES)}"
     with transaction.atomic():
         Club.objects.select_for_update().filter(pk=club.pk).first()
         if WallScreen.objects.filter(club=club, revoked_at=None).count() >= MAX_SCREENS:

@@ -21,7 +21,8 @@ from games.evenings.services import game_record
 from league.club.errors import BooksError
 from league.club.services import member_login_set
 from league.sharing import views as sharing_views
-from league.sharing.models import WallScreen
+from league.sharing.models import WallScreen, wall_token_hash
+from league.sharing.selectors import wall_screen_by_token
 from league.sharing.services import MAX_SCREENS, wall_screen_create, wall_screen_revoke
 from tests.factories import ClubFactory, MemberFactory, UserFactory
 from tests.sample import enter_sample_evening_copied
@@ -246,3 +247,32 @@ def test_the_link_of_a_suspended_club_is_a_404(tonight):
     first = Client().get(_url(token))
     club_suspend(club=evening.club)
     assert Client().get(_url(token), HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 404
+
+
+def test_a_link_names_its_club_and_is_looked_for_among_its_clubs_links_only(tonight):
+    evening, _people, _screen, token = tonight
+    club_id, _dash, secret = token.partition("-")
+    assert club_id == str(evening.club_id) and len(secret) == 43
+    with CaptureQueriesContext(connection) as queries:
+        assert wall_screen_by_token(token=token) is not None
+    (sql,) = [q["sql"] for q in queries.captured_queries if "league_wallscreen" in q["sql"]]
+    assert f'"league_wallscreen"."club_id" = {evening.club_id}' in sql
+    # The club's id is part of what the hash covers: another club named, no link.
+    other = ClubFactory(name="Nachbarn")
+    assert Client().get(_url(f"{other.pk}-{secret}")).status_code == 404
+
+
+def test_a_link_made_before_links_named_their_club_still_opens_the_wall(tonight):
+    evening = tonight[0]
+    old = "A" * 43  # the older form: 32 random bytes in URL-safe base64, nothing else
+    WallScreen.objects.create(
+        club=evening.club, name="Alter Fernseher", token_hash=wall_token_hash(old)
+    )
+    assert Client().get(_url(old)).status_code == 200
+
+
+@pytest.mark.parametrize("token", ["abc", "12-", "-x", "²-" + "x" * 43, "9" * 19 + "-x" * 22])
+def test_a_token_that_names_no_club_is_not_looked_up(tonight, token):
+    with CaptureQueriesContext(connection) as queries:
+        assert wall_screen_by_token(token=token) is None
+    assert queries.captured_queries == []
