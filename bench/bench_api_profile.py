@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from bench_gunicorn import fill, server_env  # noqa: E402
+from bench_gunicorn import CELLS, fill, server_env  # noqa: E402
 from bench_load import (  # noqa: E402
     bench_database_url,
     recreate_database,
@@ -39,13 +39,14 @@ from bench_load import (  # noqa: E402
 )
 
 TRIVIAL = "GET /api/v1/clubs/"
-#: The steps from the bare view to the trivial endpoint (bench/anchor_urls.py), each with
-#: the token sent: DRF alone, DRF with the app's token and permission, then the endpoint
-#: itself (adding the throttle and the club's serializer).
+#: The steps from the bare view to the trivial endpoint (bench_gunicorn's cells, their
+#: anchors in bench/anchor_urls.py), each with the token sent: DRF alone, DRF with the
+#: app's token and permission, then the endpoint itself (adding the throttle and the
+#: club's serializer).
 STEPS = {
-    "DRF view, no auth": "/bench/drf/",
-    "DRF view, token and permission": "/bench/drf-token/",
-    TRIVIAL: "/api/v1/clubs/",
+    "DRF view, no auth": CELLS["drf"][0],
+    "DRF view, token and permission": CELLS["drf-token"][0],
+    TRIVIAL: CELLS["trivial"][0],
 }
 
 
@@ -158,7 +159,7 @@ def main() -> None:
         application = get_wsgi_application()
         auth = {"Authorization": f"Token {token}"}
         calls = {name: caller(application, path, auth) for name, path in STEPS.items()}
-        calls["bare view"] = caller(application, "/bench/bare/", {})
+        calls["bare view"] = caller(application, CELLS["bare"][0], {})
         for call in calls.values():  # warm-up: imports, connections, caches
             for _ in range(50):
                 call()
